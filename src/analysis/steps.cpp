@@ -1,0 +1,101 @@
+#include "analysis/steps.hpp"
+
+#include <algorithm>
+#include <unordered_map>
+
+namespace tracediff::analysis::detail {
+
+using model::Kind;
+
+std::optional<std::int64_t> profiler_step_number(std::string_view name) {
+  constexpr std::string_view prefix = "ProfilerStep";
+  if (name.substr(0, prefix.size()) != prefix) return std::nullopt;
+  std::size_t i = prefix.size();
+  while (i < name.size() && name[i] == ' ') ++i;
+  if (i >= name.size() || name[i] != '#') return std::nullopt;
+  ++i;
+  while (i < name.size() && name[i] == ' ') ++i;
+  if (i >= name.size() || name.size() - i > 18) return std::nullopt;
+  std::int64_t n = 0;
+  for (; i < name.size(); ++i) {
+    if (name[i] < '0' || name[i] > '9') return std::nullopt;
+    n = n * 10 + (name[i] - '0');
+  }
+  return n;
+}
+
+namespace {
+
+// Windows of one track sorted by start; the innermost (latest-starting) window that
+// contains t wins. Steps are back to back, so overlap is rare; a short look-back
+// copes with the few nested ones.
+std::int64_t find_step(const std::vector<StepWindow>& windows, std::int64_t t) {
+  auto it = std::upper_bound(windows.begin(), windows.end(), t,
+                             [](std::int64_t v, const StepWindow& w) { return v < w.begin_ns; });
+  for (int look = 0; look < 4 && it != windows.begin(); ++look) {
+    --it;
+    if (t < it->end_ns) return it->step;
+  }
+  return k_no_step;
+}
+
+}  // namespace
+
+FileSteps assign_steps(const model::TraceFile& file) {
+  FileSteps out;
+  const auto& events = file.events;
+  out.iteration.assign(events.size(), k_no_step);
+
+  // Step spans: CPU-side ones define host windows per process; GPU-side ones
+  // (gpu_user_annotation ProfilerStep#N, newer Kineto) only serve as a fallback
+  // for GPU work without a launch record.
+  std::unordered_map<std::uint32_t, std::vector<StepWindow>> host, device;
+  std::unordered_map<std::int64_t, std::size_t> launch_of;  // correlation -> launch event
+  for (std::size_t i = 0; i < events.size(); ++i) {
+    const auto& e = events[i];
+    if (model::is_launch(e.kind) && e.correlation >= 0) launch_of[e.correlation] = i;
+    if (e.kind != Kind::user_annotation && e.kind != Kind::cpu_op &&
+        e.kind != Kind::gpu_user_annotation)
+      continue;
+    const auto n = profiler_step_number(file.pool.get(e.name));
+    if (!n) continue;
+    StepWindow w{*n, e.ts_ns, e.ts_ns + e.dur_ns, e.pid};
+    if (e.kind == Kind::gpu_user_annotation) {
+      device[e.pid].push_back(w);
+    } else {
+      host[e.pid].push_back(w);
+      out.host_steps.push_back(w);
+    }
+  }
+  auto by_start = [](const StepWindow& a, const StepWindow& b) { return a.begin_ns < b.begin_ns; };
+  for (auto& [pid, w] : host) std::sort(w.begin(), w.end(), by_start);
+  for (auto& [pid, w] : device) std::sort(w.begin(), w.end(), by_start);
+  std::sort(out.host_steps.begin(), out.host_steps.end(), by_start);
+
+  auto host_step = [&](const model::Event& e) {
+    auto it = host.find(e.pid);
+    return it == host.end() ? k_no_step : find_step(it->second, e.ts_ns);
+  };
+  for (std::size_t i = 0; i < events.size(); ++i) {
+    const auto& e = events[i];
+    if (model::device_of(e.kind) == model::Device::cpu) {
+      out.iteration[i] = host_step(e);
+      continue;
+    }
+    // Device-side event: the step of its launch, else a device-side step span.
+    if (e.correlation >= 0) {
+      if (auto it = launch_of.find(e.correlation); it != launch_of.end()) {
+        out.iteration[i] = host_step(events[it->second]);
+        continue;
+      }
+    }
+    if (auto it = device.find(e.pid); it != device.end()) {
+      out.iteration[i] = find_step(it->second, e.ts_ns);
+      if (out.iteration[i] != k_no_step) continue;
+    }
+    if (model::is_gpu_work(e.kind)) ++out.gpu_unlinked;
+  }
+  return out;
+}
+
+}  // namespace tracediff::analysis::detail

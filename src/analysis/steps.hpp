@@ -1,0 +1,34 @@
+#pragma once
+// Which ProfilerStep each event belongs to, in the default mode (not HTA's rules):
+// a host event belongs to the ProfilerStep#N of the same process that contains its
+// start; GPU work belongs to the step of the runtime call that launched it (GPU work
+// lags the CPU, so its own time would place it a step late). Internal to analysis/.
+#include <cstdint>
+#include <optional>
+#include <string_view>
+#include <vector>
+
+#include "model/trace.hpp"
+
+namespace tracediff::analysis::detail {
+
+constexpr std::int64_t k_no_step = -1;
+
+// N of "ProfilerStep#N" (spaces allowed around '#'), if the name is one.
+std::optional<std::int64_t> profiler_step_number(std::string_view name);
+
+struct StepWindow {
+  std::int64_t step = 0;
+  std::int64_t begin_ns = 0, end_ns = 0;
+  std::uint32_t pid = 0;
+};
+
+struct FileSteps {
+  std::vector<StepWindow> host_steps;    // CPU-side ProfilerStep spans, by start
+  std::vector<std::int64_t> iteration;   // per event; k_no_step when none
+  std::uint64_t gpu_unlinked = 0;        // GPU events whose launch is missing
+};
+
+FileSteps assign_steps(const model::TraceFile& file);
+
+}  // namespace tracediff::analysis::detail

@@ -1,0 +1,174 @@
+#include "cli/options.hpp"
+
+#include <CLI/CLI.hpp>
+
+#include <iostream>
+#include <set>
+
+#include "reading/number.hpp"
+#include "util/errors.hpp"
+
+namespace tracediff::cli {
+
+namespace {
+
+std::vector<std::string> split(const std::string& s, char sep) {
+  std::vector<std::string> parts;
+  std::size_t start = 0;
+  for (;;) {
+    const auto p = s.find(sep, start);
+    parts.push_back(s.substr(start, p - start));
+    if (p == std::string::npos) break;
+    start = p + 1;
+  }
+  return parts;
+}
+
+std::int64_t number(const std::string& text, const std::string& what) {
+  const auto v = reading::parse_integer(text);
+  if (!v || *v < 0) throw UsageError(what + ": '" + text + "' is not a non-negative integer");
+  return *v;
+}
+
+const char* k_description =
+    "Compares two sets of PyTorch profiler (Kineto) traces: CONTROL (before a change) and TEST\n"
+    "(after). Reports which CPU operators and GPU kernels were added or deleted, ran more or\n"
+    "less often, and how much time each gained or lost.\n\n"
+    "CONTROL and TEST are each a directory of traces (*.json, *.json.gz; one file per rank)\n"
+    "or a trace file. Add more files to a side with --add-control / --add-test.";
+
+const char* k_footer =
+    "Exit status: 0 success (warnings included), 1 fatal error (missing path, a side without\n"
+    "usable events, an output that cannot be written), 2 usage error.\n\n"
+    "Examples:\n"
+    "  tracediff runs/before runs/after -o report.html\n"
+    "  tracediff before/ after/ --csv - --device gpu --short-names\n"
+    "  tracediff before/ after/ --hta-compat --control-rank 3 --test-rank 1 --csv hta.csv";
+
+}  // namespace
+
+std::optional<std::vector<int>> parse_rank_list(const std::string& text) {
+  if (text == "all") return std::nullopt;
+  std::vector<int> out;
+  for (const auto& part : split(text, ',')) {
+    const auto v = number(part, "rank list");
+    if (v > (1 << 30)) throw UsageError("rank list: '" + part + "' is too large");
+    out.push_back(static_cast<int>(v));
+  }
+  return out;
+}
+
+std::optional<std::vector<std::int64_t>> parse_iteration_list(const std::string& text) {
+  if (text == "all") return std::nullopt;
+  std::vector<std::int64_t> out;
+  for (const auto& part : split(text, ',')) {
+    const auto dash = part.find('-', 1);
+    if (dash == std::string::npos) {
+      out.push_back(number(part, "step list"));
+      continue;
+    }
+    const auto a = number(part.substr(0, dash), "step list");
+    const auto b = number(part.substr(dash + 1), "step list");
+    if (b < a) throw UsageError("step list: range '" + part + "' runs backwards");
+    if (b - a > 1000000) throw UsageError("step list: range '" + part + "' is too long");
+    for (auto i = a; i <= b; ++i) out.push_back(i);
+  }
+  return out;
+}
+
+ParseOutcome parse_options(int argc, const char* const* argv, Options& o) {
+  CLI::App app(k_description, "tracediff");
+  app.footer(k_footer);
+  app.get_formatter()->column_width(34);
+  app.set_version_flag("--version", "tracediff " TRACEDIFF_VERSION);
+
+  std::string control, test;
+  app.add_option("CONTROL", control, "Traces before the change (directory or file)")->required();
+  app.add_option("TEST", test, "Traces after the change (directory or file)")->required();
+  std::vector<std::string> add_control, add_test;
+  app.add_option("--add-control", add_control, "Another trace file or directory for CONTROL (repeatable)")
+      ->group("Inputs");
+  app.add_option("--add-test", add_test, "Another trace file or directory for TEST (repeatable)")
+      ->group("Inputs");
+
+  std::string html;
+  app.add_option("-o,--output", html,
+                 "HTML report (default tracediff-report.html, unless only --csv/--json are asked for)")
+      ->group("Outputs");
+  std::string csv, json;
+  app.add_option("--csv", csv, "Diff table as CSV ('-' = stdout)")->group("Outputs");
+  app.add_option("--json", json, "Everything as JSON ('-' = stdout)")->group("Outputs");
+  app.add_option("--top", o.top, "Rows in each chart of the report")
+      ->check(CLI::Range(1, 1000))->default_val(10)->group("Outputs");
+  app.add_option("--label-control", o.label_control, "Display label of CONTROL")
+      ->default_val("Control")->group("Outputs");
+  app.add_option("--label-test", o.label_test, "Display label of TEST")->default_val("Test")->group("Outputs");
+  app.add_flag("-q,--quiet", o.quiet, "No warnings on stderr (they stay in the outputs)")->group("Outputs");
+
+  std::string control_rank = "default", test_rank = "default";
+  std::string control_iter = "default", test_iter = "default";
+  app.add_option("--control-rank", control_rank, "Ranks of CONTROL: N | N,M | all (default all)")
+      ->group("Selection");
+  app.add_option("--test-rank", test_rank, "Ranks of TEST: N | N,M | all (default all)")->group("Selection");
+  app.add_option("--control-iteration", control_iter,
+                 "ProfilerSteps of CONTROL: N | N,M | A-B | all (default all)")
+      ->group("Selection");
+  app.add_option("--test-iteration", test_iter, "ProfilerSteps of TEST: N | N,M | A-B | all (default all)")
+      ->group("Selection");
+  std::string device = "all";
+  app.add_option("--device", device, "cpu (host operators), gpu (kernels, memcpy, memset) or all")
+      ->check(CLI::IsMember({"cpu", "gpu", "all"}))
+      ->default_val("all")->group("Selection");
+  app.add_flag("--short-names", o.compare.short_names,
+               "Group by HTA's short names (template and argument lists stripped)")
+      ->group("Selection");
+  app.add_flag("--hta-compat", o.compare.hta_compat,
+               "Reproduce HTA's TraceDiff numbers exactly, quirks included (default rank and step:\n"
+               "the smallest of each side)")
+      ->group("Selection");
+  app.add_option("-j,--threads", o.threads, "Files read in parallel (default: one per core)")
+      ->group("Performance");
+
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::CallForHelp&) {
+    std::cout << app.help();
+    return ParseOutcome::exit_ok;
+  } catch (const CLI::CallForVersion&) {
+    std::cout << "tracediff " TRACEDIFF_VERSION "\n";
+    return ParseOutcome::exit_ok;
+  } catch (const CLI::ParseError& e) {
+    throw UsageError(e.what());
+  }
+
+  o.control_inputs = {control};
+  o.control_inputs.insert(o.control_inputs.end(), add_control.begin(), add_control.end());
+  o.test_inputs = {test};
+  o.test_inputs.insert(o.test_inputs.end(), add_test.begin(), add_test.end());
+  if (!html.empty()) o.html = html;
+  if (!csv.empty()) o.csv = csv;
+  if (!json.empty()) o.json = json;
+  const int to_stdout = (o.csv == "-") + (o.json == "-") + (o.html == "-");
+  if (to_stdout > 1) throw UsageError("only one output can go to stdout ('-')");
+  if (o.label_control == o.label_test) throw UsageError("--label-control and --label-test must differ");
+
+  o.compare.device = device == "cpu"   ? analysis::DeviceFilter::cpu
+                     : device == "gpu" ? analysis::DeviceFilter::gpu
+                                       : analysis::DeviceFilter::all;
+  auto ranks = [](const std::string& s) { return s == "default" ? std::nullopt : parse_rank_list(s); };
+  auto iters = [](const std::string& s) { return s == "default" ? std::nullopt : parse_iteration_list(s); };
+  o.compare.control.ranks = ranks(control_rank);
+  o.compare.test.ranks = ranks(test_rank);
+  o.compare.control.iterations = iters(control_iter);
+  o.compare.test.iterations = iters(test_iter);
+  // "all" differs from the default only in --hta-compat, whose default is one rank and one step.
+  if (o.compare.hta_compat) {
+    o.compare.control.all_ranks = control_rank == "all";
+    o.compare.test.all_ranks = test_rank == "all";
+    o.compare.control.all_iterations = control_iter == "all";
+    o.compare.test.all_iterations = test_iter == "all";
+  }
+  return ParseOutcome::run;
+}
+
+}  // namespace tracediff::cli

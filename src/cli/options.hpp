@@ -1,0 +1,33 @@
+#pragma once
+// The command line, parsed into plain data. Parsing never touches the file system.
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "analysis/compare.hpp"
+
+namespace tracediff::cli {
+
+struct Options {
+  std::vector<std::string> control_inputs, test_inputs;
+  std::optional<std::string> html;      // -o; nullopt: default rule (see resolve_outputs)
+  std::optional<std::string> csv, json;
+  analysis::CompareOptions compare;
+  std::string label_control = "Control", label_test = "Test";
+  int top = 10;
+  unsigned threads = 0;
+  bool quiet = false;
+};
+
+enum class ParseOutcome { run, exit_ok };
+
+// Throws UsageError on a bad command line; returns exit_ok after --help/--version
+// (printed to stdout).
+ParseOutcome parse_options(int argc, const char* const* argv, Options& options);
+
+// "N", "N,M", "all" -> ranks (nullopt for all). Throws UsageError.
+std::optional<std::vector<int>> parse_rank_list(const std::string& text);
+// "N", "N,M", "A-B", "all" and mixes ("1,3-5") -> steps (nullopt for all).
+std::optional<std::vector<std::int64_t>> parse_iteration_list(const std::string& text);
+
+}  // namespace tracediff::cli

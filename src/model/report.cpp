@@ -1,0 +1,32 @@
+#include "model/report.hpp"
+
+namespace tracediff::model {
+
+const char* change_name(Change c) {
+  switch (c) {
+    case Change::added: return "added";
+    case Change::deleted: return "deleted";
+    case Change::increased: return "increased";
+    case Change::decreased: return "decreased";
+    case Change::unchanged: return "unchanged";
+  }
+  return "";
+}
+
+const char* change_symbol(Change c) {
+  switch (c) {
+    case Change::added:
+    case Change::increased: return "+";
+    case Change::deleted:
+    case Change::decreased: return "-";
+    case Change::unchanged: return "=";
+  }
+  return "";
+}
+
+std::optional<double> DiffRow::diff_pct() const {
+  if (control.total_ns == 0) return std::nullopt;
+  return 100.0 * static_cast<double>(diff_ns()) / static_cast<double>(control.total_ns);
+}
+
+}  // namespace tracediff::model

@@ -1,0 +1,91 @@
+#pragma once
+// The trace model: what the reader keeps of each Kineto file. Events are compact
+// (no strings; names and categories are ids into the file's StringPool) so that
+// memory grows with the number of events, never with their text.
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "model/diagnostics.hpp"
+#include "model/string_pool.hpp"
+
+namespace tracediff::model {
+
+// What an event's category says about where it ran. Decided by category, never by
+// args.stream or pid (kineto-trace-format.md §5).
+enum class Kind : std::uint8_t {
+  cpu_op,
+  user_annotation,
+  python_function,
+  runtime,              // cuda_runtime, cuda_driver, mtia/xpu/privateuse1 runtimes: launch calls
+  other_host,           // any other host category
+  kernel,
+  gpu_memcpy,
+  gpu_memset,
+  gpu_user_annotation,  // GPU-side span of a record_function: neither CPU op nor GPU work
+  cuda_sync,            // waits, not execution: neither CPU op nor GPU work
+  other_device,         // cuda_event, cuda_profiler_range, mtia_ccp_events, ...
+};
+
+enum class Device : std::uint8_t { cpu, gpu, other };
+
+Device device_of(Kind kind);
+bool is_gpu_work(Kind kind);  // kernel, gpu_memcpy, gpu_memset
+bool is_launch(Kind kind);    // runtime/driver calls that carry a correlation to GPU work
+
+// One complete ("X") event. 48 bytes.
+struct Event {
+  std::int64_t ts_ns = 0;            // exact, as written (baseTimeNanoseconds not added)
+  std::int64_t dur_ns = 0;
+  std::int64_t correlation = -1;     // args.correlation, -1 if none
+  std::uint32_t name = 0;            // StringPool id
+  std::uint32_t category = 0;        // StringPool id of the normalised (lower-case, legacy-mapped) category
+  std::uint32_t pid = 0;             // StringPool id of pid's text (pids may be strings)
+  std::uint32_t tid = 0;             // StringPool id of tid's text
+  Kind kind = Kind::other_host;
+  bool has_dur = false;
+  bool negative_dur = false;         // dur < 0 in the file; clamped to 0
+};
+
+// Only kept with --hta-compat: what HTA's pandas pipeline sees of each event
+// (hta-tracediff-semantics.md §2). One per event of `events`, same order.
+struct HtaFields {
+  double ts = 0;           // ts as Python float() parses it
+  double dur = 0;          // dur likewise
+  std::int64_t stream = -1;
+  std::uint32_t index = 0; // position in traceEvents, before any filtering
+  bool ts_integral = true; // the ts literal was an integer
+};
+
+enum class RankSource : std::uint8_t { distributed_info, file_name, fallback };
+
+struct TraceFile {
+  std::string path;                  // as given or found
+  std::uint64_t bytes_on_disk = 0;
+  std::uint64_t json_bytes = 0;      // after inflating
+  bool gzip = false;
+  int rank = 0;
+  RankSource rank_source = RankSource::fallback;
+  std::optional<int> world_size;
+  std::optional<std::int64_t> base_time_ns;
+  std::vector<std::string> gpu_names;  // deviceProperties[].name
+  std::uint64_t total_events = 0;      // entries of traceEvents, every phase
+  StringPool pool;
+  std::vector<Event> events;           // complete events with a category, in file order
+  std::vector<HtaFields> hta;          // --hta-compat only
+  bool hta_float_mode = false;         // a non-integer or missing ts somewhere (§2.2)
+  bool truncated = false;
+  Diagnostics diagnostics;
+};
+
+// One side of the comparison: every file that loaded, plus what was skipped.
+struct TraceSet {
+  std::string label;
+  std::vector<std::string> inputs;   // the arguments as given
+  std::vector<TraceFile> files;      // sorted by (rank, path)
+  Diagnostics diagnostics;           // file-level problems (skipped files, duplicate ranks)
+};
+
+}  // namespace tracediff::model

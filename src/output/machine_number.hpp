@@ -1,0 +1,15 @@
+#pragma once
+// Numbers for machine-readable outputs (CSV, JSON): exact, unscaled, locale-free.
+#include <cstdint>
+#include <optional>
+#include <string>
+
+namespace tracediff::output {
+
+// Nanoseconds as exact decimal microseconds: 1500 -> "1.5", -2000 -> "-2", 7 -> "0.007".
+std::string us_decimal(std::int64_t ns);
+
+// A percentage with 2 decimals ("12.34"), or `missing` when there is none.
+std::string pct_decimal(std::optional<double> pct, const std::string& missing);
+
+}  // namespace tracediff::output

@@ -1,0 +1,105 @@
+#include "reading/number.hpp"
+
+#include <charconv>
+#include <cmath>
+#include <string>
+
+namespace tracediff::reading {
+
+namespace {
+
+std::string_view trim(std::string_view s) {
+  while (!s.empty() && (s.front() == ' ' || s.front() == '\t')) s.remove_prefix(1);
+  while (!s.empty() && (s.back() == ' ' || s.back() == '\t')) s.remove_suffix(1);
+  return s;
+}
+
+bool is_digit(char c) { return c >= '0' && c <= '9'; }
+
+}  // namespace
+
+std::optional<std::int64_t> parse_us_to_ns(std::string_view text) {
+  std::string_view s = trim(text);
+  if (s.empty()) return std::nullopt;
+  bool negative = false;
+  if (s.front() == '-' || s.front() == '+') {
+    negative = s.front() == '-';
+    s.remove_prefix(1);
+  }
+  // Split into integer digits, fraction digits and exponent.
+  std::size_t i = 0;
+  const std::size_t int_begin = i;
+  while (i < s.size() && is_digit(s[i])) ++i;
+  std::string_view int_digits = s.substr(int_begin, i - int_begin);
+  std::string_view frac_digits;
+  if (i < s.size() && s[i] == '.') {
+    const std::size_t fb = ++i;
+    while (i < s.size() && is_digit(s[i])) ++i;
+    frac_digits = s.substr(fb, i - fb);
+  }
+  if (int_digits.empty() && frac_digits.empty()) return std::nullopt;
+  long exponent = 0;
+  if (i < s.size() && (s[i] == 'e' || s[i] == 'E')) {
+    ++i;
+    bool eneg = false;
+    if (i < s.size() && (s[i] == '-' || s[i] == '+')) eneg = s[i++] == '-';
+    const std::size_t eb = i;
+    while (i < s.size() && is_digit(s[i]) && i - eb < 6) exponent = exponent * 10 + (s[i++] - '0');
+    if (i == eb || (i < s.size() && is_digit(s[i]))) return std::nullopt;
+    if (eneg) exponent = -exponent;
+  }
+  if (i != s.size()) return std::nullopt;
+
+  // All significant digits in one string; the decimal point sits after `point` digits.
+  // Value in ns = digits × 10^(3 + exponent − fraction length).
+  std::string digits(int_digits);
+  digits += frac_digits;
+  long shift = 3 + exponent - static_cast<long>(frac_digits.size());
+  std::size_t first = digits.find_first_not_of('0');
+  if (first == std::string::npos) return 0;
+  digits.erase(0, first);
+  if (shift > 0) {
+    if (digits.size() + static_cast<std::size_t>(shift) > 19) return std::nullopt;
+    digits.append(static_cast<std::size_t>(shift), '0');
+    shift = 0;
+  }
+  // shift <= 0: drop -shift digits, rounding half away from zero on the first dropped.
+  bool round_up = false;
+  if (shift < 0) {
+    const auto drop = static_cast<std::size_t>(-shift);
+    if (drop > digits.size()) {
+      digits.clear();  // below half a nanosecond
+    } else {
+      round_up = digits[digits.size() - drop] >= '5';
+      digits.resize(digits.size() - drop);
+    }
+  }
+  if (digits.size() > 19) return std::nullopt;
+  std::uint64_t v = 0;
+  for (char c : digits) v = v * 10 + static_cast<std::uint64_t>(c - '0');
+  if (round_up) ++v;
+  if (v > static_cast<std::uint64_t>(INT64_MAX)) return std::nullopt;
+  const auto r = static_cast<std::int64_t>(v);
+  return negative ? -r : r;
+}
+
+std::optional<std::int64_t> parse_integer(std::string_view text) {
+  std::string_view s = trim(text);
+  if (!s.empty() && s.front() == '+') s.remove_prefix(1);
+  std::int64_t v = 0;
+  auto [p, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
+  if (ec != std::errc() || p != s.data() + s.size() || s.empty()) return std::nullopt;
+  return v;
+}
+
+std::optional<double> parse_double(std::string_view text) {
+  std::string_view s = trim(text);
+  if (!s.empty() && s.front() == '+') s.remove_prefix(1);
+  double v = 0;
+  auto [p, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
+  if (ec != std::errc() || p != s.data() + s.size() || s.empty() || !std::isfinite(v))
+    return std::nullopt;
+  return v;
+}
+
+}  // namespace tracediff::reading

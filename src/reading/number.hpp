@@ -1,0 +1,23 @@
+#pragma once
+// Exact time values. Kineto writes microseconds as integers or with 3 decimals;
+// going through double loses nanoseconds (kineto-trace-format.md §3.2), so the
+// number's text is converted with integer arithmetic.
+#include <cstdint>
+#include <optional>
+#include <string_view>
+
+namespace tracediff::reading {
+
+// Microseconds as JSON number text (or the text of a numeric string) → integer
+// nanoseconds. Digits past the third decimal round half away from zero. Exponents
+// are accepted (`1.6e+15`). nullopt for anything that is not a finite number or does
+// not fit in int64 nanoseconds.
+std::optional<std::int64_t> parse_us_to_ns(std::string_view text);
+
+// Plain integer text ("3", "-1", " 7 "); nullopt otherwise.
+std::optional<std::int64_t> parse_integer(std::string_view text);
+
+// The double Python's float() gives for the text (correctly rounded), for HTA parity.
+std::optional<double> parse_double(std::string_view text);
+
+}  // namespace tracediff::reading

@@ -1,0 +1,274 @@
+#include "reading/trace_reader.hpp"
+
+#include <boost/json/basic_parser_impl.hpp>
+
+#include <string>
+
+#include "reading/event_handler.hpp"
+
+namespace tracediff::reading {
+
+namespace {
+
+using detail::EventHandler;
+using model::DiagId;
+
+bool is_ws(char c) { return c == ' ' || c == '\t' || c == '\r' || c == '\n'; }
+
+// Finds where the next event object starts after a syntax error, or where the event
+// array ends. Kineto writes each event as "\n  {", so a line starting with "{" or
+// "}," followed by "{" is a boundary; a line starting with "]" closes the array.
+// State survives chunk boundaries.
+class Resync {
+ public:
+  enum class Found { nothing, event, end };
+
+  // Starts as if just after "}," so that an error on a stray comma resumes at the
+  // very next "{" (leading commas, `[ , {`).
+  void reset() { m_state = State::after_comma; m_newline = false; }
+
+  // Scans data from pos; on a find, pos is the index of the "{" or "]".
+  Found scan(std::string_view data, std::size_t& pos) {
+    for (; pos < data.size(); ++pos) {
+      const char c = data[pos];
+      switch (m_state) {
+        case State::idle:
+          if (c == '\n') enter(State::line_start, true);
+          else if (c == '}') enter(State::after_close, false);
+          break;
+        case State::line_start:
+          if (c == '{') return Found::event;
+          if (c == ']') return Found::end;
+          if (c == '}') enter(State::after_close, false);
+          else if (!is_ws(c)) enter(State::idle, false);
+          break;
+        case State::after_close:
+          if (c == ',') enter(State::after_comma, m_newline);
+          else if (c == ']') return Found::end;
+          else if (c == '{' && m_newline) return Found::event;
+          else if (c == '\n') m_newline = true;
+          else if (c == '}') m_newline = false;
+          else if (!is_ws(c)) enter(State::idle, false);
+          break;
+        case State::after_comma:
+          if (c == '{') return Found::event;
+          if (c == '}') enter(State::after_close, false);
+          else if (c == '\n') enter(State::line_start, true);
+          else if (!is_ws(c) && c != ',') enter(State::idle, false);
+          break;
+      }
+    }
+    return Found::nothing;
+  }
+
+ private:
+  enum class State { idle, line_start, after_close, after_comma };
+  void enter(State s, bool newline) { m_state = s; m_newline = newline; }
+  State m_state = State::after_comma;
+  bool m_newline = false;
+};
+
+// Finds `"traceEvents"` followed by `:` and `[`, when the header before the events is broken.
+class SeekEvents {
+ public:
+  bool scan(std::string_view data, std::size_t& pos) {
+    static constexpr std::string_view key = "\"traceEvents\"";
+    for (; pos < data.size(); ++pos) {
+      const char c = data[pos];
+      if (m_matched < key.size()) {
+        m_matched = c == key[m_matched] ? m_matched + 1 : (c == '"' ? 1 : 0);
+      } else if (!m_colon) {
+        if (c == ':') m_colon = true;
+        else if (!is_ws(c)) m_matched = 0;
+      } else if (c == '[') {
+        ++pos;
+        return true;
+      } else if (!is_ws(c)) {
+        m_matched = 0;
+        m_colon = false;
+      }
+    }
+    return false;
+  }
+
+ private:
+  std::size_t m_matched = 0;
+  bool m_colon = false;
+};
+
+std::string at(std::uint64_t offset) { return "byte " + std::to_string(offset) + ": "; }
+
+}  // namespace
+
+ReadResult read_trace(ByteSource& source, const std::string& path, const ReadOptions& options) {
+  ReadResult result;
+  model::TraceFile& file = result.file;
+  file.path = path;
+  auto& diag = file.diagnostics;
+
+  boost::json::parse_options po;
+  po.allow_trailing_commas = true;  // old Kineto wrote `"Trace iteration": 0, }` (kineto 753d0d31)
+  po.allow_invalid_utf8 = true;     // names are kept as bytes; writers sanitise for output
+  po.max_depth = 512;               // deeper nesting costs the event, not the file
+  boost::json::basic_parser<EventHandler> parser(po, file, options);
+  EventHandler& h = parser.handler();
+
+  enum class State { parsing, seek_event, after_array, seek_events_key, done };
+  State state = State::parsing;
+  Resync resync;
+  SeekEvents seek_key;
+  bool synthetic = false;  // the parser was restarted mid-document with a synthetic prefix
+  std::uint64_t base = 0;  // offset of the current chunk in the inflated JSON
+  bool fatal_syntax = false;
+  std::string fatal_message;
+
+  auto restart = [&](const char* prefix) {
+    parser.reset();
+    boost::json::error_code ec;
+    parser.write_some(true, prefix, 1, ec);
+    synthetic = true;
+  };
+
+  std::string_view chunk;
+  while (state != State::done && source.next(chunk)) {
+    std::size_t pos = 0;
+    while (pos < chunk.size() && state != State::done) {
+      switch (state) {
+        case State::parsing: {
+          h.set_offset(base + pos);
+          boost::json::error_code ec;
+          const std::size_t n = parser.write_some(true, chunk.data() + pos, chunk.size() - pos, ec);
+          pos += n;
+          if (!ec) {
+            if (parser.done()) {
+              // A restarted parser ends at the events' "]"; the real document goes on.
+              const bool more = synthetic && h.top() == EventHandler::Top::object &&
+                                h.section() == EventHandler::Section::after_events &&
+                                h.object_open();
+              state = more ? State::after_array : State::done;
+            }
+            break;
+          }
+          const std::uint64_t offset = base + pos;
+          if (h.section() == EventHandler::Section::events) {
+            h.drop_partial_event();
+            diag.report(DiagId::event_corrupt, path, offset, at(offset) + ec.message());
+            resync.reset();
+            state = State::seek_event;
+            // The parser did not consume the offending byte; start scanning at it.
+          } else if (h.section() == EventHandler::Section::after_events) {
+            diag.report(DiagId::file_metadata_error, path, offset,
+                        at(offset) + ec.message() + " after traceEvents; events kept");
+            state = State::done;
+          } else if (h.top() == EventHandler::Top::object) {
+            // Broken metadata before the events: look for the events themselves.
+            fatal_message = at(offset) + ec.message();
+            state = State::seek_events_key;
+          } else {
+            fatal_syntax = true;
+            fatal_message = at(offset) + ec.message();
+            state = State::done;
+          }
+          break;
+        }
+        case State::seek_event: {
+          const auto found = resync.scan(chunk, pos);
+          if (found == Resync::Found::event) {
+            h.resume_in_events();
+            restart("[");
+            state = State::parsing;
+          } else if (found == Resync::Found::end) {
+            ++pos;
+            state = h.top() == EventHandler::Top::array ? State::done : State::after_array;
+            h.end_events();
+          }
+          break;
+        }
+        case State::after_array: {
+          const char c = chunk[pos];
+          if (is_ws(c)) {
+            ++pos;
+          } else if (c == ',') {
+            ++pos;
+            h.resume_after_events();
+            restart("{");
+            state = State::parsing;
+          } else {
+            state = State::done;  // "}" closes the document; anything else is ignored
+          }
+          break;
+        }
+        case State::seek_events_key:
+          if (seek_key.scan(chunk, pos)) {
+            h.resume_in_events();
+            restart("[");
+            state = State::parsing;
+          }
+          break;
+        case State::done: break;
+      }
+    }
+    base += chunk.size();
+  }
+  // Signal end of input: an unfinished document is a file cut short.
+  if (state == State::parsing && !parser.done()) {
+    boost::json::error_code ec;
+    parser.write_some(false, nullptr, 0, ec);
+    if (ec && h.section() == EventHandler::Section::none && !h.saw_trace_events() &&
+        h.top() == EventHandler::Top::unknown && base > 0)
+      fatal_syntax = true, fatal_message = at(base) + ec.message();
+    if (ec) state = State::seek_event;  // reuse the truncation handling below
+  }
+  const bool cut_short = state == State::seek_event || state == State::parsing;
+  if (cut_short && h.section() == EventHandler::Section::events) {
+    if (source.damaged()) {
+      diag.report(DiagId::file_gzip_error, path, base,
+                  at(base) + "gzip stream corrupt or cut short; " +
+                      std::to_string(file.events.size()) + " events read before it are kept");
+    } else {
+      file.truncated = true;
+      diag.report(DiagId::file_truncated, path, base,
+                  at(base) + "file ends inside traceEvents; " +
+                      std::to_string(file.events.size()) + " complete events kept");
+    }
+  } else if (cut_short && h.section() == EventHandler::Section::after_events) {
+    diag.report(DiagId::file_metadata_error, path, base,
+                at(base) + "file ends after traceEvents; events kept");
+  }
+
+  file.gzip = source.gzip();
+  file.json_bytes = source.bytes_out();
+  file.bytes_on_disk = source.bytes_in();
+
+  auto skip = [&](DiagId id, std::string message) {
+    result.skipped = id;
+    result.message = message;
+    diag.report(id, path, 0, std::move(message));
+  };
+  if (!source.ok() && !source.damaged()) {
+    skip(DiagId::file_skipped_unreadable, source.error());
+  } else if (source.bytes_out() == 0 && !source.damaged()) {
+    skip(DiagId::file_skipped_empty, "file is empty");
+  } else if (source.damaged() && !h.saw_trace_events()) {
+    skip(DiagId::file_gzip_error, "gzip stream is corrupt before any event");
+  } else if (fatal_syntax) {
+    skip(DiagId::file_skipped_not_json, "not JSON (" + fatal_message + ")");
+  } else if (!h.saw_trace_events()) {
+    if (!fatal_message.empty())
+      skip(DiagId::file_skipped_not_json, "broken JSON before traceEvents (" + fatal_message + ")");
+    else
+      skip(DiagId::file_skipped_not_trace, "JSON without traceEvents: not a Kineto trace");
+  } else if (h.top() == EventHandler::Top::array && h.event_objects() == 0) {
+    skip(DiagId::file_skipped_not_trace, "JSON array without event objects: not a Kineto trace");
+  } else if (file.events.empty()) {
+    skip(DiagId::file_skipped_no_events, "no complete events to compare");
+  }
+  return result;
+}
+
+ReadResult read_trace_file(const std::string& path, const ReadOptions& options) {
+  ByteSource source(path);
+  return read_trace(source, path, options);
+}
+
+}  // namespace tracediff::reading

@@ -1,0 +1,139 @@
+#include "reading/trace_set_reader.hpp"
+
+#include <algorithm>
+#include <atomic>
+#include <filesystem>
+#include <map>
+#include <regex>
+#include <thread>
+
+#include "util/errors.hpp"
+
+namespace tracediff::reading {
+
+namespace fs = std::filesystem;
+using model::DiagId;
+
+namespace {
+
+bool ends_with(const std::string& s, std::string_view suffix) {
+  return s.size() >= suffix.size() && s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
+}
+
+bool looks_like_trace(const std::string& name) {
+  return ends_with(name, ".json") || ends_with(name, ".json.gz");
+}
+
+}  // namespace
+
+std::vector<std::string> find_trace_files(const std::vector<std::string>& inputs) {
+  std::vector<std::string> files;
+  for (const auto& input : inputs) {
+    std::error_code ec;
+    const auto status = fs::status(input, ec);
+    if (ec || !fs::exists(status)) throw Fatal(input + ": no such file or directory");
+    if (fs::is_directory(status)) {
+      std::vector<std::string> found;
+      for (const auto& entry : fs::directory_iterator(input, ec)) {
+        const std::string name = entry.path().filename().string();
+        if (looks_like_trace(name) && !entry.is_directory()) found.push_back(entry.path().string());
+      }
+      if (ec) throw Fatal(input + ": cannot list directory: " + ec.message());
+      std::sort(found.begin(), found.end());
+      files.insert(files.end(), found.begin(), found.end());
+    } else {
+      files.push_back(input);
+    }
+  }
+  return files;
+}
+
+std::optional<int> rank_from_file_name(const std::string& path) {
+  static const std::regex pattern("rank[-_]?([0-9]{1,9})", std::regex::icase);
+  const std::string name = fs::path(path).filename().string();
+  std::smatch m;
+  if (std::regex_search(name, m, pattern)) return std::stoi(m[1].str());
+  return std::nullopt;
+}
+
+std::vector<model::TraceSet> read_trace_sets(const std::vector<SetSpec>& sides,
+                                             const ReadOptions& options, unsigned threads) {
+  struct Job {
+    std::size_t side;
+    std::string path;
+    ReadResult result;
+  };
+  std::vector<Job> jobs;
+  std::vector<model::TraceSet> sets(sides.size());
+  for (std::size_t s = 0; s < sides.size(); ++s) {
+    sets[s].label = sides[s].label;
+    sets[s].inputs = sides[s].inputs;
+    for (auto& path : find_trace_files(sides[s].inputs)) jobs.push_back({s, path, {}});
+  }
+
+  // One file per thread at a time: files are independent, and a rank's file is
+  // the unit of work users have (kineto-trace-format.md §6, "Huge files").
+  if (threads == 0) threads = std::max(1u, std::thread::hardware_concurrency());
+  threads = std::min<unsigned>(threads, static_cast<unsigned>(std::max<std::size_t>(jobs.size(), 1)));
+  std::atomic<std::size_t> next{0};
+  auto work = [&] {
+    for (std::size_t i; (i = next.fetch_add(1)) < jobs.size();)
+      jobs[i].result = read_trace_file(jobs[i].path, options);
+  };
+  std::vector<std::thread> pool;
+  for (unsigned t = 1; t < threads; ++t) pool.emplace_back(work);
+  work();
+  for (auto& t : pool) t.join();
+
+  for (auto& job : jobs) {
+    auto& set = sets[job.side];
+    auto& file = job.result.file;
+    if (job.result.skipped) {
+      set.diagnostics.merge(file.diagnostics);
+      continue;
+    }
+    if (file.rank_source != model::RankSource::distributed_info) {
+      if (auto r = rank_from_file_name(file.path)) {
+        file.rank = *r;
+        file.rank_source = model::RankSource::file_name;
+        file.diagnostics.report(DiagId::file_rank_from_name, file.path, 0,
+                                "no distributedInfo.rank; rank " + std::to_string(*r) +
+                                    " taken from the file name");
+      } else {
+        file.rank = 0;
+        file.diagnostics.report(DiagId::file_rank_fallback, file.path, 0,
+                                "no rank in the file or its name; rank 0 assumed");
+      }
+    }
+    set.files.push_back(std::move(file));
+  }
+
+  for (std::size_t s = 0; s < sets.size(); ++s) {
+    auto& set = sets[s];
+    std::stable_sort(set.files.begin(), set.files.end(), [](const auto& a, const auto& b) {
+      return a.rank != b.rank ? a.rank < b.rank : a.path < b.path;
+    });
+    std::map<int, std::vector<std::string>> by_rank;
+    for (const auto& f : set.files) by_rank[f.rank].push_back(f.path);
+    for (const auto& [rank, paths] : by_rank) {
+      if (paths.size() < 2) continue;
+      std::string list;
+      for (const auto& p : paths) list += (list.empty() ? "" : ", ") + p;
+      set.diagnostics.report(DiagId::rank_duplicate, paths.front(), 0,
+                             "rank " + std::to_string(rank) + " has " + std::to_string(paths.size()) +
+                                 " files (" + list + "); all are used, one profiling window each");
+    }
+    if (set.files.empty()) {
+      std::string what;
+      for (const auto& in : set.inputs) what += (what.empty() ? "" : " ") + in;
+      throw Fatal(set.label + " (" + what + "): no usable trace file" +
+                  (set.diagnostics.samples().empty()
+                       ? std::string()
+                       : " (" + set.diagnostics.samples().front().file + ": " +
+                             set.diagnostics.samples().front().message + ")"));
+    }
+  }
+  return sets;
+}
+
+}  // namespace tracediff::reading

@@ -1,0 +1,31 @@
+#pragma once
+// Turns the command line's CONTROL and TEST arguments into two model::TraceSets:
+// finds the trace files, reads them on all cores, and settles each file's rank.
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "model/trace.hpp"
+#include "reading/trace_reader.hpp"
+
+namespace tracediff::reading {
+
+struct SetSpec {
+  std::string label;
+  std::vector<std::string> inputs;  // directories and/or files
+};
+
+// Files of a directory that look like traces: *.json, *.json.gz (so also
+// *.pt.trace.json[.gz]), not recursive, sorted by name. Files named explicitly are
+// taken whatever their name. Throws Fatal for a path that does not exist.
+std::vector<std::string> find_trace_files(const std::vector<std::string>& inputs);
+
+// The N of `rank[-_]?N` in a file's base name, if any.
+std::optional<int> rank_from_file_name(const std::string& path);
+
+// Reads both sides, every file in parallel (threads = 0: one per core). Files that
+// cannot be used are skipped with a diagnostic; throws Fatal when a side has none left.
+std::vector<model::TraceSet> read_trace_sets(const std::vector<SetSpec>& sides,
+                                             const ReadOptions& options, unsigned threads = 0);
+
+}  // namespace tracediff::reading

@@ -1,0 +1,74 @@
+#include "util/atomic_file.hpp"
+
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+#include <filesystem>
+#include <iostream>
+
+#include "util/errors.hpp"
+
+namespace tracediff {
+
+namespace fs = std::filesystem;
+
+AtomicFile::AtomicFile(std::string path) : m_path(std::move(path)) {
+  if (m_path == "-") {
+    m_stdout = true;
+    return;
+  }
+  const fs::path target(m_path);
+  const fs::path dir = target.has_parent_path() ? target.parent_path() : fs::path(".");
+  std::string pattern = (dir / ("." + target.filename().string() + ".tmp-XXXXXX")).string();
+  const int fd = ::mkstemp(pattern.data());
+  if (fd < 0) throw Fatal(m_path + ": cannot write: " + std::strerror(errno));
+  ::close(fd);
+  m_temp = pattern;
+  m_file.open(m_temp, std::ios::binary | std::ios::trunc);
+  if (!m_file) throw Fatal(m_path + ": cannot write: " + std::strerror(errno));
+}
+
+AtomicFile::~AtomicFile() {
+  if (!m_stdout && !m_committed && !m_temp.empty()) {
+    m_file.close();
+    std::remove(m_temp.c_str());
+  }
+}
+
+std::ostream& AtomicFile::stream() { return m_stdout ? std::cout : m_file; }
+
+void AtomicFile::commit() {
+  if (m_stdout) {
+    std::cout.flush();
+    m_committed = true;
+    return;
+  }
+  m_file.flush();
+  m_file.close();
+  if (!m_file) throw Fatal(m_path + ": write failed: " + std::strerror(errno));
+  // mkstemp makes 0600 files; reports are shared, so use the usual 0644 less umask.
+  const mode_t mask = ::umask(0);
+  ::umask(mask);
+  fs::permissions(m_temp, static_cast<fs::perms>(0666 & ~mask));
+  if (std::rename(m_temp.c_str(), m_path.c_str()) != 0)
+    throw Fatal(m_path + ": cannot write: " + std::strerror(errno));
+  m_committed = true;
+}
+
+void check_output_path(const std::string& path, const std::vector<std::string>& input_files) {
+  if (path == "-") return;
+  std::error_code ec;
+  const fs::path p(path);
+  if (fs::is_directory(p, ec)) throw Fatal(path + ": is a directory, not an output file");
+  const fs::path dir = p.has_parent_path() ? p.parent_path() : fs::path(".");
+  if (!fs::is_directory(dir, ec)) throw Fatal(path + ": directory " + dir.string() + " does not exist");
+  if (fs::exists(p, ec)) {
+    for (const auto& in : input_files)
+      if (fs::equivalent(p, in, ec)) throw Fatal(path + ": is one of the input traces; refusing to overwrite it");
+  }
+}
+
+}  // namespace tracediff
