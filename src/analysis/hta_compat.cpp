@@ -5,6 +5,7 @@
 #include <cmath>
 #include <limits>
 #include <set>
+#include <stdexcept>
 #include <unordered_map>
 
 #include "analysis/aggregate.hpp"
@@ -139,6 +140,8 @@ model::DiffReport compare_hta(const model::TraceSet& control, const model::Trace
     std::vector<std::vector<HtaRow>> rows;
     std::set<std::int64_t> iterations;
     for (const auto& f : set.files) {
+      if (f.hta.size() != f.events.size())
+        throw std::logic_error(f.path + ": read without --hta-compat fields");
       rows.push_back(hta_rows(f));
       for (const auto& e : f.events)
         if (auto n = hta_step_symbol(f.pool.get(e.name))) iterations.insert(*n);

@@ -72,9 +72,12 @@ FileSteps assign_steps(const model::TraceFile& file) {
   for (auto& [pid, w] : device) std::sort(w.begin(), w.end(), by_start);
   std::sort(out.host_steps.begin(), out.host_steps.end(), by_start);
 
+  // A process without steps of its own (a data-loader worker, or Inductor launches
+  // recorded in another process) falls back to every process's steps by time.
+  std::vector<StepWindow> any_pid = out.host_steps;
   auto host_step = [&](const model::Event& e) {
     auto it = host.find(e.pid);
-    return it == host.end() ? k_no_step : find_step(it->second, e.ts_ns);
+    return find_step(it == host.end() ? any_pid : it->second, e.ts_ns);
   };
   for (std::size_t i = 0; i < events.size(); ++i) {
     const auto& e = events[i];

@@ -219,18 +219,19 @@ ReadResult read_trace(ByteSource& source, const std::string& path, const ReadOpt
       fatal_syntax = true, fatal_message = at(base) + ec.message();
     if (ec) state = State::seek_event;  // reuse the truncation handling below
   }
+  // Drain what follows the document so a damaged gzip tail is still noticed.
+  if (state == State::done)
+    while (source.next(chunk)) base += chunk.size();
   const bool cut_short = state == State::seek_event || state == State::parsing;
-  if (cut_short && h.section() == EventHandler::Section::events) {
-    if (source.damaged()) {
-      diag.report(DiagId::file_gzip_error, path, base,
-                  at(base) + "gzip stream corrupt or cut short; " +
-                      std::to_string(file.events.size()) + " events read before it are kept");
-    } else {
-      file.truncated = true;
-      diag.report(DiagId::file_truncated, path, base,
-                  at(base) + "file ends inside traceEvents; " +
-                      std::to_string(file.events.size()) + " complete events kept");
-    }
+  if (source.damaged() && h.saw_trace_events()) {
+    diag.report(DiagId::file_gzip_error, path, base,
+                at(base) + "gzip stream corrupt or cut short; " + std::to_string(file.events.size()) +
+                    " events read before it are kept");
+  } else if (cut_short && h.section() == EventHandler::Section::events) {
+    file.truncated = true;
+    diag.report(DiagId::file_truncated, path, base,
+                at(base) + "file ends inside traceEvents; " + std::to_string(file.events.size()) +
+                    " complete events kept");
   } else if (cut_short && h.section() == EventHandler::Section::after_events) {
     diag.report(DiagId::file_metadata_error, path, base,
                 at(base) + "file ends after traceEvents; events kept");

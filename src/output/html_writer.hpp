@@ -1,0 +1,33 @@
+#pragma once
+// The HTML report: one self-contained static file (templates/report.html.mustache
+// rendered with kainjow mustache; CSS, JS and Chart.js inlined from the embedded
+// assets). No network access: a Content-Security-Policy allows only our own inline
+// scripts (by SHA-256) and inline styles. Works without JavaScript: the headline,
+// the groups, the full table (in report.by_impact order) and static bars are all
+// rendered here.
+#include <ostream>
+#include <string>
+#include <string_view>
+
+#include "model/report.hpp"
+
+namespace tracediff::output {
+
+struct HtmlOptions {
+  int top = 10;  // rows in each chart
+};
+
+// Writes the report. Same report, same options: byte-identical output.
+// Throws std::runtime_error if the embedded template is missing or broken.
+void write_html(const model::DiffReport& report, const HtmlOptions& options, std::ostream& out);
+
+namespace detail {
+// Visible for testing.
+// SHA-256 of the bytes, base64-encoded (the form a CSP hash source takes).
+std::string sha256_base64(std::string_view bytes);
+// The name as the table shows it: at most max_chars code points, the middle
+// elided with "…" when longer. Invalid UTF-8 becomes U+FFFD first.
+std::string shorten_name(std::string_view name, std::size_t max_chars = 72);
+}  // namespace detail
+
+}  // namespace tracediff::output

@@ -1,0 +1,154 @@
+// The command line end to end: outputs, defaults and the error paths with their
+// exit codes (0 ok, 1 fatal, 2 usage) and messages.
+#include <boost/json.hpp>
+#include <boost/test/unit_test.hpp>
+
+#include <filesystem>
+
+#include "support/test_support.hpp"
+
+using namespace tracediff::test;
+namespace fs = std::filesystem;
+
+namespace {
+
+const std::string k_trace = R"({"distributedInfo": {"rank": 0}, "traceEvents": [
+  {"ph":"X","cat":"user_annotation","name":"ProfilerStep#1","pid":1,"tid":1,"ts":0,"dur":100},
+  {"ph":"X","cat":"cpu_op","name":"aten::mm","pid":1,"tid":1,"ts":10,"dur":20}
+]})";
+
+std::string trace_dir(const std::string& tag, const std::string& body = k_trace) {
+  const auto dir = temp_dir(tag);
+  write_file(dir + "/rank0.json", body);
+  return dir;
+}
+
+}  // namespace
+
+BOOST_AUTO_TEST_SUITE(cli)
+
+BOOST_AUTO_TEST_CASE(help_and_version_go_to_stdout) {
+  auto r = run_cli({"--help"});
+  BOOST_TEST(r.exit_code == 0);
+  BOOST_TEST(r.out.find("CONTROL") != std::string::npos);
+  BOOST_TEST(r.out.find("--hta-compat") != std::string::npos);
+  r = run_cli({"--version"});
+  BOOST_TEST(r.exit_code == 0);
+  BOOST_TEST(r.out.rfind("tracediff ", 0) == 0);
+}
+
+BOOST_AUTO_TEST_CASE(usage_errors_exit_2) {
+  const auto dir = trace_dir("usage");
+  for (const auto& args : std::vector<std::vector<std::string>>{
+           {},
+           {dir},
+           {dir, dir, "--device", "tpu"},
+           {dir, dir, "--control-rank", "x"},
+           {dir, dir, "--test-iteration", "5-2"},
+           {dir, dir, "--no-such-flag"},
+           {dir, dir, "--csv", "-", "--json", "-"},
+           {dir, dir, "--control-iteration", "7", "--csv", "-"},
+       }) {
+    const auto r = run_cli(args);
+    BOOST_TEST(r.exit_code == 2);
+    BOOST_TEST(r.err.rfind("tracediff: error: ", 0) == 0, r.err);
+  }
+}
+
+BOOST_AUTO_TEST_CASE(missing_path_is_fatal_and_named) {
+  const auto dir = trace_dir("missing");
+  const auto r = run_cli({dir, dir + "/nope", "--csv", "-"});
+  BOOST_TEST(r.exit_code == 1);
+  BOOST_TEST(r.err.find(dir + "/nope") != std::string::npos, r.err);
+}
+
+BOOST_AUTO_TEST_CASE(side_without_usable_events_is_fatal) {
+  const auto good = trace_dir("good");
+  const auto empty = temp_dir("empty");
+  auto r = run_cli({good, empty, "--csv", "-"});
+  BOOST_TEST(r.exit_code == 1);
+  BOOST_TEST(r.err.find("Test") != std::string::npos, r.err);
+  const auto meta_only = trace_dir("meta", R"({"traceEvents": [{"ph":"M","name":"process_name","pid":1}]})");
+  r = run_cli({good, meta_only, "--csv", "-"});
+  BOOST_TEST(r.exit_code == 1);
+  BOOST_TEST(r.err.find("rank0.json") != std::string::npos, r.err);
+}
+
+BOOST_AUTO_TEST_CASE(unwritable_output_is_fatal_before_reading) {
+  const auto dir = trace_dir("unwritable");
+  auto r = run_cli({dir, dir, "--csv", dir + "/no/such/dir/out.csv"});
+  BOOST_TEST(r.exit_code == 1);
+  BOOST_TEST(r.err.find("out.csv") != std::string::npos, r.err);
+  r = run_cli({dir, dir, "-o", dir});
+  BOOST_TEST(r.exit_code == 1);
+  r = run_cli({dir, dir, "--json", dir + "/rank0.json"});
+  BOOST_TEST(r.exit_code == 1);
+  BOOST_TEST(read_file(dir + "/rank0.json") == k_trace);
+}
+
+BOOST_AUTO_TEST_CASE(writes_every_output_and_json_has_the_contract) {
+  const auto dir = trace_dir("outputs");
+  const auto out = temp_dir("outputs-out");
+  const auto r = run_cli({dir, dir, "-o", out + "/r.html", "--csv", out + "/r.csv", "--json", out + "/r.json"});
+  BOOST_TEST_REQUIRE(r.exit_code == 0, r.err);
+  BOOST_TEST(fs::file_size(out + "/r.html") > 1000u);
+  const auto csv = parse_csv(read_file(out + "/r.csv"));
+  BOOST_TEST(csv.size() == 2u);
+  const auto j = boost::json::parse(read_file(out + "/r.json")).as_object();
+  for (const char* key : {"control", "test", "rows", "ops_diff", "diagnostics"}) BOOST_TEST(j.contains(key), key);
+  const auto& row = j.at("rows").as_array().at(0).as_object();
+  for (const char* key : {"name", "category", "control_count", "test_count", "control_total_us", "test_total_us",
+                          "diff_count", "diff_total_us", "change"})
+    BOOST_TEST(row.contains(key), key);
+  BOOST_TEST(row.at("control_total_us").as_int64() == 20);
+  BOOST_TEST(row.at("change").as_string() == "unchanged");
+  for (const char* g : {"added", "deleted", "increased", "decreased", "unchanged"})
+    BOOST_TEST(j.at("ops_diff").as_object().contains(g), g);
+  // No stray temporary files beside the outputs.
+  int files = 0;
+  for ([[maybe_unused]] const auto& e : fs::directory_iterator(out)) ++files;
+  BOOST_TEST(files == 3);
+}
+
+BOOST_AUTO_TEST_CASE(outputs_are_deterministic) {
+  BOOST_REQUIRE(shared_available());
+  const auto c = shared_dir() + "/traces/hta-trace-compare/base";
+  const auto t = shared_dir() + "/traces/hta-trace-compare/test";
+  const auto a = run_cli({c, t, "-o", "-", "-q"});
+  const auto b = run_cli({c, t, "-o", "-", "-q", "-j", "1"});
+  BOOST_TEST(a.exit_code == 0);
+  BOOST_TEST(a.out.size() > 1000u);
+  BOOST_TEST((a.out == b.out));
+  const auto j1 = run_cli({c, t, "--json", "-", "-q"});
+  const auto j2 = run_cli({c, t, "--json", "-", "-q"});
+  BOOST_TEST((j1.out == j2.out));
+}
+
+BOOST_AUTO_TEST_CASE(every_shared_trace_loads) {
+  BOOST_REQUIRE(shared_available());
+  std::vector<std::string> files;
+  for (const auto& e : fs::recursive_directory_iterator(shared_dir() + "/traces"))
+    if (e.is_regular_file() && e.path().filename() != "README.md") files.push_back(e.path().string());
+  BOOST_TEST(files.size() >= 19u);  // every file listed in ../shared/traces/README.md
+  for (const auto& f : files) {
+    const auto r = run_cli({f, f, "--json", "-", "-q"});
+    BOOST_TEST(r.exit_code == 0, f << ": " << r.err);
+    if (r.exit_code == 0) {
+      const auto j = boost::json::parse(r.out);
+      BOOST_TEST(j.at("control").at("files").as_array().size() == 1u, f);
+    }
+  }
+}
+
+BOOST_AUTO_TEST_CASE(same_rank_twice_is_used_and_said) {
+  const auto dir = temp_dir("duprank");
+  write_file(dir + "/a.json", k_trace);
+  write_file(dir + "/b.json", k_trace);
+  const auto r = run_cli({dir, trace_dir("dup-other"), "--json", "-"});
+  BOOST_TEST(r.exit_code == 0);
+  BOOST_TEST(r.err.find("rank 0 has 2 files") != std::string::npos, r.err);
+  const auto j = boost::json::parse(r.out);
+  BOOST_TEST(j.at("rows").at(0).at("control_count").as_int64() == 2);
+}
+
+BOOST_AUTO_TEST_SUITE_END()

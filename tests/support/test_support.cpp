@@ -1,0 +1,109 @@
+#include "support/test_support.hpp"
+
+#include <sys/wait.h>
+#include <zlib.h>
+
+#include <atomic>
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <stdexcept>
+
+namespace tracediff::test {
+
+namespace fs = std::filesystem;
+
+namespace {
+std::string quote(const std::string& s) {
+  std::string q = "'";
+  for (char c : s) {
+    if (c == '\'') q += "'\\''";
+    else q += c;
+  }
+  return q + "'";
+}
+}  // namespace
+
+std::string read_file(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::ostringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+void write_file(const std::string& path, const std::string& bytes) {
+  std::ofstream out(path, std::ios::binary | std::ios::trunc);
+  out << bytes;
+}
+
+std::string gzip_bytes(const std::string& bytes) {
+  z_stream z{};
+  deflateInit2(&z, 6, Z_DEFLATED, 15 + 16, 8, Z_DEFAULT_STRATEGY);
+  std::string out(deflateBound(&z, bytes.size()) + 64, '\0');
+  z.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(bytes.data()));
+  z.avail_in = static_cast<uInt>(bytes.size());
+  z.next_out = reinterpret_cast<Bytef*>(out.data());
+  z.avail_out = static_cast<uInt>(out.size());
+  deflate(&z, Z_FINISH);
+  out.resize(z.total_out);
+  deflateEnd(&z);
+  return out;
+}
+
+std::string temp_dir(const std::string& tag) {
+  static std::atomic<int> counter{0};
+  const auto dir = fs::temp_directory_path() /
+                   ("tracediff-test-" + std::to_string(::getpid()) + "-" + tag + "-" +
+                    std::to_string(counter++));
+  fs::remove_all(dir);
+  fs::create_directories(dir);
+  return dir.string();
+}
+
+CliResult run_cli(const std::vector<std::string>& args) {
+  const std::string dir = temp_dir("cli");
+  std::string cmd = quote(TRACEDIFF_BINARY);
+  for (const auto& a : args) cmd += " " + quote(a);
+  cmd += " </dev/null >" + quote(dir + "/out") + " 2>" + quote(dir + "/err");
+  const int status = std::system(cmd.c_str());
+  CliResult r;
+  r.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+  r.out = read_file(dir + "/out");
+  r.err = read_file(dir + "/err");
+  fs::remove_all(dir);
+  return r;
+}
+
+std::vector<std::vector<std::string>> parse_csv(const std::string& text) {
+  std::vector<std::vector<std::string>> rows;
+  std::vector<std::string> row;
+  std::string field;
+  bool quoted = false, any = false;
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    const char c = text[i];
+    if (quoted) {
+      if (c == '"' && i + 1 < text.size() && text[i + 1] == '"') field += '"', ++i;
+      else if (c == '"') quoted = false;
+      else field += c;
+    } else if (c == '"') {
+      quoted = any = true;
+    } else if (c == ',') {
+      row.push_back(field), field.clear(), any = true;
+    } else if (c == '\r') {
+    } else if (c == '\n') {
+      row.push_back(field), field.clear();
+      rows.push_back(row), row.clear(), any = false;
+    } else {
+      field += c, any = true;
+    }
+  }
+  if (any || !field.empty()) row.push_back(field), rows.push_back(row);
+  return rows;
+}
+
+std::string shared_dir() { return TRACEDIFF_SHARED_DIR; }
+bool shared_available() { return fs::is_directory(shared_dir() + "/reference"); }
+
+}  // namespace tracediff::test

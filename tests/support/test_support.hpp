@@ -1,0 +1,30 @@
+#pragma once
+// Helpers shared by the tests: run the real binary, read files, parse CSV.
+#include <string>
+#include <vector>
+
+namespace tracediff::test {
+
+struct CliResult {
+  int exit_code = -1;
+  std::string out;
+  std::string err;
+};
+
+// Runs the tracediff binary with args (each shell-quoted); stdin is /dev/null.
+CliResult run_cli(const std::vector<std::string>& args);
+
+std::string read_file(const std::string& path);
+void write_file(const std::string& path, const std::string& bytes);
+std::string gzip_bytes(const std::string& bytes);
+
+// A fresh empty directory under the system temp dir.
+std::string temp_dir(const std::string& tag);
+
+// RFC 4180 CSV (quoted fields, doubled quotes, CRLF or LF) into rows of fields.
+std::vector<std::vector<std::string>> parse_csv(const std::string& text);
+
+std::string shared_dir();  // ../shared beside the checkout
+bool shared_available();
+
+}  // namespace tracediff::test

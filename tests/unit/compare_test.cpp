@@ -1,0 +1,149 @@
+#include <boost/test/unit_test.hpp>
+
+#include "analysis/aggregate.hpp"
+#include "analysis/compare.hpp"
+#include "analysis/steps.hpp"
+#include "reading/trace_reader.hpp"
+#include "util/errors.hpp"
+
+using namespace tracediff;
+using model::Change;
+
+namespace {
+
+model::TraceFile file_of(const std::string& json, int rank = 0, bool hta = false) {
+  reading::ByteSource src{std::string_view(json)};
+  reading::ReadOptions options;
+  options.hta_compat = hta;
+  auto r = reading::read_trace(src, "t" + std::to_string(rank) + ".json", options);
+  BOOST_REQUIRE(!r.skipped);
+  r.file.rank = rank;
+  return std::move(r.file);
+}
+
+model::TraceSet set_of(std::string label, std::vector<std::string> jsons, bool hta = false) {
+  model::TraceSet s;
+  s.label = std::move(label);
+  int rank = 0;
+  for (auto& j : jsons) s.files.push_back(file_of(j, rank++, hta));
+  return s;
+}
+
+std::string ev(const char* cat, const char* name, int pid, int tid, long ts, long dur, long corr = -1) {
+  std::string s = "{\"ph\":\"X\",\"cat\":\"" + std::string(cat) + "\",\"name\":\"" + name +
+                  "\",\"pid\":" + std::to_string(pid) + ",\"tid\":" + std::to_string(tid) +
+                  ",\"ts\":" + std::to_string(ts) + ",\"dur\":" + std::to_string(dur);
+  if (corr >= 0) s += ",\"args\":{\"correlation\":" + std::to_string(corr) + "}";
+  return s + "}";
+}
+
+std::string trace(const std::vector<std::string>& events) {
+  std::string s = "{\"traceEvents\":[";
+  for (std::size_t i = 0; i < events.size(); ++i) s += (i ? "," : "") + events[i];
+  return s + "]}";
+}
+
+// Two steps on pid 1; a backward op on another thread of the same process; a
+// kernel that runs during step 2 but was launched in step 1.
+const std::string k_trace = trace({
+    ev("user_annotation", "ProfilerStep#1", 1, 1, 0, 100),
+    ev("user_annotation", "ProfilerStep#2", 1, 1, 100, 100),
+    ev("cpu_op", "aten::mm", 1, 1, 10, 20),
+    ev("cuda_runtime", "cudaLaunchKernel", 1, 1, 15, 5, 7),
+    ev("cpu_op", "aten::mm", 1, 2, 120, 30),  // other thread, step 2
+    ev("kernel", "gemm", 0, 7, 150, 40, 7),   // GPU time in step 2, launch in step 1
+    ev("cpu_op", "late", 1, 1, 250, 5),       // after the last step
+    ev("kernel", "orphan", 0, 7, 160, 1, 99), // no launch record
+});
+
+}  // namespace
+
+BOOST_AUTO_TEST_SUITE(compare)
+
+BOOST_AUTO_TEST_CASE(iterations_follow_process_and_launch) {
+  const auto f = file_of(k_trace);
+  const auto s = analysis::detail::assign_steps(f);
+  BOOST_TEST(s.host_steps.size() == 2u);
+  const std::vector<std::int64_t> expected = {1, 2, 1, 1, 2, 1, -1, -1};
+  BOOST_TEST(s.iteration == expected, boost::test_tools::per_element());
+  BOOST_TEST(s.gpu_unlinked == 1u);
+}
+
+BOOST_AUTO_TEST_CASE(profiler_step_names) {
+  using analysis::detail::profiler_step_number;
+  BOOST_TEST(*profiler_step_number("ProfilerStep#1009") == 1009);
+  BOOST_TEST(*profiler_step_number("ProfilerStep # 7") == 7);
+  BOOST_TEST(!profiler_step_number("ProfilerStep#"));
+  BOOST_TEST(!profiler_step_number("ProfilerStep#3 x"));
+  BOOST_TEST(!profiler_step_number("MyProfilerStep#3"));
+}
+
+BOOST_AUTO_TEST_CASE(ops_diff_rules) {
+  using analysis::detail::change_of;
+  BOOST_TEST((change_of(0, 3) == Change::added));
+  BOOST_TEST((change_of(3, 0) == Change::deleted));
+  BOOST_TEST((change_of(2, 3) == Change::increased));
+  BOOST_TEST((change_of(3, 2) == Change::decreased));
+  BOOST_TEST((change_of(3, 3) == Change::unchanged));
+}
+
+BOOST_AUTO_TEST_CASE(default_mode_rows_steps_and_groups) {
+  const auto control = set_of("Control", {k_trace});
+  const auto test = set_of("Test", {trace({
+      ev("user_annotation", "ProfilerStep#1", 1, 1, 0, 150),
+      ev("cpu_op", "aten::mm", 1, 1, 10, 60),
+      ev("cpu_op", "aten::mm", 1, 1, 80, 60),
+      ev("cpu_op", "aten::new", 1, 1, 145, 2),
+  })});
+  const auto r = analysis::compare_traces(control, test, {});
+  BOOST_TEST(r.control.iterations == (std::vector<std::int64_t>{1, 2}), boost::test_tools::per_element());
+  BOOST_TEST(r.control.step_times.steps.size() == 2u);
+  BOOST_TEST(r.test.step_times.mean_ns == 150000);
+  // Rows are ordered by |Δ duration|; ProfilerStep is not a row.
+  BOOST_REQUIRE(!r.rows.empty());
+  BOOST_TEST(r.rows[0].name == "aten::mm");
+  BOOST_TEST(r.rows[0].control.count == 2u);
+  BOOST_TEST(r.rows[0].test.count == 2u);
+  BOOST_TEST(r.rows[0].diff_ns() == 120000 - 50000);
+  BOOST_TEST((r.rows[0].change == Change::unchanged));
+  for (const auto& row : r.rows) BOOST_TEST(row.name.find("ProfilerStep") == std::string::npos);
+  BOOST_TEST(r.ops_diff.of(Change::added) == (std::vector<std::string>{"aten::new"}),
+             boost::test_tools::per_element());
+  std::size_t grouped = 0;
+  for (const auto& g : r.ops_diff.groups) grouped += g.size();
+  BOOST_TEST(grouped == r.rows.size());  // the groups partition the rows
+}
+
+BOOST_AUTO_TEST_CASE(device_filter_and_category_key) {
+  const auto control = set_of("Control", {k_trace});
+  analysis::CompareOptions gpu;
+  gpu.device = analysis::DeviceFilter::gpu;
+  const auto r = analysis::compare_traces(control, control, gpu);
+  BOOST_REQUIRE(r.rows.size() == 1u);  // gemm; the orphan kernel has no step
+  BOOST_TEST(r.rows[0].category == "kernel");
+  BOOST_TEST(r.control.gpu_total.total_ns == 40000);
+}
+
+BOOST_AUTO_TEST_CASE(unknown_selection_is_a_usage_error) {
+  const auto control = set_of("Control", {k_trace});
+  analysis::CompareOptions o;
+  o.control.iterations = std::vector<std::int64_t>{5};
+  BOOST_CHECK_THROW(analysis::compare_traces(control, control, o), UsageError);
+  o = {};
+  o.test.ranks = std::vector<int>{4};
+  BOOST_CHECK_THROW(analysis::compare_traces(control, control, o), UsageError);
+}
+
+BOOST_AUTO_TEST_CASE(traces_without_steps_are_compared_whole) {
+  const auto s = set_of("Control", {trace({ev("cpu_op", "a", 1, 1, 0, 10), ev("cpu_op", "b", 1, 1, 20, 10)})});
+  const auto r = analysis::compare_traces(s, s, {});
+  BOOST_TEST(r.control.whole_trace);
+  BOOST_TEST(r.rows.size() == 2u);
+  BOOST_TEST(r.notes.size() == 2u);
+  const auto h = set_of("Control", {trace({ev("cpu_op", "a", 1, 1, 0, 10)})}, true);
+  analysis::CompareOptions hta;
+  hta.hta_compat = true;  // HTA refuses such traces
+  BOOST_CHECK_THROW(analysis::compare_traces(h, h, hta), Fatal);
+}
+
+BOOST_AUTO_TEST_SUITE_END()

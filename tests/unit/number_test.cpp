@@ -1,0 +1,55 @@
+#include <boost/test/unit_test.hpp>
+
+#include "reading/number.hpp"
+
+using tracediff::reading::parse_double;
+using tracediff::reading::parse_integer;
+using tracediff::reading::parse_us_to_ns;
+
+BOOST_AUTO_TEST_SUITE(number)
+
+BOOST_AUTO_TEST_CASE(integer_microseconds_scale_exactly) {
+  // 1661938466265032 µs: x * 1000.0 in double would be off (kineto-trace-format.md §3.2).
+  BOOST_TEST(*parse_us_to_ns("1661938466265032") == 1661938466265032000LL);
+  BOOST_TEST(*parse_us_to_ns("0") == 0);
+  BOOST_TEST(*parse_us_to_ns("-5") == -5000);
+}
+
+BOOST_AUTO_TEST_CASE(three_decimals_are_exact_nanoseconds) {
+  BOOST_TEST(*parse_us_to_ns("1712195495519689.047") == 1712195495519689047LL);
+  BOOST_TEST(*parse_us_to_ns("4458676388068.751") == 4458676388068751LL);
+  BOOST_TEST(*parse_us_to_ns("1.5") == 1500);
+  BOOST_TEST(*parse_us_to_ns("0.001") == 1);
+  BOOST_TEST(*parse_us_to_ns("123.0") == 123000);
+}
+
+BOOST_AUTO_TEST_CASE(extra_digits_round_half_away_from_zero) {
+  BOOST_TEST(*parse_us_to_ns("2.0000000001") == 2000);
+  BOOST_TEST(*parse_us_to_ns("0.0005") == 1);
+  BOOST_TEST(*parse_us_to_ns("0.0004999") == 0);
+  BOOST_TEST(*parse_us_to_ns("-0.0015") == -2);
+}
+
+BOOST_AUTO_TEST_CASE(exponents) {
+  BOOST_TEST(*parse_us_to_ns("1.6e+15") == 1600000000000000000LL);
+  BOOST_TEST(*parse_us_to_ns("1e3") == 1000000);
+  BOOST_TEST(*parse_us_to_ns("15e-1") == 1500);
+  BOOST_TEST(*parse_us_to_ns("1E-4") == 0);
+}
+
+BOOST_AUTO_TEST_CASE(rejects_non_numbers_and_overflow) {
+  for (const char* bad : {"", "abc", "1.2.3", "NaN", "Infinity", "1e", "--1", "0x10", "1 2", "9e30",
+                          "99999999999999999999"})
+    BOOST_TEST(!parse_us_to_ns(bad), bad);
+  BOOST_TEST(*parse_us_to_ns(" 12 ") == 12000);  // numeric strings may carry spaces
+}
+
+BOOST_AUTO_TEST_CASE(integers_and_doubles) {
+  BOOST_TEST(*parse_integer("-1") == -1);
+  BOOST_TEST(!parse_integer("1.5"));
+  BOOST_TEST(!parse_integer("0x0"));
+  BOOST_TEST(*parse_double("1712195495519689.047") == 1712195495519689.047);
+  BOOST_TEST(!parse_double("nan"));
+}
+
+BOOST_AUTO_TEST_SUITE_END()

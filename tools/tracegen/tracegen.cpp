@@ -1,0 +1,1096 @@
+// tracegen: writes deterministic, Kineto-shaped PyTorch profiler traces (one
+// file per rank) for tests, examples and benchmarks. The simulated model is a
+// stack of Linear/ReLU/Add/LayerNorm blocks trained with DDP; see --help.
+//
+// Every random draw is a hash of (seed, rank, step, position in the step
+// template) rather than a shared stream, so --slowdown/--add-kernel/
+// --drop-kernel/--extra-launches change only what they name: all other
+// durations stay identical (to the ns) between a control and a test run.
+
+#include "json_out.hpp"
+
+#include <algorithm>
+#include <array>
+#include <charconv>
+#include <cstdint>
+#include <cstdio>
+#include <exception>
+#include <filesystem>
+#include <string>
+#include <string_view>
+#include <thread>
+#include <utility>
+#include <vector>
+
+namespace tracegen {
+namespace {
+
+constexpr int64_t k_us = 1000;                        // time is simulated in integer ns
+constexpr int64_t k_base_ns = 1735632360000000000;    // baseTimeNanoseconds written by --ns
+constexpr int64_t k_start_rel_ns = 4458676388068751;  // ~51 days past the base, like real ns traces
+constexpr int64_t k_ppm = 1000000;
+constexpr int k_batch = 64;
+constexpr int k_compute_stream = 7;
+constexpr int k_nccl_stream = 20;
+constexpr int k_bucket_layers = 4;  // DDP all-reduces gradients every 4 layers
+
+// --- Options ---------------------------------------------------------------
+
+struct Slowdown {
+  std::string pattern;
+  int64_t factor_ppm;
+};
+
+struct Options {
+  std::string out_dir;
+  int ranks = 2;
+  int steps = 4;
+  int first_step = 1;
+  uint64_t seed = 1;
+  bool ns = false;
+  bool gzip = false;
+  int layers = 4;
+  bool layers_set = false;
+  bool steps_set = false;
+  int64_t target_bytes = 0;
+  std::vector<Slowdown> slowdowns;
+  int64_t jitter_ppm = 0;  // +- this fraction of each duration
+  std::vector<std::string> add_kernels;
+  std::vector<std::string> drop_kernels;
+  int extra_launches = 0;
+  std::string prefix = "rank";
+};
+
+constexpr std::string_view k_usage = R"(usage: tracegen --out DIR [options]
+
+Writes one Kineto-style trace per rank: DIR/<prefix><rank>.pt.trace.json[.gz].
+Identical arguments give byte-identical files.
+
+  --out DIR                 output directory (created if missing)
+  --ranks N                 number of ranks = files (default 2)
+  --steps N                 ProfilerStep iterations per file (default 4)
+  --first-step N            number of the first ProfilerStep#N (default 1)
+  --seed S                  random seed (default 1)
+  --ns                      relative microseconds with 3 decimals plus baseTimeNanoseconds
+                            (default: integer epoch microseconds)
+  --gzip                    gzip the files (.json.gz)
+  --layers N                model size; each layer adds ~90 events per step (default 4)
+  --target-mb MB            choose steps (or layers, when --steps is given) so that each
+                            file holds about MB (10^6 bytes) of JSON; layers default to 32
+  --slowdown NAME=FACTOR    multiply the duration of every event whose name contains NAME
+                            (CPU op, annotation, runtime call or kernel); repeatable
+  --jitter PCT              random +-PCT% noise on every duration (default 0)
+  --add-kernel NAME         launch an extra kernel NAME from each layer's aten::add; repeatable
+  --drop-kernel NAME        omit launches of kernels whose name contains NAME; repeatable
+  --extra-launches N        N extra aten::add launches of the add kernel per step (default 0)
+  --name-prefix P           file name prefix (default "rank")
+  -h, --help                show this help
+)";
+
+struct UsageError {
+  std::string message;  // empty: --help
+};
+
+int64_t parse_int(std::string_view flag, std::string_view s, int64_t lo, int64_t hi) {
+  int64_t v = 0;
+  const auto [p, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
+  if (ec != std::errc() || p != s.data() + s.size() || v < lo || v > hi) {
+    throw UsageError{std::string(flag) + ": expected an integer in [" + std::to_string(lo) + ", " +
+                     std::to_string(hi) + "], got '" + std::string(s) + "'"};
+  }
+  return v;
+}
+
+// Decimal text -> value * 10^6, without floating point or locale.
+int64_t parse_ppm(std::string_view flag, std::string_view s, int64_t max_whole) {
+  int64_t whole = 0;
+  int64_t frac = 0;
+  int digits = 0;
+  size_t i = 0;
+  for (; i < s.size() && s[i] >= '0' && s[i] <= '9'; ++i) {
+    whole = std::min(whole * 10 + (s[i] - '0'), max_whole + 1);
+  }
+  const bool any = i > 0;
+  if (i < s.size() && s[i] == '.') {
+    for (++i; i < s.size() && s[i] >= '0' && s[i] <= '9'; ++i) {
+      if (digits < 6) {
+        frac = frac * 10 + (s[i] - '0');
+        ++digits;
+      }
+    }
+  }
+  if (!any || i != s.size() || whole > max_whole) {
+    throw UsageError{std::string(flag) + ": expected a decimal number in [0, " + std::to_string(max_whole) +
+                     "], got '" + std::string(s) + "'"};
+  }
+  for (; digits < 6; ++digits) {
+    frac *= 10;
+  }
+  return whole * k_ppm + frac;
+}
+
+Options parse_options(int argc, char** argv) {
+  Options o;
+  bool have_out = false;
+  for (int i = 1; i < argc; ++i) {
+    const std::string_view a = argv[i];
+    if (a == "-h" || a == "--help") {
+      throw UsageError{};
+    }
+    if (a == "--ns" || a == "--gzip") {
+      (a == "--ns" ? o.ns : o.gzip) = true;
+      continue;
+    }
+    if (i + 1 >= argc) {
+      throw UsageError{"unknown option or missing value: " + std::string(a)};
+    }
+    const std::string_view v = argv[++i];
+    if (a == "--out") {
+      o.out_dir = std::string(v);
+      have_out = !v.empty();
+    } else if (a == "--ranks") {
+      o.ranks = static_cast<int>(parse_int(a, v, 1, 4096));
+    } else if (a == "--steps") {
+      o.steps = static_cast<int>(parse_int(a, v, 1, 10000000));
+      o.steps_set = true;
+    } else if (a == "--first-step") {
+      o.first_step = static_cast<int>(parse_int(a, v, 0, 1000000000));
+    } else if (a == "--seed") {
+      o.seed = static_cast<uint64_t>(parse_int(a, v, 0, INT64_MAX));
+    } else if (a == "--layers") {
+      o.layers = static_cast<int>(parse_int(a, v, 1, 1000000));
+      o.layers_set = true;
+    } else if (a == "--target-mb") {
+      o.target_bytes = parse_ppm(a, v, 1000000);  // MB * 10^6 = bytes
+      if (o.target_bytes == 0) {
+        throw UsageError{"--target-mb must be positive"};
+      }
+    } else if (a == "--slowdown") {
+      const auto eq = v.rfind('=');
+      if (eq == std::string_view::npos || eq == 0) {
+        throw UsageError{"--slowdown: expected NAME=FACTOR, got '" + std::string(v) + "'"};
+      }
+      // Capped at 1000 so that ns * factor_ppm stays inside int64.
+      const int64_t f = parse_ppm(a, v.substr(eq + 1), 1000);
+      if (f == 0) {
+        throw UsageError{"--slowdown: FACTOR must be positive"};
+      }
+      o.slowdowns.push_back({std::string(v.substr(0, eq)), f});
+    } else if (a == "--jitter") {
+      o.jitter_ppm = parse_ppm(a, v, 99) / 100;
+    } else if (a == "--add-kernel" || a == "--drop-kernel") {
+      if (v.empty()) {
+        throw UsageError{std::string(a) + ": empty name"};
+      }
+      (a == "--add-kernel" ? o.add_kernels : o.drop_kernels).emplace_back(v);
+    } else if (a == "--extra-launches") {
+      o.extra_launches = static_cast<int>(parse_int(a, v, 0, 1000000));
+    } else if (a == "--name-prefix") {
+      o.prefix = std::string(v);
+    } else {
+      throw UsageError{"unknown option: " + std::string(a)};
+    }
+  }
+  if (!have_out) {
+    throw UsageError{"--out DIR is required"};
+  }
+  if (o.target_bytes > 0 && o.layers_set && o.steps_set) {
+    throw UsageError{"--target-mb picks steps or layers; give at most one of --steps and --layers"};
+  }
+  return o;
+}
+
+// --- Kernel catalog ----------------------------------------------------------
+
+enum class DevCat : uint8_t { Kernel, Memcpy, Memset };
+
+struct KDesc {
+  std::string name;
+  DevCat cat = DevCat::Kernel;
+  std::string attrs;  // launch attributes written after the common kernel args
+};
+
+constexpr std::string_view k_ew_attrs =
+    "\"registers per thread\": 22, \"shared memory\": 0, \"blocks per SM\": 9.481482, \"warps per SM\": 37.925926, "
+    "\"grid\": [1024, 1, 1], \"block\": [128, 1, 1], \"est. achieved occupancy %\": 59";
+constexpr std::string_view k_gemm_attrs =
+    "\"registers per thread\": 122, \"shared memory\": 32768, \"blocks per SM\": 1.185185, \"warps per SM\": 9.481482, "
+    "\"grid\": [32, 4, 1], \"block\": [256, 1, 1], \"est. achieved occupancy %\": 13";
+constexpr std::string_view k_reduce_attrs =
+    "\"registers per thread\": 32, \"shared memory\": 16, \"blocks per SM\": 0.592593, \"warps per SM\": 2.37037, "
+    "\"grid\": [64, 1, 1], \"block\": [32, 4, 1], \"est. achieved occupancy %\": 4";
+constexpr std::string_view k_ln_attrs =
+    "\"registers per thread\": 30, \"shared memory\": 0, \"blocks per SM\": 0.592593, \"warps per SM\": 4.740741, "
+    "\"grid\": [64, 1, 1], \"block\": [32, 8, 1], \"est. achieved occupancy %\": 7";
+constexpr std::string_view k_nccl_attrs =
+    "\"registers per thread\": 96, \"shared memory\": 87568, \"blocks per SM\": 0.074074, \"warps per SM\": 1.259259, "
+    "\"grid\": [8, 1, 1], \"block\": [544, 1, 1], \"est. achieved occupancy %\": 0";
+
+KDesc elementwise(std::string_view functor, int arity) {
+  const std::string f(functor);
+  const std::string arr = "at::detail::Array<char*, " + std::to_string(arity) + ">";
+  return {"void at::native::vectorized_elementwise_kernel<4, " + f + ", " + arr + " >(int, " + f + ", " + arr + ")",
+          DevCat::Kernel, std::string(k_ew_attrs)};
+}
+
+KDesc reduce(std::string_view head, std::string_view op, std::string_view attrs) {
+  return {"void at::native::reduce_kernel<" + std::string(head) + std::string(op) + " >(" + std::string(op) + ")",
+          DevCat::Kernel, std::string(attrs)};
+}
+
+// Real kernel names (CUDA 12 / PyTorch 2.x spelling) so parsers meet long templated names.
+struct Catalog {
+  std::array<KDesc, 3> gemm_fwd, gemm_dgrad, gemm_wgrad;  // per layer size class
+  KDesc add, clamp, thresh, pow, mse_bwd, sum, mean, ln_fwd, ln_bwd, gamma_beta, foreach_add, nccl;
+  KDesc h2d{"Memcpy HtoD (Pageable -> Device)", DevCat::Memcpy, ""};
+  KDesc d2h{"Memcpy DtoH (Device -> Pageable)", DevCat::Memcpy, ""};
+  KDesc memset{"Memset (Device)", DevCat::Memset, ""};
+  std::vector<KDesc> added;  // --add-kernel
+
+  explicit Catalog(const Options& o) {
+    static constexpr std::array<std::string_view, 3> tiles = {"64x32_sliced1x4", "128x64", "128x128"};
+    for (size_t s = 0; s < 3; ++s) {
+      const std::string base = "ampere_sgemm_" + std::string(tiles[s]);
+      gemm_fwd[s] = {base + "_tn", DevCat::Kernel, std::string(k_gemm_attrs)};
+      gemm_dgrad[s] = {base + "_nn", DevCat::Kernel, std::string(k_gemm_attrs)};
+      gemm_wgrad[s] = {base + "_nt", DevCat::Kernel, std::string(k_gemm_attrs)};
+    }
+    gemm_wgrad[0].name =  // cuBLAS picks a CUTLASS kernel for some shapes
+        "void cutlass::Kernel<cutlass_80_tensorop_s1688gemm_64x64_16x6_nt_align4>"
+        "(cutlass_80_tensorop_s1688gemm_64x64_16x6_nt_align4::Params)";
+    add = elementwise("at::native::CUDAFunctor_add<float>", 3);
+    clamp = elementwise(
+        "at::native::(anonymous namespace)::launch_clamp_scalar(at::TensorIteratorBase&, c10::Scalar, c10::Scalar, "
+        "at::native::detail::ClampLimits)::{lambda()#1}::operator()() const::{lambda()#7}::operator()() "
+        "const::{lambda(float)#1}",
+        2);
+    thresh = elementwise(
+        "at::native::(anonymous namespace)::threshold_kernel_impl<float>(at::TensorIteratorBase&, float, "
+        "float)::{lambda(float, float)#1}",
+        3);
+    pow = elementwise(
+        "at::native::(anonymous namespace)::pow_tensor_scalar_kernel_impl<float, float>(at::TensorIteratorBase&, "
+        "float)::{lambda(float)#1}",
+        2);
+    mse_bwd = elementwise(
+        "at::native::mse_backward_cuda_kernel(at::TensorIterator&, c10::Scalar const&)::{lambda()#1}::operator()() "
+        "const::{lambda()#2}::operator()() const::{lambda(float, float)#1}",
+        3);
+    sum = reduce("128, 4, ",
+                 "at::native::ReduceOp<float, at::native::func_wrapper_t<float, at::native::sum_functor<float, "
+                 "float, float>::operator()(at::TensorIterator&)::{lambda(float, float)#1}>, unsigned int, float, 4>",
+                 k_reduce_attrs);
+    mean = reduce("512, 1, ",
+                  "at::native::ReduceOp<float, at::native::MeanOps<float, float, float, float>, unsigned int, "
+                  "float, 4>",
+                  k_reduce_attrs);
+    ln_fwd = {"void at::native::(anonymous namespace)::vectorized_layer_norm_kernel<float, float>(int, float, "
+              "float const*, float const*, float const*, float*, float*, float*)",
+              DevCat::Kernel, std::string(k_ln_attrs)};
+    ln_bwd = {"void at::native::(anonymous namespace)::layer_norm_grad_input_kernel_vectorized<float, float>(float "
+              "const*, float const*, float const*, float const*, float const*, float*, int)",
+              DevCat::Kernel, std::string(k_ln_attrs)};
+    gamma_beta = {"void at::native::(anonymous namespace)::GammaBetaBackwardCUDAKernel_32x32<float, float>(long, "
+                  "long, float const*, float const*, float const*, float const*, float*, float*)",
+                  DevCat::Kernel, std::string(k_ln_attrs)};
+    const std::string mta =
+        "at::native::(anonymous namespace)::TensorListMetadata<2>, at::native::(anonymous "
+        "namespace)::BinaryOpListAlphaFunctor<float, 2, 2, 0>, std::plus<float>, float";
+    foreach_add = {"void at::native::(anonymous namespace)::multi_tensor_apply_kernel<" + mta + ">(" + mta + ")",
+                   DevCat::Kernel, std::string(k_ew_attrs)};
+    nccl = {"ncclKernel_AllReduce_RING_LL_Sum_float(ncclDevComm*, unsigned long, ncclWork*)", DevCat::Kernel,
+            std::string(k_nccl_attrs)};
+    for (const auto& n : o.add_kernels) {
+      added.push_back({n, DevCat::Kernel, std::string(k_ew_attrs)});
+    }
+  }
+};
+
+// --- Simulation --------------------------------------------------------------
+
+enum class Kind : uint8_t { CpuOp, UserAnn, Runtime, Device, Sync, GpuAnn };
+enum class Api : uint8_t { LaunchKernel, MemcpyAsync, MemsetAsync, StreamSync };
+
+constexpr std::array<std::string_view, 4> k_api_name = {"cudaLaunchKernel", "cudaMemcpyAsync", "cudaMemsetAsync",
+                                                        "cudaStreamSynchronize"};
+constexpr std::array<int, 4> k_api_cbid = {211, 41, 51, 131};
+
+struct Ev {
+  Kind kind = Kind::CpuOp;
+  std::string_view name{};
+  int64_t ts = 0;  // absolute ns
+  int64_t dur = 0;
+  uint8_t th = 0;          // host thread index (0 main, 1 autograd), or device stream
+  uint64_t slot = 0;       // position in the step template, keys the random draws
+  int64_t ext = 0;         // External id
+  std::string_view extra{};  // CpuOp: more args; Device: launch attributes
+  int32_t seq = -1;        // autograd Sequence number
+  uint8_t fwd_tid = 0;
+  Api api = Api::LaunchKernel;
+  int64_t corr = 0;
+  int32_t link = -1;  // Runtime <-> Device/Sync
+  const KDesc* k = nullptr;
+  int64_t bytes = 0;
+};
+
+uint64_t mix64(uint64_t x) {  // splitmix64 finaliser
+  x += 0x9e3779b97f4a7c15ULL;
+  x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ULL;
+  x = (x ^ (x >> 27)) * 0x94d049bb133111ebULL;
+  return x ^ (x >> 31);
+}
+
+// Layer sizes cycle so that kernels differ in name and duration across layers.
+constexpr std::array<size_t, 4> k_size_cycle = {1, 2, 0, 1};
+constexpr std::array<int64_t, 3> k_hidden = {1024, 2048, 4096};
+// GPU time in us per size class; a bit more than the CPU needs to launch it,
+// so the GPU lags and work spills into the next step between syncs.
+constexpr std::array<int64_t, 3> k_gemm_us = {22, 50, 135};
+constexpr std::array<int64_t, 3> k_ew_us = {3, 5, 9};
+constexpr std::array<int64_t, 3> k_ln_us = {5, 8, 14};
+constexpr std::array<int64_t, 3> k_lnb_us = {7, 12, 22};
+constexpr std::array<int64_t, 3> k_sum_us = {4, 6, 10};
+
+size_t size_of(int layer) { return k_size_cycle[static_cast<size_t>(layer) % k_size_cycle.size()]; }
+
+struct Dims {  // pre-rendered "Input Dims"/"Input type" args per layer size
+  std::string linear, addmm, unary, binary, t, mm, ln;
+};
+
+// Slot regions: (region, index, counter) names a position in the step template.
+enum Region : uint64_t { R_STEP = 1, R_EXTRA, R_FWD, R_FWD_LAYER, R_LOSS, R_BWD_LAYER, R_COMM, R_TAIL, R_RANK };
+
+class Sim {
+ public:
+  Sim(const Options& o, const Catalog& c, int rank, std::string trace_name);
+
+  void write(JsonOut& out) {
+    write_header(out);
+    // Kineto writes all host ops first, then the CUPTI records (runtime calls
+    // and device activity). Simulating twice keeps memory at one step.
+    for (const bool host : {true, false}) {
+      reset();
+      for (int i = 0; i < m_o.steps; ++i) {
+        build_step(i);
+        host ? emit_host(out) : emit_device(out);
+      }
+    }
+    write_trailer(out);
+  }
+
+ private:
+  // RAII like PyTorch's RECORD_FUNCTION: opens a host event, closes it (adding
+  // post_us of self time) when the C++ scope ends, so scopes nest like the ops.
+  class Scope {
+   public:
+    Scope(Sim& sim, Kind kind, std::string_view name, int th, int64_t pre_us, int64_t post_us,
+          std::string_view extra = {}, int32_t seq = -1, int fwd_tid = 0)
+        : m_sim(sim), m_idx(sim.open(kind, name, th, pre_us, extra, seq, fwd_tid)), m_post_us(post_us) {}
+    Scope(const Scope&) = delete;
+    Scope& operator=(const Scope&) = delete;
+    ~Scope() { m_sim.close(m_idx, m_post_us); }
+    int32_t idx() const { return m_idx; }
+
+   private:
+    Sim& m_sim;
+    int32_t m_idx;
+    int64_t m_post_us;
+  };
+  Scope op(std::string_view name, int th, int64_t pre_us, int64_t post_us, std::string_view extra = {},
+           int32_t seq = -1, int fwd_tid = 0) {
+    return Scope(*this, Kind::CpuOp, name, th, pre_us, post_us, extra, seq, fwd_tid);
+  }
+  Scope ann(std::string_view name, int th, int64_t pre_us, int64_t post_us) {
+    return Scope(*this, Kind::UserAnn, name, th, pre_us, post_us);
+  }
+  void leaf(std::string_view name, int th, int64_t us, std::string_view extra = {}) {
+    close(open(Kind::CpuOp, name, th, us, extra, -1, 0), 0);
+  }
+
+  uint64_t rnd(uint64_t slot, uint64_t salt) const { return mix64(m_step_key ^ mix64(slot * 16 + salt)); }
+
+  // Natural +-4% variation, identical between runs that share seed/rank/step/slot.
+  int64_t vary(int64_t ns, uint64_t slot, uint64_t salt) const {
+    const auto d = static_cast<int64_t>(rnd(slot, salt) % 80001) - 40000;
+    return ns * (k_ppm + d) / k_ppm;
+  }
+
+  // --slowdown and --jitter.
+  int64_t scaled(std::string_view name, int64_t ns, uint64_t slot) const {
+    for (const auto& s : m_o.slowdowns) {
+      if (name.find(s.pattern) != std::string_view::npos) {
+        ns = ns * s.factor_ppm / k_ppm;
+      }
+    }
+    if (m_o.jitter_ppm > 0) {
+      const auto span = static_cast<uint64_t>(2 * m_o.jitter_ppm + 1);
+      ns = ns * (k_ppm + static_cast<int64_t>(rnd(slot, 7) % span) - m_o.jitter_ppm) / k_ppm;
+    }
+    return std::max<int64_t>(ns, 1);
+  }
+
+  void region(Region r, uint64_t index) {
+    m_slot_base = (static_cast<uint64_t>(r) << 40) | (index << 16);
+    m_slot_ctr = 0;
+  }
+  uint64_t next_slot() { return m_slot_base + m_slot_ctr++; }
+  void set_step_key(uint64_t step) {
+    m_step_key = mix64(mix64(mix64(m_o.seed ^ 0x7472616365ULL) ^ static_cast<uint64_t>(m_rank)) ^ step);
+  }
+  Ev& at(int32_t idx) { return m_evs[static_cast<size_t>(idx)]; }
+  int32_t push(const Ev& e) {
+    m_evs.push_back(e);
+    return static_cast<int32_t>(m_evs.size() - 1);
+  }
+
+  void reset() {
+    set_step_key(UINT64_MAX);
+    const int64_t start = k_base_ns + k_start_rel_ns + m_rank * 173 * k_us + vary(60 * k_us, R_RANK, 0);
+    m_prof_start = start - 180 * k_us;
+    m_t = {start, start};
+    m_stream_free = {start, start};
+    m_ext = 1;
+    m_corr = 10 + 37 * m_rank;
+    m_end = start;
+  }
+
+  int32_t open(Kind kind, std::string_view name, int th, int64_t pre_us, std::string_view extra, int32_t seq,
+               int fwd_tid) {
+    const size_t t = static_cast<size_t>(th);
+    const int32_t idx = push({.kind = kind, .name = name, .ts = m_t[t], .th = static_cast<uint8_t>(th),
+                              .slot = next_slot(), .ext = m_ext++, .extra = extra, .seq = seq,
+                              .fwd_tid = static_cast<uint8_t>(fwd_tid)});
+    m_t[t] += vary(pre_us * k_us, at(idx).slot, 1);
+    m_stack[t].push_back(idx);
+    return idx;
+  }
+
+  void close(int32_t idx, int64_t post_us) {
+    Ev& e = at(idx);
+    const size_t t = e.th;
+    const int64_t inner_end = m_t[t];
+    m_t[t] += vary(post_us * k_us, e.slot, 2);
+    // A factor below 1 (speed-up, jitter) shrinks self time only, never cuts into children.
+    e.dur = std::max(scaled(e.name, m_t[t] - e.ts, e.slot), inner_end - e.ts);
+    m_t[t] = e.ts + e.dur;
+    m_stack[t].pop_back();
+  }
+
+  // A runtime call at the thread's cursor, linked to the innermost open op.
+  int32_t runtime(int th, Api api, uint64_t slot) {
+    const size_t t = static_cast<size_t>(th);
+    m_corr += 1 + static_cast<int64_t>(rnd(slot, 3) % 3 == 0);  // gaps, as for blocklisted API calls
+    return push({.kind = Kind::Runtime, .name = k_api_name[static_cast<size_t>(api)], .ts = m_t[t],
+                 .th = static_cast<uint8_t>(th), .slot = slot,
+                 .ext = m_stack[t].empty() ? 0 : at(m_stack[t].back()).ext, .api = api, .corr = m_corr});
+  }
+
+  void launch_at(int th, const KDesc& k, int64_t gpu_ns, int stream, int64_t bytes, std::string_view attrs,
+                 uint64_t slot, bool wait_nccl) {
+    const Api api = k.cat == DevCat::Kernel ? Api::LaunchKernel
+                    : k.cat == DevCat::Memcpy ? Api::MemcpyAsync
+                                              : Api::MemsetAsync;
+    const int32_t rt = runtime(th, api, slot);
+    const size_t si = stream == k_nccl_stream ? 1 : 0;
+    // The GPU starts after the launch and after earlier work on its stream.
+    int64_t g0 = std::max(at(rt).ts + vary(2600, slot, 4), m_stream_free[si] + vary(900, slot, 5));
+    if (si == 1 || wait_nccl) {  // cudaStreamWaitEvent on the other stream
+      g0 = std::max(g0, m_stream_free[1 - si] + vary(1500, slot, 6));
+    }
+    const int64_t gd = scaled(k.name, vary(gpu_ns, slot, 8), slot);
+    m_stream_free[si] = g0 + gd;
+    if (m_ann >= 0) {
+      auto& span = m_ann_span[static_cast<size_t>(m_ann)];
+      span = {std::min(span.first, g0), std::max(span.second, g0 + gd)};
+    }
+    m_end = std::max(m_end, g0 + gd);
+    const int32_t dev = push({.kind = Kind::Device, .name = k.name, .ts = g0, .dur = gd,
+                              .th = static_cast<uint8_t>(stream), .slot = slot, .ext = at(rt).ext, .extra = attrs,
+                              .corr = at(rt).corr, .link = rt, .k = &k, .bytes = bytes});
+    Ev& r = at(rt);
+    r.link = dev;
+    r.dur = scaled(r.name, vary(api == Api::LaunchKernel ? 4500 : 7000, slot, 9), slot);
+    m_t[static_cast<size_t>(th)] = r.ts + r.dur;
+  }
+
+  void launch(int th, const KDesc& k, int64_t gpu_us, int stream = k_compute_stream, int64_t bytes = 0,
+              std::string_view attrs = {}, bool wait_nccl = false) {
+    const uint64_t slot = next_slot();  // taken even when dropped, so later slots don't shift
+    for (const auto& d : m_o.drop_kernels) {
+      if (k.name.find(d) != std::string::npos) {
+        return;
+      }
+    }
+    launch_at(th, k, gpu_us * k_us, stream, bytes, attrs.empty() ? std::string_view(k.attrs) : attrs, slot,
+              wait_nccl);
+  }
+
+  void stream_sync(int th) {
+    const uint64_t slot = next_slot();
+    const int32_t rt = runtime(th, Api::StreamSync, slot);
+    Ev& r = at(rt);
+    const int64_t end = std::max(r.ts + vary(2500, slot, 4), m_stream_free[0] + vary(1500, slot, 5));
+    r.dur = scaled(r.name, end - r.ts, slot);
+    m_t[static_cast<size_t>(th)] = r.ts + r.dur;
+    Ev s = r;
+    s.kind = Kind::Sync;
+    s.name = "Stream Sync";
+    s.th = k_compute_stream;
+    s.link = rt;
+    at(rt).link = push(s);
+  }
+
+  // GPU-side spans are kept for forward (0), backward (1) and optimizer (2).
+  void begin_gpu_ann(int which) {
+    m_ann = which;
+    m_ann_span[static_cast<size_t>(which)] = {INT64_MAX, INT64_MIN};
+  }
+
+  void build_step(int i);
+  void layer_forward(int l, int32_t seq);
+  void layer_backward(int l, int32_t seq);
+  template <typename F>
+  void backward_node(std::string_view eval_name, int32_t seq, const F& body);
+  void all_reduce(size_t bucket);
+
+  void put_ts(JsonOut& out, int64_t ns) const;
+  void x_head(JsonOut& out, std::string_view cat, const Ev& e, int64_t pid, int64_t tid) const;
+  void flow(JsonOut& out, char ph, int64_t id, int64_t pid, int64_t tid, int64_t ts) const;
+  void emit_host(JsonOut& out) const;
+  void emit_runtime(JsonOut& out, const Ev& r) const;
+  void emit_device(JsonOut& out) const;
+  void write_header(JsonOut& out) const;
+  void meta(JsonOut& out, std::string_view name, int64_t pid, int64_t tid, std::string_view key,
+            std::string_view str_val, int64_t int_val) const;
+  void write_trailer(JsonOut& out) const;
+  int64_t host_tid(const Ev& e) const { return e.th == 0 ? m_pid : m_autograd_tid; }
+
+  const Options& m_o;
+  const Catalog& m_c;
+  const int m_rank;
+  const int64_t m_pid;
+  const int64_t m_autograd_tid;
+  const std::string m_trace_name;
+  std::array<Dims, 3> m_dims;
+  std::vector<int64_t> m_bucket_elems;
+  std::vector<std::string> m_comm_args;   // record_param_comms args per bucket
+  std::vector<std::string> m_nccl_attrs;  // NCCL kernel args per bucket
+
+  std::vector<Ev> m_evs;  // the current step
+  std::array<std::vector<int32_t>, 2> m_stack;
+  std::array<std::pair<int64_t, int64_t>, 3> m_ann_span{};
+  int m_ann = -1;
+  std::string m_step_name;
+  uint64_t m_step_key = 0;
+  uint64_t m_slot_base = 0;
+  uint64_t m_slot_ctr = 0;
+  std::array<int64_t, 2> m_t{};            // host thread cursors
+  std::array<int64_t, 2> m_stream_free{};  // compute, nccl
+  int64_t m_ext = 1;
+  int64_t m_corr = 0;
+  int64_t m_prof_start = 0;
+  int64_t m_end = 0;
+};
+
+Sim::Sim(const Options& o, const Catalog& c, int rank, std::string trace_name)
+    : m_o(o),
+      m_c(c),
+      m_rank(rank),
+      m_pid(2910249 + 1117 * rank),
+      m_autograd_tid(m_pid + 9503),
+      m_trace_name(std::move(trace_name)) {
+  for (size_t s = 0; s < 3; ++s) {
+    const std::string h = std::to_string(k_hidden[s]);
+    const std::string bh = "[" + std::to_string(k_batch) + ", " + h + "]";
+    const std::string hh = "[" + h + ", " + h + "]";
+    const auto mk = [](const std::string& dims, const std::string& types) {
+      return ", \"Input Dims\": [" + dims + "], \"Input type\": [" + types + "]";
+    };
+    m_dims[s] = {
+        .linear = mk(bh + ", " + hh + ", [" + h + "]", "\"float\", \"float\", \"float\""),
+        .addmm = mk("[" + h + "], " + bh + ", " + hh + ", [], []",
+                    "\"float\", \"float\", \"float\", \"Scalar\", \"Scalar\""),
+        .unary = mk(bh, "\"float\""),
+        .binary = mk(bh + ", " + bh + ", []", "\"float\", \"float\", \"Scalar\""),
+        .t = mk(hh, "\"float\""),
+        .mm = mk(bh + ", " + hh, "\"float\", \"float\""),
+        .ln = mk(bh + ", [], [" + h + "], [" + h + "], [], []",
+                 "\"float\", \"ScalarList\", \"float\", \"float\", \"Scalar\", \"\""),
+    };
+  }
+  std::string ranks = "[";
+  for (int r = 0; r < o.ranks; ++r) {
+    ranks += (r != 0 ? ", " : "") + std::to_string(r);
+  }
+  ranks += "]";
+  const std::string ws = std::to_string(o.ranks);
+  for (int first = 0; first < o.layers; first += k_bucket_layers) {
+    int64_t nelems = 0;
+    for (int l = first; l < std::min(o.layers, first + k_bucket_layers); ++l) {
+      nelems += k_hidden[size_of(l)] * (k_hidden[size_of(l)] + 3);
+    }
+    const std::string n = std::to_string(nelems);
+    const std::string pg = ", \"In split size\": \"[]\", \"Out split size\": \"[]\", \"dtype\": \"Float\", "
+                           "\"Process Group Name\": \"0\", \"Process Group Description\": \"default_pg\", "
+                           "\"Process Group Ranks\": \"" + ranks + "\"";
+    m_bucket_elems.push_back(nelems);
+    m_comm_args.push_back(", \"Collective name\": \"allreduce\", \"In msg nelems\": " + n +
+                          ", \"Out msg nelems\": " + n + ", \"Group size\": " + ws +
+                          ", \"Global rank start\": 0, \"Global rank stride\": 1" + pg);
+    m_nccl_attrs.push_back(std::string(k_nccl_attrs) + ", \"Collective name\": \"allreduce\", \"In msg nelems\": " +
+                           n + ", \"Out msg nelems\": " + n + ", \"Group size\": " + ws + pg);
+  }
+}
+
+// --- the training step -------------------------------------------------------
+
+void Sim::build_step(int i) {
+  m_evs.clear();
+  m_ann = -1;
+  set_step_key(static_cast<uint64_t>(i));
+  m_step_name = "ProfilerStep#" + std::to_string(static_cast<int64_t>(m_o.first_step) + i);
+  const int last = m_o.layers - 1;
+  const Dims& d0 = m_dims[size_of(0)];
+  const Dims& dl = m_dims[size_of(last)];
+  const int32_t seq0 = 1000 + i * (m_o.layers * 4 + 8);
+  const int32_t loss_seq = seq0 + 4 * m_o.layers;
+  int32_t fw = 0;
+  int32_t bw = 0;
+  int32_t opt = 0;
+
+  region(R_STEP, 0);
+  {
+    const Scope step = ann(m_step_name, 0, 6, 4);
+    {  // input batch to the GPU
+      const int64_t bytes = int64_t{k_batch} * k_hidden[size_of(0)] * 4;
+      const Scope to = op("aten::to", 0, 3, 1, d0.unary);
+      const Scope copy = op("aten::_to_copy", 0, 2, 1, d0.unary);
+      leaf("aten::empty_strided", 0, 3);
+      const Scope copy_ = op("aten::copy_", 0, 3, 2, d0.binary);
+      launch(0, m_c.h2d, bytes / 12000 + 2, k_compute_stream, bytes);  // ~12 GB/s pageable copy
+    }
+    region(R_EXTRA, 0);
+    for (int e = 0; e < m_o.extra_launches; ++e) {
+      const Scope add = op("aten::add", 0, 4, 2, d0.binary);
+      launch(0, m_c.add, 2);
+    }
+
+    region(R_FWD, 0);
+    {
+      const Scope forward = ann("## forward ##", 0, 3, 2);
+      fw = forward.idx();
+      begin_gpu_ann(0);
+      {
+        const Scope zeros = op("aten::zeros", 0, 3, 1, d0.unary);
+        leaf("aten::empty", 0, 2);
+        const Scope zero = op("aten::zero_", 0, 2, 1, d0.unary);
+        launch(0, m_c.memset, 2, k_compute_stream, int64_t{k_batch} * 4);
+      }
+      for (int l = 0; l < m_o.layers; ++l) {
+        layer_forward(l, seq0 + 4 * l);
+      }
+      region(R_LOSS, 0);
+      const Scope loss = op("aten::mse_loss", 0, 4, 2, dl.binary, loss_seq);
+      {
+        const Scope sub = op("aten::sub", 0, 4, 2, dl.binary, loss_seq + 1);
+        launch(0, m_c.add, k_ew_us[size_of(last)]);
+      }
+      {
+        const Scope pow = op("aten::pow", 0, 4, 2, dl.unary, loss_seq + 2);
+        launch(0, m_c.pow, k_ew_us[size_of(last)]);
+      }
+      const Scope mean = op("aten::mean", 0, 5, 2, dl.unary, loss_seq + 3);
+      launch(0, m_c.mean, 6);
+    }
+
+    // Backward runs on the autograd thread while the main thread waits in
+    // loss.backward() under its "## backward ##" annotation.
+    {
+      const Scope backward = ann("## backward ##", 0, 4, 3);
+      bw = backward.idx();
+      begin_gpu_ann(1);
+      m_t[1] = std::max(m_t[1], m_t[0] + vary(12 * k_us, at(bw).slot, 3));
+      backward_node("autograd::engine::evaluate_function: MseLossBackward0", loss_seq, [&] {
+        const Scope b = op("aten::mse_loss_backward", 1, 5, 2, dl.binary);
+        launch(1, m_c.mse_bwd, k_ew_us[size_of(last)]);
+      });
+      for (int l = last; l >= 0; --l) {
+        layer_backward(l, seq0 + 4 * l);
+        if (m_o.ranks > 1 && l % k_bucket_layers == 0) {
+          all_reduce(static_cast<size_t>(l / k_bucket_layers));
+        }
+      }
+      m_t[0] = std::max(m_t[0], m_t[1] + vary(8 * k_us, at(bw).slot, 4));
+    }
+
+    region(R_TAIL, 0);
+    {
+      const Scope step_ann = ann("Optimizer.step#SGD.step", 0, 5, 4);
+      opt = step_ann.idx();
+      begin_gpu_ann(2);
+      for (int c = 0; c < (m_o.layers + 7) / 8; ++c) {
+        const Scope foreach = op("aten::_foreach_add_", 0, 6, 3);
+        launch(0, m_c.foreach_add, 15, k_compute_stream, 0, {}, c == 0);  // waits for the all-reduce
+      }
+    }
+    m_ann = -1;
+    ann("Optimizer.zero_grad#SGD.zero_grad", 0, 4, 3);
+    // loss.item() every other step: the only CPU/GPU syncs, so GPU work
+    // otherwise spills into the next step's window, as in real traces.
+    if (i % 2 == 1 || i == m_o.steps - 1) {
+      const Scope item = op("aten::item", 0, 3, 1);
+      const Scope dense = op("aten::_local_scalar_dense", 0, 4, 2);
+      launch(0, m_c.d2h, 2, k_compute_stream, 4);
+      stream_sync(0);
+    }
+  }
+  m_t[0] += vary(40 * k_us, m_slot_base, 5);  // prof.step() bookkeeping gap
+
+  const std::array<int32_t, 3> anns = {fw, bw, opt};
+  for (size_t a = 0; a < anns.size(); ++a) {
+    const auto [first, last_end] = m_ann_span[a];
+    if (first > last_end) {
+      continue;  // every kernel under it was dropped
+    }
+    // Kineto widens GPU annotations: -1 us in integer-us builds, -1/+2 ns in ns builds.
+    push({.kind = Kind::GpuAnn, .name = at(anns[a]).name, .ts = first - (m_o.ns ? 1 : k_us),
+          .dur = last_end - first + (m_o.ns ? 2 : k_us), .th = k_compute_stream, .ext = at(anns[a]).ext});
+  }
+  m_end = std::max({m_end, m_t[0], m_t[1]});
+}
+
+void Sim::layer_forward(int l, int32_t seq) {
+  region(R_FWD_LAYER, static_cast<uint64_t>(l));
+  const size_t s = size_of(l);
+  const Dims& d = m_dims[s];
+  {
+    const Scope linear = op("aten::linear", 0, 4, 2, d.linear, seq);
+    {
+      const Scope t = op("aten::t", 0, 2, 1, d.t);
+      const Scope transpose = op("aten::transpose", 0, 2, 1, d.t);
+      leaf("aten::as_strided", 0, 1, d.t);
+    }
+    const Scope addmm = op("aten::addmm", 0, 6, 3, d.addmm, seq + 1);
+    launch(0, m_c.gemm_fwd[s], k_gemm_us[s]);
+  }
+  {
+    const Scope relu = op("aten::relu", 0, 3, 1, d.unary, seq + 2);
+    const Scope clamp = op("aten::clamp_min", 0, 4, 2, d.unary);
+    launch(0, m_c.clamp, k_ew_us[s]);
+  }
+  {
+    const Scope add = op("aten::add", 0, 5, 2, d.binary, seq + 3);
+    launch(0, m_c.add, k_ew_us[s]);
+    for (size_t j = 0; j < m_c.added.size(); ++j) {  // own slots: must not shift other draws
+      launch_at(0, m_c.added[j], (k_ew_us[s] + 2) * k_us, k_compute_stream, 0, m_c.added[j].attrs,
+                m_slot_base | 0x8000 | j, false);
+    }
+  }
+  const Scope layer_norm = op("aten::layer_norm", 0, 3, 1, d.ln, seq + 3);
+  const Scope native = op("aten::native_layer_norm", 0, 6, 2, d.ln, seq + 3);
+  launch(0, m_c.ln_fwd, k_ln_us[s]);
+}
+
+// "autograd::engine::evaluate_function: <Node>" > "<Node>" > body, on the autograd thread.
+template <typename F>
+void Sim::backward_node(std::string_view eval_name, int32_t seq, const F& body) {
+  const Scope eval = op(eval_name, 1, 6, 3, {}, seq, 1);
+  const Scope node = op(eval_name.substr(eval_name.rfind(' ') + 1), 1, 4, 2, {}, seq, 1);
+  body();
+}
+
+void Sim::layer_backward(int l, int32_t seq) {
+  region(R_BWD_LAYER, static_cast<uint64_t>(l));
+  const size_t s = size_of(l);
+  const Dims& d = m_dims[s];
+  backward_node("autograd::engine::evaluate_function: NativeLayerNormBackward0", seq + 3, [&] {
+    const Scope b = op("aten::native_layer_norm_backward", 1, 5, 2, d.ln);
+    launch(1, m_c.ln_bwd, k_lnb_us[s]);
+    launch(1, m_c.gamma_beta, k_lnb_us[s] * 3 / 4);
+  });
+  backward_node("autograd::engine::evaluate_function: AddBackward0", seq + 3, [] {});
+  backward_node("autograd::engine::evaluate_function: ReluBackward0", seq + 2, [&] {
+    const Scope b = op("aten::threshold_backward", 1, 5, 2, d.binary);
+    launch(1, m_c.thresh, k_ew_us[s]);
+  });
+  backward_node("autograd::engine::evaluate_function: AddmmBackward0", seq + 1, [&] {
+    for (const KDesc* k : {&m_c.gemm_dgrad[s], &m_c.gemm_wgrad[s]}) {
+      {
+        const Scope t = op("aten::t", 1, 2, 1, d.t);
+        const Scope transpose = op("aten::transpose", 1, 2, 1, d.t);
+        leaf("aten::as_strided", 1, 1, d.t);
+      }
+      const Scope mm = op("aten::mm", 1, 5, 2, d.mm);
+      launch(1, *k, k_gemm_us[s]);
+    }
+    const Scope sum = op("aten::sum", 1, 5, 2, d.unary);
+    launch(1, m_c.sum, k_sum_us[s]);
+  });
+  backward_node("autograd::engine::evaluate_function: torch::autograd::AccumulateGrad", -1, [&] {
+    const Scope add = op("aten::add_", 1, 4, 2, d.binary);
+    launch(1, m_c.add, k_ew_us[s]);
+  });
+}
+
+void Sim::all_reduce(size_t bucket) {
+  region(R_COMM, bucket);
+  const Scope comms = op("record_param_comms", 1, 8, 5, m_comm_args[bucket]);
+  const Scope nccl = ann("nccl:all_reduce", 1, 6, 3);
+  const int64_t bytes = m_bucket_elems[bucket] * 4;
+  launch(1, m_c.nccl, std::max<int64_t>(20, bytes / 400000), k_nccl_stream, 0, m_nccl_attrs[bucket]);
+}
+
+// --- output --------------------------------------------------------------------
+
+void Sim::put_ts(JsonOut& out, int64_t ns) const {
+  if (m_o.ns) {
+    out.put_us3(ns - k_base_ns);
+  } else {
+    out.put_int(ns / 1000);  // Kineto truncates to integer us
+  }
+}
+
+// "X" event up to the first arg value. Integer-us durations are end - start
+// after truncating both, so nesting and same-stream order survive rounding.
+void Sim::x_head(JsonOut& out, std::string_view cat, const Ev& e, int64_t pid, int64_t tid) const {
+  out.put_all("\n  {\n    \"ph\": \"X\", \"cat\": \"", cat, "\", \"name\": ");
+  out.put_str(e.name);
+  out.put_all(", \"pid\": ", pid, ", \"tid\": ", tid, ",\n    \"ts\": ");
+  put_ts(out, e.ts);
+  out.put(", \"dur\": ");
+  if (m_o.ns) {
+    out.put_us3(e.dur);
+  } else {
+    out.put_int((e.ts + e.dur) / 1000 - e.ts / 1000);
+  }
+  out.put_all(",\n    \"args\": {\n      \"External id\": ", e.ext);
+}
+
+void Sim::flow(JsonOut& out, char ph, int64_t id, int64_t pid, int64_t tid, int64_t ts) const {
+  out.put_all("\n  {\n    \"ph\": \"", ph, "\", \"id\": ", id, ", \"pid\": ", pid, ", \"tid\": ", tid, ", \"ts\": ");
+  put_ts(out, ts);
+  out.put(ph == 'f' ? ",\n    \"cat\": \"ac2g\", \"name\": \"ac2g\", \"bp\": \"e\"\n  },"
+                    : ",\n    \"cat\": \"ac2g\", \"name\": \"ac2g\"\n  },");
+}
+
+void Sim::emit_host(JsonOut& out) const {
+  for (const Ev& e : m_evs) {
+    if (e.kind != Kind::CpuOp && e.kind != Kind::UserAnn) {
+      continue;
+    }
+    x_head(out, e.kind == Kind::CpuOp ? "cpu_op" : "user_annotation", e, m_pid, host_tid(e));
+    out.put_all(",\"Record function id\": ", e.ext);
+    if (e.seq >= 0) {
+      out.put_all(", \"Sequence number\": ", e.seq, ", \"Fwd thread id\": ", e.fwd_tid);
+    }
+    out.put_all(", \"Ev Idx\": ", e.ext - 1, e.extra, "\n    }\n  },");
+  }
+}
+
+void Sim::emit_runtime(JsonOut& out, const Ev& r) const {
+  x_head(out, "cuda_runtime", r, m_pid, host_tid(r));
+  out.put_all(", \"cbid\": ", k_api_cbid[static_cast<size_t>(r.api)], ", \"correlation\": ", r.corr,
+              "\n    }\n  },");
+}
+
+// CUPTI order: each device record and its flow end, then its launch and flow start.
+void Sim::emit_device(JsonOut& out) const {
+  for (const Ev& e : m_evs) {
+    if (e.kind == Kind::Device) {
+      const bool kernel = e.k->cat == DevCat::Kernel;
+      x_head(out, kernel ? "kernel" : e.k->cat == DevCat::Memcpy ? "gpu_memcpy" : "gpu_memset", e, 0, e.th);
+      out.put_all(kernel ? ", \"queued\": 0" : "", ", \"device\": 0, \"context\": 1, \"stream\": ", e.th,
+                  ", \"correlation\": ", e.corr);
+      if (kernel) {
+        out.put_all(", ", e.extra);
+      } else {
+        out.put_all(", \"bytes\": ", e.bytes, ", \"memory bandwidth (GB/s)\": ");
+        out.put_double(static_cast<double>(e.bytes) / static_cast<double>(e.dur));  // bytes/ns = GB/s
+      }
+      out.put("\n    }\n  },");
+      flow(out, 'f', e.corr, 0, e.th, e.ts);
+      const Ev& r = m_evs[static_cast<size_t>(e.link)];
+      emit_runtime(out, r);
+      flow(out, 's', r.corr, m_pid, host_tid(r), r.ts);
+    } else if (e.kind == Kind::Sync) {
+      emit_runtime(out, m_evs[static_cast<size_t>(e.link)]);
+      x_head(out, "cuda_sync", e, 0, e.th);
+      out.put_all(", \"cuda_sync_kind\": \"Stream Sync\", \"stream\": ", e.th, ", \"correlation\": ", e.corr,
+                  ", \"device\": 0, \"context\": 1\n    }\n  },");
+    } else if (e.kind == Kind::GpuAnn) {
+      x_head(out, "gpu_user_annotation", e, 0, e.th);
+      out.put("\n    }\n  },");
+    }
+  }
+}
+
+void Sim::write_header(JsonOut& out) const {
+  out.put(
+      "{\n  \"schemaVersion\": 1,\n  \"deviceProperties\": [\n    {\n"
+      "      \"id\": 0, \"name\": \"NVIDIA A100-SXM4-80GB\", \"totalGlobalMem\": 85196873728,\n"
+      "      \"computeMajor\": 8, \"computeMinor\": 0,\n"
+      "      \"maxThreadsPerBlock\": 1024, \"maxThreadsPerMultiprocessor\": 2048,\n"
+      "      \"regsPerBlock\": 65536, \"regsPerMultiprocessor\": 65536, \"warpSize\": 32,\n"
+      "      \"sharedMemPerBlock\": 49152, \"sharedMemPerMultiprocessor\": 167936,\n"
+      "      \"numSms\": 108, \"sharedMemPerBlockOptin\": 166912\n    }\n  ],\n");
+  out.put_all("  \"distributedInfo\": {\"backend\": \"nccl\", \"rank\": ", m_rank, ", \"world_size\": ", m_o.ranks,
+              "},\n");
+  if (m_o.ns) {  // 2025+ Kineto layout: the base time precedes the events
+    out.put_all("  \"displayTimeUnit\": \"ms\",\n  \"baseTimeNanoseconds\": ", k_base_ns, ",\n");
+  }
+  out.put("  \"traceEvents\": [");
+}
+
+void Sim::meta(JsonOut& out, std::string_view name, int64_t pid, int64_t tid, std::string_view key,
+               std::string_view str_val, int64_t int_val) const {
+  out.put_all("\n  {\n    \"name\": \"", name, "\", \"ph\": \"M\", \"ts\": ");
+  put_ts(out, m_prof_start);
+  out.put_all(", \"pid\": ", pid, ", \"tid\": ", tid, ",\n    \"args\": {\n      \"", key, "\": ");
+  if (str_val.empty()) {
+    out.put_int(int_val);
+  } else {
+    out.put_str(str_val);
+  }
+  out.put("\n    }\n  },");
+}
+
+void Sim::write_trailer(JsonOut& out) const {
+  meta(out, "process_name", m_pid, 0, "name", "python3.10", 0);
+  meta(out, "process_labels", m_pid, 0, "labels", "CPU", 0);
+  meta(out, "process_sort_index", m_pid, 0, "sort_index", {}, m_pid);
+  meta(out, "process_name", 0, 0, "name", "python3.10", 0);
+  meta(out, "process_labels", 0, 0, "labels", "GPU 0", 0);
+  meta(out, "process_sort_index", 0, 0, "sort_index", {}, 16777216);
+  for (const int s : {k_compute_stream, k_nccl_stream}) {
+    if (s == k_compute_stream || m_o.ranks > 1) {
+      meta(out, "thread_name", 0, s, "name", "stream " + std::to_string(s) + " ", 0);  // sic: trailing space
+      meta(out, "thread_sort_index", 0, s, "sort_index", {}, s);
+    }
+  }
+  for (const auto& [tid, label] : {std::pair{m_pid, "pt_main_thread"}, std::pair{m_autograd_tid, "pt_autograd_0"}}) {
+    meta(out, "thread_name", m_pid, tid, "name", "thread " + std::to_string(tid) + " (" + label + ")", 0);
+    meta(out, "thread_sort_index", m_pid, tid, "sort_index", {}, tid);
+  }
+
+  const int64_t window_end = m_end + 250 * k_us;
+  out.put("\n  {\n    \"ph\": \"X\", \"cat\": \"Trace\", \"ts\": ");
+  put_ts(out, m_prof_start);
+  out.put(", \"dur\": ");
+  if (m_o.ns) {
+    out.put_us3(window_end - m_prof_start);
+  } else {
+    out.put_int(window_end / 1000 - m_prof_start / 1000);
+  }
+  out.put(
+      ",\n    \"pid\": \"Spans\", \"tid\": \"PyTorch Profiler\",\n    \"name\": \"PyTorch Profiler (0)\",\n"
+      "    \"args\": {\n      \"Op count\": 0\n    }\n  },"
+      "\n  {\n    \"name\": \"process_sort_index\", \"ph\": \"M\", \"ts\": ");
+  put_ts(out, m_prof_start);
+  out.put(
+      ",\n    \"pid\": \"Spans\", \"tid\": 0,\n    \"args\": {\n      \"sort_index\": 536870912\n    }\n  },"
+      "\n  {\n    \"name\": \"Iteration Start: PyTorch Profiler\", \"ph\": \"i\", \"s\": \"g\",\n"
+      "    \"pid\": \"Traces\", \"tid\": \"Trace PyTorch Profiler\", \"ts\": ");
+  put_ts(out, m_prof_start);
+  out.put(
+      "\n  },\n  {\n    \"name\": \"Record Window End\", \"ph\": \"i\", \"s\": \"g\",\n"
+      "    \"pid\": \"\", \"tid\": \"\", \"ts\": ");
+  put_ts(out, window_end);
+  out.put("\n  }\n  ],\n  \"traceName\": ");
+  out.put_str(m_trace_name);
+  out.put("\n}\n");
+}
+
+// --- driver ------------------------------------------------------------------
+
+std::string file_name(const Options& o, int rank) {
+  return o.prefix + std::to_string(rank) + ".pt.trace.json" + (o.gzip ? ".gz" : "");
+}
+
+uint64_t measure(const Options& o, const Catalog& c) {
+  JsonOut counter;
+  Sim(o, c, 0, file_name(o, 0)).write(counter);
+  return counter.bytes();
+}
+
+// Bytes grow linearly in steps and in layers, so two small probes give the slope.
+void fit_target(Options& o, const Catalog& c) {
+  const auto target = static_cast<uint64_t>(o.target_bytes);
+  Options p = o;
+  const bool fit_layers = o.steps_set;
+  if (!fit_layers && !o.layers_set) {
+    o.layers = 32;
+  }
+  int& knob = fit_layers ? p.layers : p.steps;
+  p.layers = o.layers;
+  knob = 2;
+  const uint64_t b2 = measure(p, c);
+  knob = 4;
+  const uint64_t b4 = measure(p, c);
+  const uint64_t per = std::max<uint64_t>((b4 - b2) / 2, 1);
+  const uint64_t fixed = b2 > 2 * per ? b2 - 2 * per : 0;
+  const auto n = static_cast<int>(std::clamp<uint64_t>((target > fixed ? target - fixed + per / 2 : 0) / per, 1,
+                                                       fit_layers ? 1000000 : 10000000));
+  (fit_layers ? o.layers : o.steps) = n;
+}
+
+int run(Options& o) {
+  const Catalog catalog(o);
+  if (o.target_bytes > 0) {
+    fit_target(o, catalog);
+  }
+  std::filesystem::create_directories(o.out_dir);
+  std::vector<std::string> errors(static_cast<size_t>(o.ranks));
+  const auto work = [&](int rank) {
+    try {
+      const std::string name = file_name(o, rank);
+      JsonOut out((std::filesystem::path(o.out_dir) / name).string(), o.gzip);
+      Sim(o, catalog, rank, name).write(out);
+      out.finish();
+    } catch (const std::exception& e) {
+      errors[static_cast<size_t>(rank)] = e.what();
+    }
+  };
+  // Files are independent: one thread per rank, at most one per core.
+  const int par = static_cast<int>(std::max(1U, std::thread::hardware_concurrency()));
+  for (int first = 0; first < o.ranks; first += par) {
+    std::vector<std::thread> pool;
+    for (int r = first; r < std::min(o.ranks, first + par); ++r) {
+      pool.emplace_back(work, r);
+    }
+    for (auto& t : pool) {
+      t.join();
+    }
+  }
+  int rc = 0;
+  for (const auto& e : errors) {
+    if (!e.empty()) {
+      std::fprintf(stderr, "tracegen: error: %s\n", e.c_str());
+      rc = 1;
+    }
+  }
+  if (rc == 0) {
+    std::fprintf(stderr, "tracegen: wrote %d file(s) to %s (%d layers, %d steps)\n", o.ranks, o.out_dir.c_str(),
+                 o.layers, o.steps);
+  }
+  return rc;
+}
+
+}  // namespace
+}  // namespace tracegen
+
+int main(int argc, char** argv) {
+  try {
+    tracegen::Options o = tracegen::parse_options(argc, argv);
+    return tracegen::run(o);
+  } catch (const tracegen::UsageError& e) {
+    if (e.message.empty()) {
+      std::fwrite(tracegen::k_usage.data(), 1, tracegen::k_usage.size(), stdout);
+      return 0;
+    }
+    std::fprintf(stderr, "tracegen: %s (see --help)\n", e.message.c_str());
+    return 2;
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "tracegen: error: %s\n", e.what());
+    return 1;
+  }
+}
