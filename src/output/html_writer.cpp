@@ -1,3 +1,18 @@
+// The report's mustache context (templates/report.html.mustache). Every string is
+// UTF-8-sanitised; the template escapes it ({{x}}) except our own assets
+// ({{{css}}}, {{{chart_js}}}, {{{report_js}}}) and {{{data_json}}} (json_string-escaped).
+//   control_label, test_label, generator, csp, css, chart_js, report_js, data_json
+//   cards[], metrics[]  {metric, c, t, delta, pct, cls: worse|better|same|neutral, arrow, has_arrow}
+//   has_whole_trace, whole_trace_text, has_notes, notes[] (strings), settings
+//   compared[] {what, c, t}; has_files, files[] {side, path, rank, rank_source, events, size, truncated}
+//   groups[] {group, sym, size, has_names, names[] (strings)}
+//   charts[] {id, title, subtitle, empty, height,
+//             bars[] {label, has_tip, tip, cw, tw, dw (bar widths, %), ct, tt, dt, dcls: pos|neg|zero}}
+//   has_rows, row_count, pct_basis, rows[] {nm, has_tip, tip, cat, dev, cc, tc, cd, td, dc, dd, dp, chg, chg_sym,
+//                                cls, arrow, has_arrow, and *_v: raw sort keys for cc tc cd td dc dd dp chg}
+//   change_toggles[] {group, n}, device_toggles[] {device, n}
+//   has_diagnostics, diagnostic_total, diagnostic_counts[] {id, description, count},
+//   has_samples, diagnostic_samples[] {id, file, offset, message}
 #include "output/html_writer.hpp"
 
 #include <algorithm>
@@ -562,6 +577,8 @@ void add_table(const DiffReport& r, const std::vector<std::size_t>& order, data&
   ctx.set("rows", rows);
   ctx.set("row_count", format_count(static_cast<std::int64_t>(r.rows.size()), false));
   ctx.set("has_rows", !r.rows.empty());
+  ctx.set("pct_basis", std::string(r.hta_compat ? "Relative change of the total duration"
+                                                 : "Relative change of the duration per step"));
 
   data change_toggles = make_list();
   for (auto ch : k_changes) {
