@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "model/report.hpp"
+#include "model/summary.hpp"
 #include "model/trace.hpp"
 
 namespace tracediff::analysis {
@@ -25,11 +26,19 @@ struct CompareOptions {
   DeviceFilter device = DeviceFilter::all;
   bool short_names = false;
   bool hta_compat = false;
+  // A per-step change counts only when at least this large (both must hold).
+  double min_change_pct = 5.0;
+  double min_change_us = 0.0;
 };
 
 // Throws UsageError for a rank or step that the side does not have, Fatal when a
 // selection leaves nothing to compare in --hta-compat's terms (HTA's own errors).
 model::DiffReport compare_traces(const model::TraceSet& control, const model::TraceSet& test,
                                  const CompareOptions& options);
+
+// The default mode on summaries (traces already summarised, or loaded from
+// `tracediff summarize` files): the same report as compare_traces.
+model::DiffReport compare_summaries(const model::SetSummary& control, const model::SetSummary& test,
+                                    const CompareOptions& options);
 
 }  // namespace tracediff::analysis

@@ -3,6 +3,7 @@
 // (no strings; names and categories are ids into the file's StringPool) so that
 // memory grows with the number of events, never with their text.
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -61,6 +62,8 @@ struct HtaFields {
 
 enum class RankSource : std::uint8_t { distributed_info, file_name, fallback };
 
+struct FileSummary;  // model/summary.hpp
+
 struct TraceFile {
   std::string path;                  // as given or found
   std::uint64_t bytes_on_disk = 0;
@@ -78,6 +81,8 @@ struct TraceFile {
   bool hta_float_mode = false;         // a non-integer or missing ts somewhere (§2.2)
   bool truncated = false;
   Diagnostics diagnostics;
+  // Set once the file is summarised (default mode); the events are then dropped.
+  std::shared_ptr<FileSummary> summary;
 };
 
 // One side of the comparison: every file that loaded, plus what was skipped.

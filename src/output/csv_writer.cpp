@@ -26,13 +26,20 @@ void write_csv(const model::DiffReport& r, std::ostream& out) {
     return;
   }
   out << "name,category,device,control_count,test_count,diff_count,control_total_us,"
-         "test_total_us,diff_total_us,diff_pct,change\r\n";
+         "test_total_us,diff_total_us,control_count_per_step,test_count_per_step,control_per_step_us,"
+         "test_per_step_us,diff_per_step_us,diff_pct,control_self_us,test_self_us,change,verdict,"
+         "significant,launched_by\r\n";
   for (const auto& row : r.rows) {
     out << csv_field(row.name) << ',' << csv_field(row.category) << ',' << device_name(row.device)
         << ',' << row.control.count << ',' << row.test.count << ',' << row.diff_count() << ','
         << us_decimal(row.control.total_ns) << ',' << us_decimal(row.test.total_ns) << ','
-        << us_decimal(row.diff_ns()) << ',' << pct_decimal(row.diff_pct(), "") << ','
-        << model::change_name(row.change) << "\r\n";
+        << us_decimal(row.diff_ns()) << ',' << decimal(row.control_step.count, 3) << ','
+        << decimal(row.test_step.count, 3) << ',' << us_decimal(row.control_step.total_ns) << ','
+        << us_decimal(row.test_step.total_ns) << ',' << us_decimal(row.diff_per_step_ns()) << ','
+        << pct_decimal(row.diff_pct(), "") << ',' << us_decimal(row.control.self_ns) << ','
+        << us_decimal(row.test.self_ns) << ',' << model::change_name(row.change) << ','
+        << model::verdict_name(row.verdict) << ',' << (row.significant ? "true" : "false") << ','
+        << csv_field(row.launched_by) << "\r\n";
   }
 }
 

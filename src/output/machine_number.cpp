@@ -20,6 +20,21 @@ std::string us_decimal(std::int64_t ns) {
   return s;
 }
 
+std::string us_decimal(double ns) { return us_decimal(static_cast<std::int64_t>(std::llround(ns))); }
+
+std::string decimal(double v, int digits) {
+  if (!std::isfinite(v)) return "0";
+  char buf[64];
+  std::snprintf(buf, sizeof buf, "%.*f", digits, v);
+  std::string s(buf);
+  if (s.find('.') != std::string::npos) {
+    while (s.back() == '0') s.pop_back();
+    if (s.back() == '.') s.pop_back();
+  }
+  if (s == "-0") s = "0";
+  return s;
+}
+
 std::string pct_decimal(std::optional<double> pct, const std::string& missing) {
   if (!pct || !std::isfinite(*pct)) return missing;
   char buf[64];

@@ -1,0 +1,412 @@
+#include "analysis/gate.hpp"
+
+#include <cmath>
+#include <limits>
+
+#include "output/escape.hpp"
+#include "output/format.hpp"
+#include "util/errors.hpp"
+
+namespace tracediff::analysis {
+
+namespace {
+
+using model::DiffReport;
+using model::DiffRow;
+
+std::string_view trim(std::string_view s) {
+  while (!s.empty() && (s.front() == ' ' || s.front() == '\t')) s.remove_prefix(1);
+  while (!s.empty() && (s.back() == ' ' || s.back() == '\t')) s.remove_suffix(1);
+  return s;
+}
+
+[[noreturn]] void bad(std::string_view text, const std::string& why) {
+  throw UsageError("--fail-on '" + std::string(text) + "': " + why +
+                   " (expected METRIC>THRESHOLD, e.g. step_time>+5%; see docs/fail-on.md)");
+}
+
+bool is_count_metric(GateMetric m) {
+  return m == GateMetric::added || m == GateMetric::deleted || m == GateMetric::increased ||
+         m == GateMetric::decreased;
+}
+
+// "+5", "-0.5", "12.25" -> value; false on anything else (no exponents, inf, nan).
+bool parse_number(std::string_view s, double& value) {
+  bool negative = false;
+  if (!s.empty() && (s.front() == '+' || s.front() == '-')) {
+    negative = s.front() == '-';
+    s.remove_prefix(1);
+  }
+  if (s.empty() || s.size() > 40) return false;
+  bool dot = false, digit = false;
+  double v = 0, scale = 1;
+  for (char c : s) {
+    if (c == '.') {
+      if (dot) return false;
+      dot = true;
+    } else if (c >= '0' && c <= '9') {
+      digit = true;
+      if (dot) {
+        scale /= 10;
+        v += (c - '0') * scale;
+      } else {
+        v = v * 10 + (c - '0');
+      }
+    } else {
+      return false;
+    }
+  }
+  if (!digit) return false;
+  value = negative ? -v : v;
+  return true;
+}
+
+// --- evaluation helpers ----------------------------------------------------------
+
+// A name as a message can show it: valid UTF-8, no control bytes (a trace's names
+// reach a terminal here), at most 60 code points with the middle elided.
+std::string safe_name(std::string_view raw) {
+  const std::string s = output::utf8_sanitize(raw);
+  std::string clean;
+  for (std::size_t i = 0; i < s.size(); ++i) {
+    const auto c = static_cast<unsigned char>(s[i]);
+    if (c < 0x20 || c == 0x7f) {
+      clean += '?';
+    } else if (c == 0xC2 && i + 1 < s.size() && static_cast<unsigned char>(s[i + 1]) < 0xA0) {
+      clean += '?';  // C1 controls U+0080..U+009F
+      ++i;
+    } else {
+      clean += s[i];
+    }
+  }
+  std::vector<std::size_t> starts;
+  for (std::size_t i = 0; i < clean.size(); ++i)
+    if ((static_cast<unsigned char>(clean[i]) & 0xC0) != 0x80) starts.push_back(i);
+  constexpr std::size_t k_max = 60;
+  if (starts.size() <= k_max) return clean;
+  const std::size_t tail = k_max / 4, head = k_max - tail - 1;
+  return clean.substr(0, starts[head]) + "\xE2\x80\xA6" + clean.substr(starts[starts.size() - tail]);
+}
+
+double side_ns(const DiffRow& row, bool test) {
+  if (row.per_step_basis) return test ? row.test_step.total_ns : row.control_step.total_ns;
+  return static_cast<double>(test ? row.test.total_ns : row.control.total_ns);
+}
+
+std::int64_t to_ns(double v) {
+  if (!std::isfinite(v)) return 0;
+  if (v >= 9.2e18) return std::numeric_limits<std::int64_t>::max();
+  if (v <= -9.2e18) return std::numeric_limits<std::int64_t>::min();
+  return static_cast<std::int64_t>(std::llround(v));
+}
+
+// Relative change in %: +inf from nothing to something.
+double relative(double control, double test) {
+  if (control == 0) return test > 0 ? std::numeric_limits<double>::infinity()
+                                    : test < 0 ? -std::numeric_limits<double>::infinity() : 0.0;
+  return 100.0 * (test - control) / control;
+}
+
+bool holds(GateComparator cmp, double value, double threshold) {
+  switch (cmp) {
+    case GateComparator::greater: return value > threshold;
+    case GateComparator::greater_equal: return value >= threshold;
+    case GateComparator::less: return value < threshold;
+    case GateComparator::less_equal: return value <= threshold;
+  }
+  return false;
+}
+
+std::string pct_text(double control, double test) {
+  if (control == 0) return test == 0 ? output::format_pct(0.0) : output::format_pct(std::nullopt, true);
+  return output::format_pct(relative(control, test));
+}
+
+// Compares a control/test pair of durations; fills fired and detail ("<subject> <measure>
+// <basis> (<c> → <t>)").
+void judge_durations(const GateCondition& cond, double control, double test, const std::string& subject,
+                     const std::string& basis, GateResult& result) {
+  const double value = cond.unit == GateUnit::percent ? relative(control, test) : test - control;
+  result.evaluated = true;
+  result.fired = holds(cond.comparator, value, cond.threshold);
+  const std::string measure = cond.unit == GateUnit::percent
+                                  ? pct_text(control, test)
+                                  : output::format_duration_ns(to_ns(test - control), true);
+  result.detail = subject + " " + measure + (basis.empty() ? "" : " " + basis) + " (" +
+                  output::format_duration_ns(to_ns(control), false) + " \xE2\x86\x92 " +
+                  output::format_duration_ns(to_ns(test), false) + ")";
+}
+
+bool row_matches(const GateCondition& cond, const DiffRow& row) {
+  const bool cpu = cond.metric == GateMetric::op || cond.metric == GateMetric::any_op;
+  if (row.device != (cpu ? model::Device::cpu : model::Device::gpu)) return false;
+  return glob_match(cond.pattern, row.name) ||
+         (!row.full_name.empty() && row.full_name != row.name && glob_match(cond.pattern, row.full_name));
+}
+
+bool has_steps(const model::SideSummary& s) { return !s.whole_trace && !s.step_times.steps.empty(); }
+
+// Row indices in impact order (row order when by_impact is not a permutation).
+std::vector<std::size_t> impact_order(const DiffReport& r) {
+  if (r.by_impact.size() == r.rows.size()) {
+    std::vector<bool> seen(r.rows.size(), false);
+    bool ok = true;
+    for (auto i : r.by_impact) {
+      if (i >= r.rows.size() || seen[i]) {
+        ok = false;
+        break;
+      }
+      seen[i] = true;
+    }
+    if (ok) return r.by_impact;
+  }
+  std::vector<std::size_t> order(r.rows.size());
+  for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
+  return order;
+}
+
+GateResult evaluate_one(const GateCondition& cond, const DiffReport& r) {
+  GateResult result;
+  result.condition = &cond;
+  const std::string basis = r.hta_compat ? "in total" : "per step";
+  switch (cond.metric) {
+    case GateMetric::step_time: {
+      if (!has_steps(r.control) || !has_steps(r.test)) {
+        result.detail = "no step time to compare (a side has no ProfilerStep)";
+        return result;
+      }
+      judge_durations(cond, static_cast<double>(r.control.step_times.mean_ns),
+                      static_cast<double>(r.test.step_times.mean_ns), "step time", "", result);
+      return result;
+    }
+    case GateMetric::gpu_busy: {
+      const auto c = r.control.step_mean.gpu_busy_ns, t = r.test.step_mean.gpu_busy_ns;
+      if (c == 0 && t == 0) {
+        result.detail = "no GPU busy time on either side";
+        return result;
+      }
+      judge_durations(cond, static_cast<double>(c), static_cast<double>(t), "GPU busy time per step", "",
+                      result);
+      return result;
+    }
+    case GateMetric::op:
+    case GateMetric::kernel: {
+      const char* what = cond.metric == GateMetric::op ? "CPU" : "GPU";
+      double c = 0, t = 0;
+      std::size_t matched = 0;
+      const DiffRow* only = nullptr;
+      for (const auto& row : r.rows) {
+        if (!row_matches(cond, row)) continue;
+        c += side_ns(row, false);
+        t += side_ns(row, true);
+        only = &row;
+        ++matched;
+      }
+      if (matched == 0) {
+        result.detail = std::string("no ") + what + " row matches '" + safe_name(cond.pattern) + "'";
+        return result;
+      }
+      const std::string subject =
+          matched == 1 ? safe_name(only->name)
+                       : std::to_string(matched) + " " + what + " rows matching '" + safe_name(cond.pattern) + "'";
+      judge_durations(cond, c, t, subject, basis, result);
+      return result;
+    }
+    case GateMetric::any_op:
+    case GateMetric::any_kernel: {
+      const char* what = cond.metric == GateMetric::any_op ? "CPU" : "GPU";
+      std::size_t matched = 0, fired = 0;
+      std::string shown;
+      for (auto i : impact_order(r)) {
+        const auto& row = r.rows[i];
+        if (!row_matches(cond, row)) continue;
+        ++matched;
+        GateResult one;
+        judge_durations(cond, side_ns(row, false), side_ns(row, true), safe_name(row.name), basis, one);
+        if (!one.fired) continue;
+        if (++fired <= 3) shown += (shown.empty() ? "" : "; ") + one.detail;
+      }
+      if (matched == 0) {
+        result.detail = std::string("no ") + what + " row matches '" + safe_name(cond.pattern) + "'";
+        return result;
+      }
+      result.evaluated = true;
+      result.fired = fired > 0;
+      if (fired == 0) {
+        result.detail = std::to_string(matched) + " " + what + " rows matching '" + safe_name(cond.pattern) +
+                        "', none beyond the threshold";
+      } else {
+        result.detail = std::to_string(fired) + " of " + std::to_string(matched) + " " + what + " rows: " + shown;
+        if (fired > 3) result.detail += "; and " + std::to_string(fired - 3) + " more";
+      }
+      return result;
+    }
+    case GateMetric::added:
+    case GateMetric::deleted:
+    case GateMetric::increased:
+    case GateMetric::decreased: {
+      const auto change = cond.metric == GateMetric::added     ? model::Change::added
+                          : cond.metric == GateMetric::deleted ? model::Change::deleted
+                          : cond.metric == GateMetric::increased ? model::Change::increased
+                                                                 : model::Change::decreased;
+      const auto& names = r.ops_diff.of(change);
+      result.evaluated = true;
+      result.fired = holds(cond.comparator, static_cast<double>(names.size()), cond.threshold);
+      result.detail = output::format_count(static_cast<std::int64_t>(names.size()), false) + " " +
+                      model::change_name(change);
+      if (!names.empty()) {
+        result.detail += " (";
+        for (std::size_t i = 0; i < names.size() && i < 3; ++i)
+          result.detail += (i ? ", " : "") + safe_name(names[i]);
+        if (names.size() > 3) result.detail += ", \xE2\x80\xA6";
+        result.detail += ")";
+      }
+      return result;
+    }
+  }
+  return result;
+}
+
+}  // namespace
+
+bool glob_match(std::string_view pattern, std::string_view text) {
+  constexpr auto npos = std::string_view::npos;
+  std::size_t p = 0, t = 0, star_p = npos, star_t = 0;
+  while (t < text.size()) {
+    if (p < pattern.size()) {
+      char c = pattern[p];
+      if (c == '*') {
+        star_p = ++p;
+        star_t = t;
+        continue;
+      }
+      if (c == '?') {
+        ++p;
+        ++t;
+        continue;
+      }
+      std::size_t advance = 1;
+      if (c == '\\' && p + 1 < pattern.size()) {
+        c = pattern[p + 1];
+        advance = 2;
+      }
+      if (c == text[t]) {
+        p += advance;
+        ++t;
+        continue;
+      }
+    }
+    if (star_p == npos) return false;
+    p = star_p;
+    t = ++star_t;
+  }
+  while (p < pattern.size() && pattern[p] == '*') ++p;
+  return p == pattern.size();
+}
+
+GateCondition parse_gate_condition(std::string_view raw) {
+  GateCondition cond;
+  cond.text = std::string(raw);
+  const auto text = trim(raw);
+  if (text.empty()) bad(raw, "empty expression");
+
+  // The comparator is the last '<' or '>': kernel names hold '<' and '>' (templates),
+  // a threshold never does.
+  const auto at = text.find_last_of("<>");
+  if (at == std::string_view::npos) bad(raw, "no comparator (>, >=, <, <=)");
+  const bool or_equal = at + 1 < text.size() && text[at + 1] == '=';
+  cond.comparator = text[at] == '>' ? (or_equal ? GateComparator::greater_equal : GateComparator::greater)
+                                    : (or_equal ? GateComparator::less_equal : GateComparator::less);
+  const auto metric = trim(text.substr(0, at));
+  auto threshold = trim(text.substr(at + (or_equal ? 2 : 1)));
+  if (metric.empty()) bad(raw, "no metric before the comparator");
+  if (threshold.empty()) bad(raw, "no threshold after the comparator");
+
+  // Metric.
+  static constexpr struct {
+    std::string_view name;
+    GateMetric metric;
+  } k_plain[] = {{"step_time", GateMetric::step_time}, {"gpu_busy", GateMetric::gpu_busy},
+                 {"added", GateMetric::added},         {"deleted", GateMetric::deleted},
+                 {"increased", GateMetric::increased}, {"decreased", GateMetric::decreased}};
+  static constexpr struct {
+    std::string_view prefix;
+    GateMetric metric;
+  } k_prefixed[] = {{"op:", GateMetric::op},
+                    {"kernel:", GateMetric::kernel},
+                    {"any-op:", GateMetric::any_op},
+                    {"any-kernel:", GateMetric::any_kernel}};
+  bool known = false;
+  for (const auto& p : k_plain)
+    if (metric == p.name) {
+      cond.metric = p.metric;
+      known = true;
+    }
+  for (const auto& p : k_prefixed)
+    if (!known && metric.substr(0, p.prefix.size()) == p.prefix) {
+      cond.metric = p.metric;
+      cond.pattern = std::string(metric.substr(p.prefix.size()));
+      if (cond.pattern.empty()) bad(raw, "'" + std::string(p.prefix) + "' needs a name or glob after it");
+      known = true;
+    }
+  if (!known)
+    bad(raw, "unknown metric '" + std::string(metric) +
+                 "' (known: step_time, gpu_busy, op:GLOB, kernel:GLOB, any-op:GLOB, any-kernel:GLOB, "
+                 "added, deleted, increased, decreased)");
+
+  // Threshold: [+|-]NUMBER[ ]UNIT.
+  std::size_t num_end = 0;
+  while (num_end < threshold.size() &&
+         (threshold[num_end] == '+' || threshold[num_end] == '-' || threshold[num_end] == '.' ||
+          (threshold[num_end] >= '0' && threshold[num_end] <= '9')))
+    ++num_end;
+  double value = 0;
+  if (!parse_number(threshold.substr(0, num_end), value))
+    bad(raw, "threshold '" + std::string(threshold) + "' is not a number with an optional unit");
+  const auto unit = trim(threshold.substr(num_end));
+  static constexpr struct {
+    std::string_view unit;
+    double ns;
+  } k_units[] = {{"ns", 1.0},
+                 {"us", 1e3},
+                 {"\xC2\xB5s", 1e3},  // µ (micro sign)
+                 {"\xCE\xBCs", 1e3},  // μ (Greek mu)
+                 {"ms", 1e6},
+                 {"s", 1e9}};
+  if (unit == "%") {
+    cond.unit = GateUnit::percent;
+    cond.threshold = value;
+  } else if (unit.empty()) {
+    cond.unit = GateUnit::count;
+    cond.threshold = value;
+  } else {
+    bool found = false;
+    for (const auto& u : k_units)
+      if (unit == u.unit) {
+        cond.unit = GateUnit::ns;
+        cond.threshold = value * u.ns;
+        found = true;
+      }
+    if (!found) bad(raw, "unknown unit '" + std::string(unit) + "' (use %, ns, us, ms or s, or none for a count)");
+  }
+
+  if (is_count_metric(cond.metric)) {
+    if (cond.unit != GateUnit::count)
+      bad(raw, std::string(metric) + " is a number of rows: give a plain count (e.g. " + std::string(metric) +
+                   ">0)");
+  } else if (cond.unit == GateUnit::count) {
+    if (value != 0) bad(raw, "a time threshold needs a unit: % for a relative change, or ns, us, ms, s for a difference");
+    cond.unit = GateUnit::ns;  // "op:x>0": any increase
+  }
+  return cond;
+}
+
+std::vector<GateResult> evaluate_gate(const std::vector<GateCondition>& conditions,
+                                      const model::DiffReport& report) {
+  std::vector<GateResult> results;
+  results.reserve(conditions.size());
+  for (const auto& c : conditions) results.push_back(evaluate_one(c, report));
+  return results;
+}
+
+}  // namespace tracediff::analysis

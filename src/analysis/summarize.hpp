@@ -1,0 +1,15 @@
+#pragma once
+// Events of one file -> its per-step summary (model/summary.hpp): counts, inclusive
+// and self time per (category, name) and step, where each step's time went, and
+// which CPU operator launched each piece of GPU work.
+#include "model/summary.hpp"
+#include "model/trace.hpp"
+
+namespace tracediff::analysis {
+
+model::FileSummary summarize_file(const model::TraceFile& file);
+
+// The set's files' summaries (each file must have been summarised).
+model::SetSummary summarize_set(const model::TraceSet& set);
+
+}  // namespace tracediff::analysis

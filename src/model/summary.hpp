@@ -1,0 +1,72 @@
+#pragma once
+// What the default comparison needs of one trace file, aggregated per step: built
+// once from the events (analysis::summarize_file), after which the events can go.
+// It is also what `tracediff summarize` stores, so comparing summaries gives the
+// same report as comparing the traces.
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "model/diagnostics.hpp"
+#include "model/report.hpp"
+#include "model/trace.hpp"
+
+namespace tracediff::model {
+
+constexpr std::int64_t k_whole_trace_step = -1;  // the one pseudo-step of a file without steps
+
+struct SummaryKey {
+  std::string category;  // normalised
+  std::string name;
+  Kind kind = Kind::other_host;
+};
+
+struct StepSummary {
+  std::int64_t step = k_whole_trace_step;
+  StepDetail detail;  // rank and step left 0; dur_ns is the step span
+};
+
+// One (key, step) aggregate.
+struct Cell {
+  std::uint32_t key = 0;   // index into FileSummary::keys
+  std::uint32_t step = 0;  // index into FileSummary::steps
+  std::uint64_t count = 0;
+  std::int64_t total_ns = 0;
+  std::int64_t self_ns = 0;
+};
+
+// GPU time of one key launched by one CPU operator in one step.
+struct LaunchCell {
+  std::uint32_t launcher = 0;  // index into FileSummary::launchers
+  std::uint32_t key = 0;
+  std::uint32_t step = 0;
+  std::int64_t total_ns = 0;
+};
+
+struct FileSummary {
+  std::string path;
+  int rank = 0;
+  RankSource rank_source = RankSource::fallback;
+  std::optional<int> world_size;
+  std::vector<std::string> gpu_names;
+  std::uint64_t events = 0;
+  std::uint64_t json_bytes = 0;
+  bool truncated = false;
+  bool has_steps = false;  // false: one pseudo-step covering the whole file
+  std::vector<SummaryKey> keys;
+  std::vector<std::string> launchers;
+  std::vector<StepSummary> steps;
+  std::vector<Cell> cells;
+  std::vector<LaunchCell> launches;
+  Diagnostics diagnostics;  // the file's own, plus events outside steps and unlinked GPU work
+};
+
+struct SetSummary {
+  std::string label;
+  std::vector<std::string> inputs;
+  std::vector<FileSummary> files;  // sorted by (rank, path)
+  Diagnostics diagnostics;         // set-level: skipped files, duplicate ranks
+};
+
+}  // namespace tracediff::model

@@ -1,0 +1,113 @@
+#include <boost/test/unit_test.hpp>
+
+#include <map>
+#include <random>
+
+#include "analysis/summarize.hpp"
+#include "reading/trace_reader.hpp"
+
+using namespace tracediff;
+
+namespace {
+
+model::TraceFile read(const std::string& json) {
+  reading::ByteSource src{std::string_view(json)};
+  auto r = reading::read_trace(src, "mem.json", {});
+  BOOST_REQUIRE(!r.skipped);
+  return std::move(r.file);
+}
+
+std::string ev(const std::string& cat, const std::string& name, int tid, long ts, long dur, long corr = -1,
+               int pid = 1) {
+  std::string s = "{\"ph\":\"X\",\"cat\":\"" + cat + "\",\"name\":\"" + name + "\",\"pid\":" + std::to_string(pid) +
+                  ",\"tid\":" + std::to_string(tid) + ",\"ts\":" + std::to_string(ts) + ",\"dur\":" +
+                  std::to_string(dur);
+  if (corr >= 0) s += ",\"args\":{\"correlation\":" + std::to_string(corr) + "}";
+  return s + "}";
+}
+
+std::string trace(const std::vector<std::string>& events) {
+  std::string s = "{\"traceEvents\":[";
+  for (std::size_t i = 0; i < events.size(); ++i) s += (i ? "," : "") + events[i];
+  return s + "]}";
+}
+
+const model::Cell* cell(const model::FileSummary& s, const std::string& name) {
+  for (const auto& c : s.cells)
+    if (s.keys[c.key].name == name) return &c;
+  return nullptr;
+}
+
+}  // namespace
+
+BOOST_AUTO_TEST_SUITE(summarize)
+
+BOOST_AUTO_TEST_CASE(self_time_subtracts_direct_children) {
+  const auto s = analysis::summarize_file(read(trace({
+      ev("user_annotation", "ProfilerStep#1", 1, 0, 1000),
+      ev("cpu_op", "aten::linear", 1, 100, 500),
+      ev("cpu_op", "aten::addmm", 1, 150, 300),
+      ev("cuda_runtime", "cudaLaunchKernel", 1, 200, 50, 9),
+      ev("kernel", "gemm", 7, 400, 200, 9, 0),
+      ev("kernel", "gemm", 8, 500, 200, 9, 0),  // second stream overlaps the first
+  })));
+  BOOST_TEST(cell(s, "aten::linear")->self_ns == 200000);  // 500 - 300
+  BOOST_TEST(cell(s, "aten::addmm")->self_ns == 250000);   // 300 - 50
+  BOOST_TEST(cell(s, "gemm")->self_ns == 400000);          // GPU work keeps its duration
+  BOOST_REQUIRE(s.steps.size() == 1u);
+  const auto& d = s.steps[0].detail;
+  BOOST_TEST(d.gpu_busy_ns == 300000);  // union of [400,600) and [500,700): overlapping streams count once
+  BOOST_TEST(d.gpu_idle_ns == 700000);
+  BOOST_TEST(d.kernel_ns == 400000);
+  BOOST_TEST(d.runtime_ns == 50000);
+  BOOST_TEST(d.cpu_self_ns == 450000);
+  // The kernel was launched inside aten::addmm: the innermost cpu_op around the launch.
+  BOOST_REQUIRE(s.launches.size() == 1u);
+  BOOST_TEST(s.launchers[s.launches[0].launcher] == "aten::addmm");
+}
+
+BOOST_AUTO_TEST_CASE(self_time_never_exceeds_thread_busy_time) {
+  // Random, partly improper nesting on three threads: the sum of self times on a
+  // thread is at most the union of its intervals.
+  std::mt19937 rng(7);
+  for (int round = 0; round < 20; ++round) {
+    std::vector<std::string> events;
+    std::map<int, std::vector<std::pair<long, long>>> by_thread;
+    for (int i = 0; i < 60; ++i) {
+      const int tid = 1 + static_cast<int>(rng() % 3);
+      const long ts = static_cast<long>(rng() % 1000);
+      const long dur = static_cast<long>(rng() % 300);
+      events.push_back(ev("cpu_op", "op" + std::to_string(i), tid, ts, dur));
+      by_thread[tid].push_back({ts, ts + dur});
+    }
+    const auto f = read(trace(events));
+    const auto s = analysis::summarize_file(f);
+    std::map<int, long> self_by_thread;
+    for (const auto& c : s.cells) {
+      const int i = std::stoi(s.keys[c.key].name.substr(2));
+      const auto& e = f.events[static_cast<std::size_t>(i)];
+      self_by_thread[std::stoi(std::string(f.pool.get(e.tid)))] += c.self_ns;
+    }
+    for (auto& [tid, iv] : by_thread) {
+      std::sort(iv.begin(), iv.end());
+      long busy = 0, b = -1, e = -1;
+      for (auto [x, y] : iv) {
+        if (x > e) busy += e - b, b = x, e = y;
+        else e = std::max(e, y);
+      }
+      busy += e - b;
+      BOOST_TEST(self_by_thread[tid] <= busy * 1000, "round " << round << " thread " << tid);
+      BOOST_TEST(self_by_thread[tid] >= 0);
+    }
+  }
+}
+
+BOOST_AUTO_TEST_CASE(file_without_steps_is_one_pseudo_step) {
+  const auto s = analysis::summarize_file(read(trace({ev("cpu_op", "a", 1, 10, 5), ev("cpu_op", "b", 1, 30, 10)})));
+  BOOST_TEST(!s.has_steps);
+  BOOST_REQUIRE(s.steps.size() == 1u);
+  BOOST_TEST(s.steps[0].detail.dur_ns == 30000);
+  BOOST_TEST(s.cells.size() == 2u);
+}
+
+BOOST_AUTO_TEST_SUITE_END()
