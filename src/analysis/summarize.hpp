@@ -12,4 +12,8 @@ model::FileSummary summarize_file(const model::TraceFile& file);
 // The set's files' summaries (each file must have been summarised).
 model::SetSummary summarize_set(const model::TraceSet& set);
 
+// Summaries of disjoint ranks as one set (`tracediff merge`): files, inputs and
+// diagnostics together. Throws Fatal when two summaries hold the same rank.
+model::SetSummary merge_summaries(std::vector<model::SetSummary> parts);
+
 }  // namespace tracediff::analysis

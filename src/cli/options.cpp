@@ -39,13 +39,37 @@ const char* k_description =
 
 const char* k_footer =
     "Exit status: 0 success (warnings included), 1 fatal error (missing path, a side without\n"
-    "usable events, an output that cannot be written), 2 usage error.\n\n"
+    "usable events, an output that cannot be written), 2 usage error (a malformed --fail-on\n"
+    "included), 3 a --fail-on condition holds (the outputs are still written).\n\n"
     "Examples:\n"
     "  tracediff runs/before runs/after -o report.html\n"
     "  tracediff before/ after/ --csv - --device gpu --short-names\n"
-    "  tracediff before/ after/ --hta-compat --control-rank 3 --test-rank 1 --csv hta.csv";
+    "  tracediff before/ after/ --hta-compat --control-rank 3 --test-rank 1 --csv hta.csv\n"
+    "  tracediff main/ pr/ --markdown comment.md --fail-on 'step_time>+5%' --fail-on 'added>0'";
 
 }  // namespace
+
+void parse_min_change(const std::string& text, analysis::CompareOptions& o) {
+  // Longer suffixes first: "ms" and "ns" also end in "s".
+  static const std::pair<std::string_view, double> units[] = {
+      {"%", -1}, {"ns", 1e-3}, {"us", 1}, {"\u00b5s", 1}, {"ms", 1e3}, {"s", 1e6}};
+  for (const auto& [suffix, scale] : units) {
+    if (text.size() <= suffix.size() || !std::string_view(text).ends_with(suffix)) continue;
+    const std::string number = text.substr(0, text.size() - suffix.size());
+    double v = -1;
+    std::size_t used = 0;
+    try {
+      v = std::stod(number, &used);
+    } catch (const std::exception&) {
+    }
+    if (used != number.size() || !(v >= 0))
+      throw UsageError("--min-change: '" + text + "' is not a non-negative number with a unit");
+    if (scale < 0) o.min_change_pct = v;
+    else o.min_change_us = v * scale;
+    return;
+  }
+  throw UsageError("--min-change: '" + text + "' needs a unit: % or ns/us/ms/s");
+}
 
 std::optional<std::vector<int>> parse_rank_list(const std::string& text) {
   if (text == "all") return std::nullopt;
@@ -93,11 +117,20 @@ ParseOutcome parse_options(int argc, const char* const* argv, Options& o) {
 
   std::string html;
   app.add_option("-o,--output", html,
-                 "HTML report (default tracediff-report.html, unless only --csv/--json are asked for)")
+                 "HTML report (default tracediff-report.html, unless only --csv/--json/--markdown are\n"
+                 "asked for)")
       ->group("Outputs");
   std::string csv, json;
   app.add_option("--csv", csv, "Diff table as CSV ('-' = stdout)")->group("Outputs");
   app.add_option("--json", json, "Everything as JSON ('-' = stdout)")->group("Outputs");
+  std::string markdown;
+  app.add_option("--markdown", markdown, "Summary as Markdown, for a PR comment ('-' = stdout)")
+      ->group("Outputs");
+  std::vector<std::string> fail_on;
+  app.add_option("--fail-on", fail_on,
+                 "Exit 3 when EXPR holds (repeatable): 'step_time>+5%', 'op:aten::mm>+10%',\n"
+                 "'kernel:*gemm*>+2ms', 'added>0' (docs/fail-on.md)")
+      ->type_name("EXPR")->allow_extra_args(false)->group("CI")->take_all();
   app.add_option("--top", o.top, "Rows in each chart of the report")
       ->check(CLI::Range(1, 1000))->default_val(10)->group("Outputs");
   app.add_option("--label-control", o.label_control, "Display label of CONTROL")
@@ -126,6 +159,11 @@ ParseOutcome parse_options(int argc, const char* const* argv, Options& o) {
                "Reproduce HTA's TraceDiff numbers exactly, quirks included (default rank and step:\n"
                "the smallest of each side)")
       ->group("Selection");
+  std::vector<std::string> min_change;
+  app.add_option("--min-change", min_change,
+                 "Per-step changes smaller than this are 'same within noise': a percentage (5%)\n"
+                 "or a duration (2us, 0.5ms); repeat to give both (default 5%)")
+      ->group("Selection");
   app.add_option("-j,--threads", o.threads, "Files read in parallel (default: one per core)")
       ->group("Performance");
 
@@ -148,10 +186,13 @@ ParseOutcome parse_options(int argc, const char* const* argv, Options& o) {
   if (!html.empty()) o.html = html;
   if (!csv.empty()) o.csv = csv;
   if (!json.empty()) o.json = json;
-  const int to_stdout = (o.csv == "-") + (o.json == "-") + (o.html == "-");
+  if (!markdown.empty()) o.markdown = markdown;
+  for (const auto& expr : fail_on) o.fail_on.push_back(analysis::parse_gate_condition(expr));
+  const int to_stdout = (o.csv == "-") + (o.json == "-") + (o.html == "-") + (o.markdown == "-");
   if (to_stdout > 1) throw UsageError("only one output can go to stdout ('-')");
   if (o.label_control == o.label_test) throw UsageError("--label-control and --label-test must differ");
 
+  for (const auto& m : min_change) parse_min_change(m, o.compare);
   o.compare.device = device == "cpu"   ? analysis::DeviceFilter::cpu
                      : device == "gpu" ? analysis::DeviceFilter::gpu
                                        : analysis::DeviceFilter::all;

@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "analysis/compare.hpp"
+#include "analysis/gate.hpp"
 
 namespace tracediff::cli {
 
@@ -12,6 +13,8 @@ struct Options {
   std::vector<std::string> control_inputs, test_inputs;
   std::optional<std::string> html;      // -o; nullopt: default rule (see resolve_outputs)
   std::optional<std::string> csv, json;
+  std::optional<std::string> markdown;               // --markdown FILE ('-' = stdout)
+  std::vector<analysis::GateCondition> fail_on;      // --fail-on, parsed (a bad one is a usage error)
   analysis::CompareOptions compare;
   std::string label_control = "Control", label_test = "Test";
   int top = 10;
@@ -24,6 +27,9 @@ enum class ParseOutcome { run, exit_ok };
 // Throws UsageError on a bad command line; returns exit_ok after --help/--version
 // (printed to stdout).
 ParseOutcome parse_options(int argc, const char* const* argv, Options& options);
+
+// "5%" sets the relative threshold, "2us"/"0.5ms"/... the absolute one. Throws UsageError.
+void parse_min_change(const std::string& text, analysis::CompareOptions& options);
 
 // "N", "N,M", "all" -> ranks (nullopt for all). Throws UsageError.
 std::optional<std::vector<int>> parse_rank_list(const std::string& text);

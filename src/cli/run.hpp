@@ -6,6 +6,7 @@ namespace tracediff::cli {
 constexpr int k_exit_ok = 0;
 constexpr int k_exit_fatal = 1;
 constexpr int k_exit_usage = 2;
+constexpr int k_exit_gate = 3;  // a --fail-on condition holds (outputs are written)
 
 int run(int argc, const char* const* argv);
 

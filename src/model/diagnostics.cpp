@@ -19,6 +19,15 @@ constexpr Info k_info[] = {
 }  // namespace
 
 const char* diag_name(DiagId id) { return k_info[static_cast<std::size_t>(id)].name; }
+bool diag_from_name(std::string_view name, DiagId& id) {
+  for (std::size_t i = 0; i < k_diag_count; ++i)
+    if (name == k_info[i].name) {
+      id = static_cast<DiagId>(i);
+      return true;
+    }
+  return false;
+}
+
 const char* diag_description(DiagId id) { return k_info[static_cast<std::size_t>(id)].description; }
 bool diag_is_file_level(DiagId id) {
   return std::strcmp(k_info[static_cast<std::size_t>(id)].scope, "file") == 0;

@@ -4,6 +4,7 @@
 #include <array>
 #include <cstdint>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace tracediff::model {
@@ -18,6 +19,8 @@ enum class DiagId : std::uint8_t {
 constexpr std::size_t k_diag_count = static_cast<std::size_t>(DiagId::count_);
 
 const char* diag_name(DiagId id);
+// The id of a name from diag_name, if there is one.
+bool diag_from_name(std::string_view name, DiagId& id);
 const char* diag_description(DiagId id);
 bool diag_is_file_level(DiagId id);
 
@@ -36,6 +39,8 @@ class Diagnostics {
   // Counts one and keeps the message as a sample while fewer than k_samples_per_id are kept.
   void report(DiagId id, std::string file, std::uint64_t offset, std::string message);
   void merge(const Diagnostics& other);
+  // Keeps a sample without counting it (restoring saved diagnostics).
+  void add_sample(DiagSample sample) { m_samples.push_back(std::move(sample)); }
 
   std::uint64_t count(DiagId id) const { return m_counts[static_cast<std::size_t>(id)]; }
   std::uint64_t total() const;

@@ -14,6 +14,9 @@
 
 namespace tracediff::model {
 
+// Version of the *.tdsum.json layout; bump on any incompatible change.
+constexpr int k_summary_schema_version = 1;
+
 constexpr std::int64_t k_whole_trace_step = -1;  // the one pseudo-step of a file without steps
 
 struct SummaryKey {

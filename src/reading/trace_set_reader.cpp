@@ -4,6 +4,7 @@
 #include <atomic>
 #include <filesystem>
 #include <map>
+#include <mutex>
 #include <regex>
 #include <thread>
 
@@ -22,6 +23,23 @@ bool ends_with(const std::string& s, std::string_view suffix) {
 
 bool looks_like_trace(const std::string& name) {
   return ends_with(name, ".json") || ends_with(name, ".json.gz");
+}
+
+// distributedInfo.rank, else rank[-_]?N in the file name, else 0 (kineto-trace-format.md §1.4).
+void settle_rank(model::TraceFile& file) {
+  if (file.rank_source != model::RankSource::distributed_info) {
+    if (auto r = rank_from_file_name(file.path)) {
+      file.rank = *r;
+      file.rank_source = model::RankSource::file_name;
+      file.diagnostics.report(DiagId::file_rank_from_name, file.path, 0,
+                              "no distributedInfo.rank; rank " + std::to_string(*r) +
+                                  " taken from the file name");
+    } else {
+      file.rank = 0;
+      file.diagnostics.report(DiagId::file_rank_fallback, file.path, 0,
+                              "no rank in the file or its name; rank 0 assumed");
+    }
+  }
 }
 
 }  // namespace
@@ -57,7 +75,9 @@ std::optional<int> rank_from_file_name(const std::string& path) {
 }
 
 std::vector<model::TraceSet> read_trace_sets(const std::vector<SetSpec>& sides,
-                                             const ReadOptions& options, unsigned threads) {
+                                             const ReadOptions& options, unsigned threads,
+                                             const ReadProgressFn& progress,
+                                             const AfterReadFn& after_read) {
   struct Job {
     std::size_t side;
     std::string path;
@@ -76,9 +96,23 @@ std::vector<model::TraceSet> read_trace_sets(const std::vector<SetSpec>& sides,
   if (threads == 0) threads = std::max(1u, std::thread::hardware_concurrency());
   threads = std::min<unsigned>(threads, static_cast<unsigned>(std::max<std::size_t>(jobs.size(), 1)));
   std::atomic<std::size_t> next{0};
+  std::mutex progress_mutex;
+  std::uint64_t bytes_done = 0;
+  std::size_t files_done = 0;
+  if (progress) progress(0, 0, jobs.size());
   auto work = [&] {
-    for (std::size_t i; (i = next.fetch_add(1)) < jobs.size();)
+    for (std::size_t i; (i = next.fetch_add(1)) < jobs.size();) {
       jobs[i].result = read_trace_file(jobs[i].path, options);
+      if (!jobs[i].result.skipped) {
+        settle_rank(jobs[i].result.file);
+        if (after_read) after_read(jobs[i].result.file);
+      }
+      if (progress) {
+        std::lock_guard lock(progress_mutex);
+        bytes_done += jobs[i].result.file.json_bytes;
+        progress(bytes_done, ++files_done, jobs.size());
+      }
+    }
   };
   std::vector<std::thread> pool;
   for (unsigned t = 1; t < threads; ++t) pool.emplace_back(work);
@@ -91,19 +125,6 @@ std::vector<model::TraceSet> read_trace_sets(const std::vector<SetSpec>& sides,
     if (job.result.skipped) {
       set.diagnostics.merge(file.diagnostics);
       continue;
-    }
-    if (file.rank_source != model::RankSource::distributed_info) {
-      if (auto r = rank_from_file_name(file.path)) {
-        file.rank = *r;
-        file.rank_source = model::RankSource::file_name;
-        file.diagnostics.report(DiagId::file_rank_from_name, file.path, 0,
-                                "no distributedInfo.rank; rank " + std::to_string(*r) +
-                                    " taken from the file name");
-      } else {
-        file.rank = 0;
-        file.diagnostics.report(DiagId::file_rank_fallback, file.path, 0,
-                                "no rank in the file or its name; rank 0 assumed");
-      }
     }
     set.files.push_back(std::move(file));
   }

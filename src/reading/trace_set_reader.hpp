@@ -1,6 +1,8 @@
 #pragma once
 // Turns the command line's CONTROL and TEST arguments into two model::TraceSets:
 // finds the trace files, reads them on all cores, and settles each file's rank.
+#include <cstdint>
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
@@ -23,9 +25,22 @@ std::vector<std::string> find_trace_files(const std::vector<std::string>& inputs
 // The N of `rank[-_]?N` in a file's base name, if any.
 std::optional<int> rank_from_file_name(const std::string& path);
 
+// Progress of read_trace_sets: bytes of JSON read so far (inflated), files done, files
+// in all. Called once before any file (0 done), then after each file, from the reading
+// threads but never two calls at once.
+using ReadProgressFn =
+    std::function<void(std::uint64_t bytes, std::size_t files_done, std::size_t files_total)>;
+
+// Runs on the reading thread right after a usable file is read (its rank settled):
+// the default mode summarises the file there and drops its events, so memory holds
+// one file's events per thread, not all of them.
+using AfterReadFn = std::function<void(model::TraceFile&)>;
+
 // Reads both sides, every file in parallel (threads = 0: one per core). Files that
 // cannot be used are skipped with a diagnostic; throws Fatal when a side has none left.
 std::vector<model::TraceSet> read_trace_sets(const std::vector<SetSpec>& sides,
-                                             const ReadOptions& options, unsigned threads = 0);
+                                             const ReadOptions& options, unsigned threads = 0,
+                                             const ReadProgressFn& progress = {},
+                                             const AfterReadFn& after_read = {});
 
 }  // namespace tracediff::reading

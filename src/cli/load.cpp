@@ -1,0 +1,89 @@
+#include "cli/load.hpp"
+
+#include "analysis/compare.hpp"
+#include "analysis/summarize.hpp"
+#include "reading/summary_reader.hpp"
+#include "util/errors.hpp"
+
+namespace tracediff::cli {
+
+namespace {
+
+struct SplitInputs {
+  std::vector<std::string> traces, summaries;
+};
+
+SplitInputs split(const std::vector<std::string>& inputs) {
+  SplitInputs s;
+  for (const auto& in : inputs) (reading::is_summary_path(in) ? s.summaries : s.traces).push_back(in);
+  return s;
+}
+
+// Summarise on the reading thread and drop the events.
+void summarise_and_drop(model::TraceFile& f) {
+  f.summary = std::make_shared<model::FileSummary>(analysis::summarize_file(f));
+  f.events = {};
+  f.events.shrink_to_fit();
+  f.pool = {};
+}
+
+}  // namespace
+
+std::vector<std::string> input_files(const Options& o) {
+  std::vector<std::string> files;
+  for (const auto* side : {&o.control_inputs, &o.test_inputs}) {
+    const auto found = reading::find_trace_files(*side);
+    files.insert(files.end(), found.begin(), found.end());
+  }
+  return files;
+}
+
+model::SetSummary load_set_summary(const std::string& label, const std::vector<std::string>& inputs,
+                                   unsigned threads, const reading::ReadProgressFn& progress) {
+  const auto in = split(inputs);
+  model::SetSummary set;
+  set.label = label;
+  if (!in.traces.empty()) {
+    reading::ReadOptions ro;
+    auto sets = reading::read_trace_sets({{label, in.traces}}, ro, threads, progress, summarise_and_drop);
+    set = analysis::summarize_set(sets[0]);
+  }
+  for (const auto& path : in.summaries) {
+    auto part = reading::read_summary_file(path);
+    // The summary's own inputs, so that the report reads as if the traces were given.
+    set.inputs.insert(set.inputs.end(), part.inputs.begin(), part.inputs.end());
+    set.diagnostics.merge(part.diagnostics);
+    for (auto& f : part.files) set.files.push_back(std::move(f));
+  }
+  std::stable_sort(set.files.begin(), set.files.end(), [](const auto& a, const auto& b) {
+    return a.rank != b.rank ? a.rank < b.rank : a.path < b.path;
+  });
+  return set;
+}
+
+model::DiffReport load_and_compare(const Options& o, const reading::ReadProgressFn& progress) {
+  const auto control = split(o.control_inputs);
+  const auto test = split(o.test_inputs);
+  if (o.compare.hta_compat) {
+    if (!control.summaries.empty() || !test.summaries.empty())
+      throw UsageError("--hta-compat needs the traces themselves; a summary holds the default mode's figures");
+    reading::ReadOptions ro;
+    ro.hta_compat = true;
+    const auto sets = reading::read_trace_sets({{o.label_control, o.control_inputs}, {o.label_test, o.test_inputs}},
+                                               ro, o.threads, progress);
+    return analysis::compare_traces(sets[0], sets[1], o.compare);
+  }
+  if (control.summaries.empty() && test.summaries.empty()) {
+    // Both sides' files in one pool of reading threads.
+    reading::ReadOptions ro;
+    const auto sets = reading::read_trace_sets({{o.label_control, o.control_inputs}, {o.label_test, o.test_inputs}},
+                                               ro, o.threads, progress, summarise_and_drop);
+    return analysis::compare_summaries(analysis::summarize_set(sets[0]), analysis::summarize_set(sets[1]),
+                                       o.compare);
+  }
+  const auto c = load_set_summary(o.label_control, o.control_inputs, o.threads, progress);
+  const auto t = load_set_summary(o.label_test, o.test_inputs, o.threads, progress);
+  return analysis::compare_summaries(c, t, o.compare);
+}
+
+}  // namespace tracediff::cli

@@ -1,0 +1,23 @@
+#pragma once
+// From the command line's inputs to a DiffReport: reads traces (summarising each on
+// its reading thread in the default mode) and *.tdsum.json summaries.
+#include <string>
+#include <vector>
+
+#include "cli/options.hpp"
+#include "model/report.hpp"
+#include "model/summary.hpp"
+#include "reading/trace_set_reader.hpp"
+
+namespace tracediff::cli {
+
+// Every trace file of both sides (for the check that no output overwrites an input).
+std::vector<std::string> input_files(const Options& options);
+
+model::DiffReport load_and_compare(const Options& options, const reading::ReadProgressFn& progress);
+
+// One side as a summary: its traces read and summarised, its summary files loaded.
+model::SetSummary load_set_summary(const std::string& label, const std::vector<std::string>& inputs,
+                                   unsigned threads, const reading::ReadProgressFn& progress);
+
+}  // namespace tracediff::cli

@@ -1,0 +1,87 @@
+#include "cli/summary_commands.hpp"
+
+#include <CLI/CLI.hpp>
+
+#include <iostream>
+
+#include "analysis/summarize.hpp"
+#include "cli/load.hpp"
+#include "cli/run.hpp"
+#include "output/summary_writer.hpp"
+#include "reading/summary_reader.hpp"
+#include "util/atomic_file.hpp"
+#include "util/errors.hpp"
+
+namespace tracediff::cli {
+
+namespace {
+
+// Parses; returns false after --help (printed). Throws UsageError.
+bool parse(CLI::App& app, int argc, const char* const* argv) {
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::CallForHelp&) {
+    std::cout << app.help();
+    return false;
+  } catch (const CLI::ParseError& e) {
+    throw UsageError(e.what());
+  }
+  return true;
+}
+
+void warn(const model::Diagnostics& d) {
+  for (const auto& s : d.samples()) std::cerr << "tracediff: warning: " << s.file << ": " << s.message << '\n';
+}
+
+void write(const std::string& path, const model::SetSummary& s) {
+  AtomicFile f(path);
+  output::write_summary(s, f.stream());
+  f.commit();
+}
+
+}  // namespace
+
+int run_summarize(int argc, const char* const* argv) {
+  CLI::App app("Reads a set of traces once and writes what the comparison needs: per rank, per step\n"
+               "and per name (counts, inclusive and self time, launch links, step breakdowns).\n"
+               "Either side of `tracediff CONTROL TEST` may then be the summary file.",
+               "tracediff summarize");
+  std::vector<std::string> inputs;
+  std::string out, label = "traces";
+  unsigned threads = 0;
+  bool quiet = false;
+  app.add_option("SET", inputs, "Trace directories or files")->required();
+  app.add_option("-o,--output", out, "The summary, FILE.tdsum.json ('-' = stdout)")->required();
+  app.add_option("--label", label, "A label kept in the summary (informational)");
+  app.add_option("-j,--threads", threads, "Files read in parallel (default: one per core)");
+  app.add_flag("-q,--quiet", quiet, "No warnings on stderr");
+  if (!parse(app, argc, argv)) return k_exit_ok;
+  for (const auto& in : inputs)
+    if (reading::is_summary_path(in)) throw UsageError(in + ": already a summary (use `tracediff merge`)");
+  check_output_path(out, reading::find_trace_files(inputs));
+  const auto set = load_set_summary(label, inputs, threads, {});
+  if (!quiet) {
+    warn(set.diagnostics);
+    for (const auto& f : set.files) warn(f.diagnostics);
+  }
+  write(out, set);
+  return k_exit_ok;
+}
+
+int run_merge(int argc, const char* const* argv) {
+  CLI::App app("Combines summaries of disjoint ranks (one `tracediff summarize` per rank, run where\n"
+               "each trace lives) into one summary.",
+               "tracediff merge");
+  std::vector<std::string> inputs;
+  std::string out;
+  app.add_option("SUMMARY", inputs, "*.tdsum.json files")->required();
+  app.add_option("-o,--output", out, "The merged summary ('-' = stdout)")->required();
+  if (!parse(app, argc, argv)) return k_exit_ok;
+  check_output_path(out, inputs);
+  std::vector<model::SetSummary> parts;
+  for (const auto& in : inputs) parts.push_back(reading::read_summary_file(in));
+  write(out, analysis::merge_summaries(std::move(parts)));
+  return k_exit_ok;
+}
+
+}  // namespace tracediff::cli

@@ -1,0 +1,109 @@
+#include "output/summary_writer.hpp"
+
+#include "output/escape.hpp"
+
+namespace tracediff::output {
+
+namespace {
+
+const char* kind_name(model::Kind k) {
+  switch (k) {
+    case model::Kind::cpu_op: return "cpu_op";
+    case model::Kind::user_annotation: return "user_annotation";
+    case model::Kind::python_function: return "python_function";
+    case model::Kind::runtime: return "runtime";
+    case model::Kind::other_host: return "other_host";
+    case model::Kind::kernel: return "kernel";
+    case model::Kind::gpu_memcpy: return "gpu_memcpy";
+    case model::Kind::gpu_memset: return "gpu_memset";
+    case model::Kind::gpu_user_annotation: return "gpu_user_annotation";
+    case model::Kind::cuda_sync: return "cuda_sync";
+    case model::Kind::other_device: return "other_device";
+  }
+  return "other_host";
+}
+
+const char* rank_source_name(model::RankSource s) {
+  switch (s) {
+    case model::RankSource::distributed_info: return "distributedInfo";
+    case model::RankSource::file_name: return "file_name";
+    case model::RankSource::fallback: return "fallback";
+  }
+  return "fallback";
+}
+
+void strings(std::ostream& out, const std::vector<std::string>& v) {
+  out << '[';
+  for (std::size_t i = 0; i < v.size(); ++i) out << (i ? ", " : "") << json_string(v[i]);
+  out << ']';
+}
+
+// Names are stored as bytes in the model; json_string would replace invalid UTF-8,
+// which is what the report shows anyway.
+void diagnostics(std::ostream& out, const model::Diagnostics& d) {
+  out << "{\"counts\": {";
+  bool first = true;
+  for (std::size_t i = 0; i < model::k_diag_count; ++i) {
+    const auto id = static_cast<model::DiagId>(i);
+    if (!d.count(id)) continue;
+    out << (first ? "" : ", ") << '"' << model::diag_name(id) << "\": " << d.count(id);
+    first = false;
+  }
+  out << "}, \"samples\": [";
+  for (std::size_t i = 0; i < d.samples().size(); ++i) {
+    const auto& s = d.samples()[i];
+    out << (i ? ", " : "") << "[\"" << model::diag_name(s.id) << "\", " << json_string(s.file) << ", "
+        << s.offset << ", " << json_string(s.message) << ']';
+  }
+  out << "]}";
+}
+
+}  // namespace
+
+void write_summary(const model::SetSummary& s, std::ostream& out) {
+  out << "{\"format\": \"tracediff-summary\", \"schema_version\": " << model::k_summary_schema_version
+      << ", \"tool_version\": \"" TRACEDIFF_VERSION "\",\n \"label\": " << json_string(s.label) << ", \"inputs\": ";
+  strings(out, s.inputs);
+  out << ",\n \"diagnostics\": ";
+  diagnostics(out, s.diagnostics);
+  out << ",\n \"files\": [";
+  for (std::size_t fi = 0; fi < s.files.size(); ++fi) {
+    const auto& f = s.files[fi];
+    out << (fi ? ",\n  " : "\n  ") << "{\"path\": " << json_string(f.path) << ", \"rank\": " << f.rank
+        << ", \"rank_source\": \"" << rank_source_name(f.rank_source) << "\", \"world_size\": "
+        << (f.world_size ? std::to_string(*f.world_size) : "null") << ", \"gpu_names\": ";
+    strings(out, f.gpu_names);
+    out << ", \"events\": " << f.events << ", \"json_bytes\": " << f.json_bytes
+        << ", \"truncated\": " << (f.truncated ? "true" : "false")
+        << ", \"has_steps\": " << (f.has_steps ? "true" : "false") << ",\n   \"diagnostics\": ";
+    diagnostics(out, f.diagnostics);
+    out << ",\n   \"keys\": [";
+    for (std::size_t i = 0; i < f.keys.size(); ++i)
+      out << (i ? ", " : "") << '[' << json_string(f.keys[i].category) << ", " << json_string(f.keys[i].name)
+          << ", \"" << kind_name(f.keys[i].kind) << "\"]";
+    out << "],\n   \"launchers\": ";
+    strings(out, f.launchers);
+    out << ",\n   \"steps\": [";
+    for (std::size_t i = 0; i < f.steps.size(); ++i) {
+      const auto& d = f.steps[i].detail;
+      out << (i ? ", " : "") << '[' << f.steps[i].step << ", " << d.dur_ns << ", " << d.gpu_busy_ns << ", "
+          << d.gpu_idle_ns << ", " << d.kernel_ns << ", " << d.comm_ns << ", " << d.memcpy_ns << ", "
+          << d.memset_ns << ", " << d.cpu_self_ns << ", " << d.runtime_ns << ']';
+    }
+    out << "],\n   \"cells\": [";
+    for (std::size_t i = 0; i < f.cells.size(); ++i) {
+      const auto& c = f.cells[i];
+      out << (i ? ", " : "") << '[' << c.key << ", " << c.step << ", " << c.count << ", " << c.total_ns << ", "
+          << c.self_ns << ']';
+    }
+    out << "],\n   \"launches\": [";
+    for (std::size_t i = 0; i < f.launches.size(); ++i) {
+      const auto& l = f.launches[i];
+      out << (i ? ", " : "") << '[' << l.launcher << ", " << l.key << ", " << l.step << ", " << l.total_ns << ']';
+    }
+    out << "]}";
+  }
+  out << "\n ]}\n";
+}
+
+}  // namespace tracediff::output
