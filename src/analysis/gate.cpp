@@ -123,7 +123,7 @@ std::string pct_text(double control, double test) {
 }
 
 // Compares a control/test pair of durations; fills fired and detail ("<subject> <measure>
-// <basis> (<c> → <t>)").
+// (<c> → <t> <basis>)").
 void judge_durations(const GateCondition& cond, double control, double test, const std::string& subject,
                      const std::string& basis, GateResult& result) {
   const double value = cond.unit == GateUnit::percent ? relative(control, test) : test - control;
@@ -132,9 +132,9 @@ void judge_durations(const GateCondition& cond, double control, double test, con
   const std::string measure = cond.unit == GateUnit::percent
                                   ? pct_text(control, test)
                                   : output::format_duration_ns(to_ns(test - control), true);
-  result.detail = subject + " " + measure + (basis.empty() ? "" : " " + basis) + " (" +
-                  output::format_duration_ns(to_ns(control), false) + " \xE2\x86\x92 " +
-                  output::format_duration_ns(to_ns(test), false) + ")";
+  result.detail = subject + " " + measure + " (" + output::format_duration_ns(to_ns(control), false) +
+                  " \xE2\x86\x92 " + output::format_duration_ns(to_ns(test), false) +
+                  (basis.empty() ? "" : " " + basis) + ")";
 }
 
 bool row_matches(const GateCondition& cond, const DiffRow& row) {

@@ -131,7 +131,7 @@ ParseOutcome parse_options(int argc, const char* const* argv, Options& o) {
                  "Exit 3 when EXPR holds (repeatable): 'step_time>+5%', 'op:aten::mm>+10%',\n"
                  "'kernel:*gemm*>+2ms', 'added>0' (docs/fail-on.md)")
       ->type_name("EXPR")->allow_extra_args(false)->group("CI")->take_all();
-  app.add_option("--top", o.top, "Rows in each chart of the report")
+  app.add_option("--top", o.top, "Rows in each chart of the report, and in each top list of the summaries")
       ->check(CLI::Range(1, 1000))->default_val(10)->group("Outputs");
   app.add_option("--label-control", o.label_control, "Display label of CONTROL")
       ->default_val("Control")->group("Outputs");

@@ -33,6 +33,9 @@ enum class Kind : std::uint8_t {
 enum class Device : std::uint8_t { cpu, gpu, other };
 
 Device device_of(Kind kind);
+const char* device_name(Device device);      // "cpu", "gpu", "other"
+const char* kind_name(Kind kind);            // "cpu_op", "runtime", ...
+bool kind_from_name(std::string_view name, Kind& kind);
 bool is_gpu_work(Kind kind);  // kernel, gpu_memcpy, gpu_memset
 bool is_launch(Kind kind);    // runtime/driver calls that carry a correlation to GPU work
 
@@ -61,6 +64,8 @@ struct HtaFields {
 };
 
 enum class RankSource : std::uint8_t { distributed_info, file_name, fallback };
+
+const char* rank_source_name(RankSource source);  // "distributedInfo", "file_name", "fallback"
 
 struct FileSummary;  // model/summary.hpp
 

@@ -4,12 +4,6 @@
 
 namespace tracediff::output {
 
-namespace {
-const char* device_name(model::Device d) {
-  return d == model::Device::cpu ? "cpu" : d == model::Device::gpu ? "gpu" : "other";
-}
-}  // namespace
-
 void write_csv(const model::DiffReport& r, std::ostream& out) {
   if (r.hta_compat) {
     // HTA's layout: <Label>_counts, <Label>_total_duration per side (§6).
@@ -30,7 +24,7 @@ void write_csv(const model::DiffReport& r, std::ostream& out) {
          "test_per_step_us,diff_per_step_us,diff_pct,control_self_us,test_self_us,change,verdict,"
          "significant,launched_by\r\n";
   for (const auto& row : r.rows) {
-    out << csv_field(row.name) << ',' << csv_field(row.category) << ',' << device_name(row.device)
+    out << csv_field(row.name) << ',' << csv_field(row.category) << ',' << model::device_name(row.device)
         << ',' << row.control.count << ',' << row.test.count << ',' << row.diff_count() << ','
         << us_decimal(row.control.total_ns) << ',' << us_decimal(row.test.total_ns) << ','
         << us_decimal(row.diff_ns()) << ',' << decimal(row.control_step.count, 3) << ','

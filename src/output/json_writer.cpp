@@ -9,19 +9,6 @@ namespace tracediff::output {
 
 namespace {
 
-const char* device_name(model::Device d) {
-  return d == model::Device::cpu ? "cpu" : d == model::Device::gpu ? "gpu" : "other";
-}
-
-const char* rank_source_name(model::RankSource s) {
-  switch (s) {
-    case model::RankSource::distributed_info: return "distributedInfo";
-    case model::RankSource::file_name: return "file_name";
-    case model::RankSource::fallback: return "fallback";
-  }
-  return "";
-}
-
 template <class T, class F>
 void list(std::ostream& out, const std::vector<T>& v, F&& item) {
   out << '[';
@@ -47,7 +34,7 @@ void side(std::ostream& out, const model::SideSummary& s) {
   out << ",\n    \"files\": ";
   list(out, s.files, [&](const model::FileInfo& f) {
     out << "\n      {\"path\": " << json_string(f.path) << ", \"rank\": " << f.rank
-        << ", \"rank_source\": \"" << rank_source_name(f.rank_source) << "\", \"events\": " << f.events
+        << ", \"rank_source\": \"" << model::rank_source_name(f.rank_source) << "\", \"events\": " << f.events
         << ", \"json_bytes\": " << f.json_bytes << ", \"truncated\": " << (f.truncated ? "true" : "false")
         << '}';
   });
@@ -114,7 +101,7 @@ void write_json(const model::DiffReport& r, std::ostream& out) {
     const auto& row = r.rows[i];
     out << (i ? ",\n    " : "\n    ") << "{\"name\": " << json_string(row.name);
     if (row.full_name != row.name) out << ", \"full_name\": " << json_string(row.full_name);
-    out << ", \"category\": " << json_string(row.category) << ", \"device\": \"" << device_name(row.device)
+    out << ", \"category\": " << json_string(row.category) << ", \"device\": \"" << model::device_name(row.device)
         << "\", \"control_count\": " << row.control.count << ", \"test_count\": " << row.test.count
         << ", \"control_total_us\": " << us_decimal(row.control.total_ns)
         << ", \"test_total_us\": " << us_decimal(row.test.total_ns) << ", \"diff_count\": " << row.diff_count()

@@ -6,32 +6,6 @@ namespace tracediff::output {
 
 namespace {
 
-const char* kind_name(model::Kind k) {
-  switch (k) {
-    case model::Kind::cpu_op: return "cpu_op";
-    case model::Kind::user_annotation: return "user_annotation";
-    case model::Kind::python_function: return "python_function";
-    case model::Kind::runtime: return "runtime";
-    case model::Kind::other_host: return "other_host";
-    case model::Kind::kernel: return "kernel";
-    case model::Kind::gpu_memcpy: return "gpu_memcpy";
-    case model::Kind::gpu_memset: return "gpu_memset";
-    case model::Kind::gpu_user_annotation: return "gpu_user_annotation";
-    case model::Kind::cuda_sync: return "cuda_sync";
-    case model::Kind::other_device: return "other_device";
-  }
-  return "other_host";
-}
-
-const char* rank_source_name(model::RankSource s) {
-  switch (s) {
-    case model::RankSource::distributed_info: return "distributedInfo";
-    case model::RankSource::file_name: return "file_name";
-    case model::RankSource::fallback: return "fallback";
-  }
-  return "fallback";
-}
-
 void strings(std::ostream& out, const std::vector<std::string>& v) {
   out << '[';
   for (std::size_t i = 0; i < v.size(); ++i) out << (i ? ", " : "") << json_string(v[i]);
@@ -70,7 +44,7 @@ void write_summary(const model::SetSummary& s, std::ostream& out) {
   for (std::size_t fi = 0; fi < s.files.size(); ++fi) {
     const auto& f = s.files[fi];
     out << (fi ? ",\n  " : "\n  ") << "{\"path\": " << json_string(f.path) << ", \"rank\": " << f.rank
-        << ", \"rank_source\": \"" << rank_source_name(f.rank_source) << "\", \"world_size\": "
+        << ", \"rank_source\": \"" << model::rank_source_name(f.rank_source) << "\", \"world_size\": "
         << (f.world_size ? std::to_string(*f.world_size) : "null") << ", \"gpu_names\": ";
     strings(out, f.gpu_names);
     out << ", \"events\": " << f.events << ", \"json_bytes\": " << f.json_bytes
@@ -80,7 +54,7 @@ void write_summary(const model::SetSummary& s, std::ostream& out) {
     out << ",\n   \"keys\": [";
     for (std::size_t i = 0; i < f.keys.size(); ++i)
       out << (i ? ", " : "") << '[' << json_string(f.keys[i].category) << ", " << json_string(f.keys[i].name)
-          << ", \"" << kind_name(f.keys[i].kind) << "\"]";
+          << ", \"" << model::kind_name(f.keys[i].kind) << "\"]";
     out << "],\n   \"launchers\": ";
     strings(out, f.launchers);
     out << ",\n   \"steps\": [";

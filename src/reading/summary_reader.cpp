@@ -86,16 +86,9 @@ struct Reader {
   }
 
   model::Kind kind(const std::string& k) const {
-    using model::Kind;
-    static const std::pair<const char*, Kind> kinds[] = {
-        {"cpu_op", Kind::cpu_op}, {"user_annotation", Kind::user_annotation},
-        {"python_function", Kind::python_function}, {"runtime", Kind::runtime},
-        {"other_host", Kind::other_host}, {"kernel", Kind::kernel}, {"gpu_memcpy", Kind::gpu_memcpy},
-        {"gpu_memset", Kind::gpu_memset}, {"gpu_user_annotation", Kind::gpu_user_annotation},
-        {"cuda_sync", Kind::cuda_sync}, {"other_device", Kind::other_device}};
-    for (const auto& [n, v] : kinds)
-      if (k == n) return v;
-    fail("unknown kind \"" + k + "\"");
+    model::Kind v;
+    if (!model::kind_from_name(k, v)) fail("unknown kind \"" + k + "\"");
+    return v;
   }
 
   model::FileSummary file(const json::value& v) const {
