@@ -1,0 +1,260 @@
+#!/usr/bin/env bash
+# scripts/bench.sh: tracediff throughput/memory benchmark (issue #6). See bench/README.md.
+#
+#   bash scripts/bench.sh                 # all sets, 5 runs each
+#   bash scripts/bench.sh --quick         # set (a) only
+#   bash scripts/bench.sh --sets b,c --runs 3
+#
+# Builds Release into build-bench/ (tracediff, tracegen, tracediff_floor), generates
+# the synthetic inputs into bench/data/ once (cached; rm -rf bench/data to redo), then
+# for each input set runs the whole `tracediff CONTROL TEST -o OUT.html -q` and the
+# single-threaded floor (libdeflate + null Boost.JSON parse) R times, interleaved, and
+# prints medians. Machine-readable results: build-bench/results.tsv (medians) and
+# build-bench/results-runs.tsv (every run).
+set -euo pipefail
+
+ROOT=$(cd "$(dirname "$0")/.." && pwd)
+SHARED=$ROOT/../shared
+BUILD=${BENCH_BUILD_DIR:-$ROOT/build-bench}
+DATA=$ROOT/bench/data
+RUNS=5
+SETS=a,b,c
+DO_BUILD=1
+
+usage() {
+  cat <<EOF
+usage: bash scripts/bench.sh [--runs N] [--quick] [--sets a,b,c] [--no-build]
+
+  --runs N      timed runs of tracediff and of the floor per set (default 5)
+  --quick       only set (a); same as --sets a
+  --sets LIST   comma-separated subset of:
+                  a  ../shared/traces/hta-trace-diff control vs test (2 real traces, gzip)
+                  b  16 ranks x ~35 MB of JSON per side, gzip (tracegen, cached in bench/data/)
+                  c  1 file x ~1 GB of JSON per side, gzip (tracegen, cached in bench/data/)
+  --no-build    use the binaries already in the build directory
+Environment: BENCH_BUILD_DIR (default build-bench).
+EOF
+}
+
+die() { echo "bench.sh: $*" >&2; exit 1; }
+
+while (($#)); do
+  case $1 in
+    --runs) [[ $# -ge 2 ]] || die "--runs needs a value"; RUNS=$2; shift 2 ;;
+    --runs=*) RUNS=${1#*=}; shift ;;
+    --quick) SETS=a; shift ;;
+    --sets) [[ $# -ge 2 ]] || die "--sets needs a value"; SETS=$2; shift 2 ;;
+    --sets=*) SETS=${1#*=}; shift ;;
+    --no-build) DO_BUILD=0; shift ;;
+    -h|--help) usage; exit 0 ;;
+    *) usage >&2; die "unknown argument '$1'" ;;
+  esac
+done
+[[ $RUNS =~ ^[1-9][0-9]*$ ]] || die "--runs: expected a positive integer, got '$RUNS'"
+IFS=, read -r -a SET_LIST <<<"$SETS"
+((${#SET_LIST[@]})) || die "--sets: empty"
+for s in "${SET_LIST[@]}"; do
+  [[ $s == a || $s == b || $s == c ]] || die "--sets: unknown set '$s' (expected a, b or c)"
+done
+
+# --- Tools ------------------------------------------------------------------
+
+TIME=/usr/bin/time
+if ! "$TIME" -f '%e' true >/dev/null 2>&1; then
+  if [[ $(id -u) == 0 ]] && command -v apt-get >/dev/null; then
+    echo "== installing GNU time" >&2
+    apt-get install -y time >/dev/null || die "apt-get install time failed"
+  fi
+  "$TIME" -f '%e' true >/dev/null 2>&1 || die "GNU time (/usr/bin/time) is needed: apt-get install time"
+fi
+
+TD=$BUILD/tracediff
+TRACEGEN=$BUILD/tools/tracegen/tracegen
+FLOOR=$BUILD/bench/tracediff_floor
+if ((DO_BUILD)); then
+  echo "== building Release in ${BUILD#"$ROOT"/}" >&2
+  mkdir -p "$BUILD"
+  log=$BUILD/bench-build.log
+  if ! { cmake -S "$ROOT" -B "$BUILD" -DCMAKE_BUILD_TYPE=Release -DBUILD_TESTING=OFF &&
+         cmake --build "$BUILD" -j"$(nproc)" --target tracediff tracegen tracediff_floor; } >"$log" 2>&1; then
+    tail -n 40 "$log" >&2
+    die "build failed (full log: $log)"
+  fi
+fi
+for b in "$TD" "$TRACEGEN" "$FLOOR"; do
+  [[ -x $b ]] || die "missing $b (build failed, or libdeflate-dev is not installed for tracediff_floor)"
+done
+
+# --- Inputs -----------------------------------------------------------------
+
+TMPDIRS=()
+cleanup() { ((${#TMPDIRS[@]})) && rm -rf "${TMPDIRS[@]}"; return 0; }
+trap cleanup EXIT
+
+# gen_side DIR TRACEGEN-ARGS...: (re)generates DIR unless it already holds exactly
+# these arguments' output. Written to a temporary sibling, then renamed, so an
+# interrupted run never leaves a half-written cache behind.
+gen_side() {
+  local dir=$1; shift
+  local want="$*"
+  if [[ -f $dir/.tracegen-args && $(<"$dir/.tracegen-args") == "$want" ]]; then return 0; fi
+  echo "== generating ${dir#"$ROOT"/} (tracegen $want); cached for later runs" >&2
+  local tmp=$dir.tmp.$$
+  TMPDIRS+=("$tmp")
+  rm -rf "$tmp"
+  mkdir -p "$tmp"
+  "$TRACEGEN" --out "$tmp" "$@" >/dev/null
+  printf '%s\n' "$want" >"$tmp/.tracegen-args"
+  rm -rf "$dir"
+  mv "$tmp" "$dir"
+}
+
+declare -A CONTROL TEST LABEL RSS_TARGET
+LABEL[a]="hta-trace-diff (real)"
+CONTROL[a]=$SHARED/traces/hta-trace-diff/control
+TEST[a]=$SHARED/traces/hta-trace-diff/test
+RSS_TARGET[a]=32
+LABEL[b]="16 ranks x 35 MB, gz"
+CONTROL[b]=$DATA/scale/control
+TEST[b]=$DATA/scale/test
+RSS_TARGET[b]=128
+LABEL[c]="1 file x 1 GB, gz"
+CONTROL[c]=$DATA/big/control
+TEST[c]=$DATA/big/test
+RSS_TARGET[c]=256
+
+for s in "${SET_LIST[@]}"; do
+  case $s in
+    a)
+      for d in "${CONTROL[a]}" "${TEST[a]}"; do
+        [[ -d $d ]] || die "set a: $d not found (../shared/traces next to the repository)"
+      done
+      ;;
+    b)
+      gen_side "${CONTROL[b]}" --ranks 16 --target-mb 35 --seed 1 --gzip
+      gen_side "${TEST[b]}" --ranks 16 --target-mb 35 --seed 2 --gzip --slowdown aten::mm=1.2
+      ;;
+    c)
+      gen_side "${CONTROL[c]}" --ranks 1 --target-mb 1000 --seed 1 --gzip
+      gen_side "${TEST[c]}" --ranks 1 --target-mb 1000 --seed 2 --gzip --slowdown aten::mm=1.2
+      ;;
+  esac
+done
+
+# --- Measuring --------------------------------------------------------------
+
+now() { echo "$EPOCHREALTIME"; }  # bash 5: microseconds, no fork
+# median of the numbers on stdin
+median() { sort -g | awk '{v[NR] = $1} END {if (NR == 0) print "nan"; else if (NR % 2) print v[(NR + 1) / 2]; else print (v[NR / 2] + v[NR / 2 + 1]) / 2}'; }
+fmax() { sort -g | tail -n 1; }
+
+OUTDIR=$BUILD/bench-out
+mkdir -p "$OUTDIR"
+RESULTS=$BUILD/results.tsv
+RUNLOG=$BUILD/results-runs.tsv
+printf 'set\tinput\tfiles\tinput_bytes\tjson_bytes\truns\ttd_wall_s\ttd_cpu_s\ttd_user_s\ttd_sys_s\ttd_rss_mib\ttd_json_mb_per_s\tfloor_wall_s\tfloor_cpu_s\tfloor_read_s\tfloor_inflate_s\tfloor_parse_s\tfloor_read_cpu_s\tfloor_inflate_cpu_s\tfloor_parse_cpu_s\tfloor_rss_mib\tratio\tcpu_ratio\twall_target_s\twall_ok\trss_target_mib\trss_ok\n' >"$RESULTS"
+printf 'set\trun\tprogram\twall_s\tuser_s\tsys_s\tmax_rss_kib\tfloor_read_s\tfloor_inflate_s\tfloor_parse_s\tfloor_read_cpu_s\tfloor_inflate_cpu_s\tfloor_parse_cpu_s\n' >"$RUNLOG"
+
+cpu_model=$(awk -F': *' '/^model name/ {print $2; exit}' /proc/cpuinfo 2>/dev/null || true)
+echo "== $(nproc) cores (${cpu_model:-unknown CPU}), $(awk '/MemTotal/ {printf "%.0f GiB", $2 / 1048576}' /proc/meminfo) RAM; load average at start: $(cut -d' ' -f1-3 /proc/loadavg)" >&2
+echo "== tracediff: $("$TD" --version 2>/dev/null | head -n 1 || echo '?'); $RUNS runs per set, interleaved with the floor" >&2
+
+declare -A ROW
+for s in "${SET_LIST[@]}"; do
+  c=${CONTROL[$s]} t=${TEST[$s]}
+  out=$OUTDIR/set-$s.html
+  echo "== set $s: ${LABEL[$s]}" >&2
+
+  # Warm-up (page cache) and sizes.
+  read -r files in_bytes json_bytes _ < <("$FLOOR" --tsv "$c" "$t") || die "tracediff_floor failed on set $s"
+  [[ -n ${json_bytes:-} ]] || die "tracediff_floor printed nothing for set $s"
+
+  td_wall=() td_cpu=() td_user=() td_sys=() td_rss=()
+  fl_wall=() fl_cpu=() fl_read=() fl_infl=() fl_parse=() fl_rss=() fl_readc=() fl_inflc=() fl_parsec=()
+  tf=$(mktemp)
+  TMPDIRS+=("$tf" "$tf.err" "$tf.out")
+  for ((i = 1; i <= RUNS; i++)); do
+    # tracediff, the whole command (HTML report included)
+    t0=$(now)
+    if ! "$TIME" -o "$tf" -f '%e %U %S %M' "$TD" "$c" "$t" -o "$out" -q >/dev/null 2>"$tf.err"; then
+      cat "$tf.err" "$tf" >&2 || true
+      die "tracediff failed on set $s (run $i)"
+    fi
+    t1=$(now)
+    read -r _ u sy m <"$tf"
+    w=$(awk -v a="$t0" -v b="$t1" 'BEGIN {printf "%.4f", b - a}')
+    td_wall+=("$w") td_user+=("$u") td_sys+=("$sy") td_rss+=("$m")
+    td_cpu+=("$(awk -v a="$u" -v b="$sy" 'BEGIN {printf "%.2f", a + b}')")
+    printf '%s\t%d\ttracediff\t%s\t%s\t%s\t%s\t\t\t\t\t\t\n' "$s" "$i" "$w" "$u" "$sy" "$m" >>"$RUNLOG"
+
+    # the floor
+    t0=$(now)
+    "$TIME" -o "$tf" -f '%e %U %S %M' "$FLOOR" --tsv "$c" "$t" >"$tf.out" 2>"$tf.err" ||
+      { cat "$tf.err" >&2; die "tracediff_floor failed on set $s (run $i)"; }
+    t1=$(now)
+    read -r _ u sy m <"$tf"
+    read -r _ _ _ _ rd inf ps rdc infc psc <"$tf.out"
+    w=$(awk -v a="$t0" -v b="$t1" 'BEGIN {printf "%.4f", b - a}')
+    fl_wall+=("$w") fl_cpu+=("$(awk -v a="$u" -v b="$sy" 'BEGIN {printf "%.2f", a + b}')") fl_read+=("$rd") fl_infl+=("$inf") fl_parse+=("$ps") fl_rss+=("$m") fl_readc+=("$rdc") fl_inflc+=("$infc") fl_parsec+=("$psc")
+    printf '%s\t%d\tfloor\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$s" "$i" "$w" "$u" "$sy" "$m" "$rd" "$inf" "$ps" "$rdc" "$infc" "$psc" >>"$RUNLOG"
+    printf '   run %d/%d: tracediff %6.2f s, %7.1f MiB   floor %6.2f s\n' "$i" "$RUNS" \
+      "${td_wall[-1]}" "$(awk -v k="${td_rss[-1]}" 'BEGIN {print k / 1024}')" "${fl_wall[-1]}" >&2
+  done
+  rm -f "$tf.err" "$tf.out"
+
+  tw=$(printf '%s\n' "${td_wall[@]}" | median)
+  tc=$(printf '%s\n' "${td_cpu[@]}" | median)
+  tu=$(printf '%s\n' "${td_user[@]}" | median)
+  tsy=$(printf '%s\n' "${td_sys[@]}" | median)
+  trss=$(printf '%s\n' "${td_rss[@]}" | fmax | awk '{printf "%.1f", $1 / 1024}')
+  fw=$(printf '%s\n' "${fl_wall[@]}" | median)
+  fc=$(printf '%s\n' "${fl_cpu[@]}" | median)
+  frd=$(printf '%s\n' "${fl_read[@]}" | median)
+  finf=$(printf '%s\n' "${fl_infl[@]}" | median)
+  fps=$(printf '%s\n' "${fl_parse[@]}" | median)
+  frdc=$(printf '%s\n' "${fl_readc[@]}" | median)
+  finfc=$(printf '%s\n' "${fl_inflc[@]}" | median)
+  fpsc=$(printf '%s\n' "${fl_parsec[@]}" | median)
+  frss=$(printf '%s\n' "${fl_rss[@]}" | fmax | awk '{printf "%.1f", $1 / 1024}')
+  read -r mb mbps ratio cratio wt wok rok < <(awk -v j="$json_bytes" -v tw="$tw" -v fw="$fw" -v tc="$tc" -v fc="$fc" \
+    -v r="$trss" -v rt="${RSS_TARGET[$s]}" \
+    'BEGIN {printf "%.1f %.0f %.2f %.2f %.3f %s %s\n", j / 1e6, j / 1e6 / tw, tw / fw, (fc > 0 ? tc / fc : 0), fw / 2,
+            (tw <= fw / 2 ? "yes" : "no"), (r <= rt ? "yes" : "no")}')
+  printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' \
+    "$s" "${LABEL[$s]}" "$files" "$in_bytes" "$json_bytes" "$RUNS" "$tw" "$tc" "$tu" "$tsy" "$trss" "$mbps" \
+    "$fw" "$fc" "$frd" "$finf" "$fps" "$frdc" "$finfc" "$fpsc" "$frss" "$ratio" "$cratio" "$wt" "$wok" "${RSS_TARGET[$s]}" "$rok" >>"$RESULTS"
+  ROW[$s]="$files $mb $tw $tc $trss $mbps $fw $ratio $wt $wok $rok $frd $finf $fps $frss $fc $frdc $finfc $fpsc $cratio"
+done
+
+# --- Report -----------------------------------------------------------------
+
+echo "== load average at end: $(cut -d' ' -f1-3 /proc/loadavg)" >&2
+echo
+echo "tracediff vs floor; medians of $RUNS runs (RSS: max); target: wall <= 0.5x floor, RSS <= 32/128/256 MiB (a/b/c)"
+echo "wall s/CPU s/RSS: the whole tracediff command; floor: one thread, whole-file libdeflate + null Boost.JSON parse;"
+echo "ratio: tracediff wall / floor wall; CPU r.: tracediff CPU (user+sys, all threads) / floor CPU"
+echo
+fmt='%-3s %-22s %5s %8s %7s %6s %8s %6s %8s %7s %6s %6s   %s\n'
+# shellcheck disable=SC2059
+printf "$fmt" set input files "JSON MB" "wall s" "CPU s" "RSS MiB" "MB/s" "floor s" "fl CPU" ratio "CPU r." "target (wall / RSS)"
+for s in "${SET_LIST[@]}"; do
+  read -r files mb tw tc trss mbps fw ratio wt wok rok _ _ _ _ fc _ _ _ cratio <<<"${ROW[$s]}"
+  verdict() { [[ $1 == yes ]] && echo ok || echo MISS; }
+  # shellcheck disable=SC2059
+  printf "$fmt" "$s" "${LABEL[$s]}" "$files" "$mb" "$(printf %.2f "$tw")" "$tc" "$trss" "$mbps" \
+    "$(printf %.2f "$fw")" "$fc" "$(printf %.2fx "$ratio")" "$(printf %.2fx "$cratio")" \
+    "<= $(printf %.2f "$wt") s $(verdict "$wok"), <= ${RSS_TARGET[$s]} MiB $(verdict "$rok")"
+done
+echo
+echo "floor breakdown (one thread; medians, s; phases in thread CPU time, which load on the machine barely affects):"
+fmt2='%-3s %8s %8s %8s %8s %9s %9s\n'
+# shellcheck disable=SC2059
+printf "$fmt2" set read inflate parse "CPU sum" "wall" "RSS MiB"
+for s in "${SET_LIST[@]}"; do
+  read -r _ _ _ _ _ _ fw _ _ _ _ _ _ _ frss _ frdc finfc fpsc _ <<<"${ROW[$s]}"
+  # shellcheck disable=SC2059
+  printf "$fmt2" "$s" "$(printf %.3f "$frdc")" "$(printf %.3f "$finfc")" "$(printf %.3f "$fpsc")" \
+    "$(awk -v a="$frdc" -v b="$finfc" -v c="$fpsc" 'BEGIN {printf "%.3f", a + b + c}')" "$(printf %.3f "$fw")" "$frss"
+done
+echo
+echo "results: ${RESULTS#"$ROOT"/} (medians), ${RUNLOG#"$ROOT"/} (every run); reports: ${OUTDIR#"$ROOT"/}/"
