@@ -41,7 +41,23 @@ std::int64_t find_step(const std::vector<StepWindow>& windows, std::int64_t t) {
 
 }  // namespace
 
-FileSteps assign_steps(const model::TraceFile& file) {
+LaunchIndex::LaunchIndex(const model::TraceFile& file) {
+  for (std::uint32_t i = 0; i < file.events.size(); ++i) {
+    const auto& e = file.events[i];
+    if (model::is_launch(e.kind) && e.correlation >= 0) m_index.emplace_back(e.correlation, i);
+  }
+  std::stable_sort(m_index.begin(), m_index.end(),
+                   [](const auto& a, const auto& b) { return a.first < b.first; });
+}
+
+std::int64_t LaunchIndex::find(std::int64_t correlation) const {
+  auto it = std::upper_bound(m_index.begin(), m_index.end(), correlation,
+                             [](std::int64_t c, const auto& x) { return c < x.first; });
+  if (it == m_index.begin() || (it - 1)->first != correlation) return -1;
+  return (it - 1)->second;
+}
+
+FileSteps assign_steps(const model::TraceFile& file, const LaunchIndex& launches) {
   FileSteps out;
   const auto& events = file.events;
   out.iteration.assign(events.size(), k_no_step);
@@ -50,10 +66,8 @@ FileSteps assign_steps(const model::TraceFile& file) {
   // (gpu_user_annotation ProfilerStep#N, newer Kineto) only serve as a fallback
   // for GPU work without a launch record.
   std::unordered_map<std::uint32_t, std::vector<StepWindow>> host, device;
-  std::unordered_map<std::int64_t, std::size_t> launch_of;  // correlation -> launch event
   for (std::size_t i = 0; i < events.size(); ++i) {
     const auto& e = events[i];
-    if (model::is_launch(e.kind) && e.correlation >= 0) launch_of[e.correlation] = i;
     if (e.kind != Kind::user_annotation && e.kind != Kind::cpu_op &&
         e.kind != Kind::gpu_user_annotation)
       continue;
@@ -87,8 +101,8 @@ FileSteps assign_steps(const model::TraceFile& file) {
     }
     // Device-side event: the step of its launch, else a device-side step span.
     if (e.correlation >= 0) {
-      if (auto it = launch_of.find(e.correlation); it != launch_of.end()) {
-        out.iteration[i] = host_step(events[it->second]);
+      if (const auto l = launches.find(e.correlation); l >= 0) {
+        out.iteration[i] = host_step(events[static_cast<std::size_t>(l)]);
         continue;
       }
     }

@@ -23,12 +23,24 @@ struct StepWindow {
   std::uint32_t pid = 0;
 };
 
+// correlation id -> the runtime/driver call that launched it, as a sorted array
+// (a third of the memory of a hash map; files hold millions of launches).
+class LaunchIndex {
+ public:
+  explicit LaunchIndex(const model::TraceFile& file);
+  // The launch event's index, or -1. With several launches of one id the last wins.
+  std::int64_t find(std::int64_t correlation) const;
+
+ private:
+  std::vector<std::pair<std::int64_t, std::uint32_t>> m_index;
+};
+
 struct FileSteps {
   std::vector<StepWindow> host_steps;    // CPU-side ProfilerStep spans, by start
   std::vector<std::int64_t> iteration;   // per event; k_no_step when none
   std::uint64_t gpu_unlinked = 0;        // GPU events whose launch is missing
 };
 
-FileSteps assign_steps(const model::TraceFile& file);
+FileSteps assign_steps(const model::TraceFile& file, const LaunchIndex& launches);
 
 }  // namespace tracediff::analysis::detail

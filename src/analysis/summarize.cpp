@@ -41,7 +41,7 @@ Nesting nest(const model::TraceFile& f) {
     n.self_ns[i] = ev[i].dur_ns;
     if (is_host(ev[i].kind)) threads[{ev[i].pid, ev[i].tid}].push_back(i);
   }
-  std::vector<std::int64_t> child(ev.size(), 0);
+  // self_ns starts at the duration; children's time is subtracted as they are met.
   std::vector<std::uint32_t> stack;
   for (auto& [thread, idx] : threads) {
     std::sort(idx.begin(), idx.end(), [&](std::uint32_t a, std::uint32_t b) {
@@ -57,7 +57,7 @@ Nesting nest(const model::TraceFile& f) {
       for (auto s = stack.rbegin(); s != stack.rend() && t < end; ++s) {
         const auto seg_end = std::min(end, ev[*s].ts_ns + ev[*s].dur_ns);
         if (seg_end > t) {
-          child[*s] += seg_end - t;
+          n.self_ns[*s] -= seg_end - t;
           t = seg_end;
         }
       }
@@ -70,8 +70,7 @@ Nesting nest(const model::TraceFile& f) {
       stack.push_back(i);
     }
   }
-  for (std::size_t i = 0; i < ev.size(); ++i)
-    if (is_host(ev[i].kind)) n.self_ns[i] = std::max<std::int64_t>(0, ev[i].dur_ns - child[i]);
+  for (auto& v : n.self_ns) v = std::max<std::int64_t>(0, v);
   return n;
 }
 
@@ -107,7 +106,8 @@ model::FileSummary summarize_file(const model::TraceFile& f) {
   s.truncated = f.truncated;
   s.diagnostics = f.diagnostics;
 
-  const auto steps = detail::assign_steps(f);
+  const detail::LaunchIndex launch_of(f);
+  const auto steps = detail::assign_steps(f, launch_of);
   const auto nesting = nest(f);
   const auto& ev = f.events;
   s.has_steps = !steps.host_steps.empty();
@@ -137,11 +137,6 @@ model::FileSummary summarize_file(const model::TraceFile& f) {
     if (it == k_no_step) return -1;
     return step_index.at(it);
   };
-
-  // Launch links: correlation -> runtime event.
-  std::unordered_map<std::int64_t, std::uint32_t> launch_of;
-  for (std::uint32_t i = 0; i < ev.size(); ++i)
-    if (ev[i].kind == Kind::runtime && ev[i].correlation >= 0) launch_of[ev[i].correlation] = i;
 
   std::map<std::pair<std::uint32_t, std::uint32_t>, std::uint32_t> key_index;  // (cat, name) pool ids
   std::unordered_map<std::uint32_t, std::uint32_t> launcher_index;              // pool id -> index
@@ -184,10 +179,10 @@ model::FileSummary summarize_file(const model::TraceFile& f) {
       c.self_ns += nesting.self_ns[i];
       if (model::is_gpu_work(e.kind)) {
         std::uint32_t who;
-        auto l = e.correlation >= 0 ? launch_of.find(e.correlation) : launch_of.end();
-        if (l == launch_of.end()) who = launcher_id(~1u, "(launch not in trace)");
-        else if (nesting.launcher[l->second] == ~0u) who = launcher_id(~0u, "(no enclosing operator)");
-        else who = launcher_id(nesting.launcher[l->second], {});
+        const auto l = e.correlation >= 0 ? launch_of.find(e.correlation) : -1;
+        if (l < 0) who = launcher_id(~1u, "(launch not in trace)");
+        else if (nesting.launcher[static_cast<std::size_t>(l)] == ~0u) who = launcher_id(~0u, "(no enclosing operator)");
+        else who = launcher_id(nesting.launcher[static_cast<std::size_t>(l)], {});
         launches[{who, k->second, step}] += e.dur_ns;
       }
     }

@@ -110,9 +110,12 @@ ParseOutcome parse_options(int argc, const char* const* argv, Options& o) {
   app.add_option("CONTROL", control, "Traces before the change (directory or file)")->required();
   app.add_option("TEST", test, "Traces after the change (directory or file)")->required();
   std::vector<std::string> add_control, add_test;
+  // allow_extra_args(false): one value per flag, so the positionals stay positionals.
   app.add_option("--add-control", add_control, "Another trace file or directory for CONTROL (repeatable)")
+      ->allow_extra_args(false)
       ->group("Inputs");
   app.add_option("--add-test", add_test, "Another trace file or directory for TEST (repeatable)")
+      ->allow_extra_args(false)
       ->group("Inputs");
 
   std::string html;
@@ -163,6 +166,7 @@ ParseOutcome parse_options(int argc, const char* const* argv, Options& o) {
   app.add_option("--min-change", min_change,
                  "Per-step changes smaller than this are 'same within noise': a percentage (5%)\n"
                  "or a duration (2us, 0.5ms); repeat to give both (default 5%)")
+      ->allow_extra_args(false)
       ->group("Selection");
   app.add_option("-j,--threads", o.threads, "Files read in parallel (default: one per core)")
       ->group("Performance");

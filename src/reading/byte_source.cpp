@@ -17,16 +17,46 @@ struct ByteSource::Inflater {
   ~Inflater() { inflateEnd(&z); }
 };
 
+namespace {
+
+// File size for plain JSON; for gzip the ISIZE trailer (uncompressed size mod 4 GiB),
+// or 20x the compressed size when ISIZE has clearly wrapped.
+std::uint64_t size_hint_of(std::FILE* f) {
+  if (std::fseek(f, 0, SEEK_END) != 0) return 0;
+  const long size = std::ftell(f);
+  unsigned char head[2] = {0, 0}, tail[4] = {0, 0, 0, 0};
+  std::uint64_t hint = size > 0 ? static_cast<std::uint64_t>(size) : 0;
+  if (size >= 18 && std::fseek(f, 0, SEEK_SET) == 0 && std::fread(head, 1, 2, f) == 2 && head[0] == 0x1f &&
+      head[1] == 0x8b && std::fseek(f, size - 4, SEEK_SET) == 0 && std::fread(tail, 1, 4, f) == 4) {
+    const std::uint64_t isize = tail[0] | (tail[1] << 8) | (tail[2] << 16) | (std::uint64_t{tail[3]} << 24);
+    hint = isize >= static_cast<std::uint64_t>(size) ? isize : static_cast<std::uint64_t>(size) * 20;
+  }
+  std::fseek(f, 0, SEEK_SET);
+  return hint;
+}
+
+}  // namespace
+
+std::uint64_t estimate_json_size(const std::string& path) {
+  std::FILE* f = std::fopen(path.c_str(), "rb");
+  if (!f) return 0;
+  const auto hint = size_hint_of(f);
+  std::fclose(f);
+  return hint;
+}
+
 ByteSource::ByteSource(const std::string& path) {
   m_file = std::fopen(path.c_str(), "rb");
   if (!m_file) {
     m_error = std::strerror(errno);
     return;
   }
+  m_size_hint = size_hint_of(m_file);
   m_raw.resize(k_chunk);
 }
 
-ByteSource::ByteSource(std::string_view bytes) : m_memory(bytes), m_from_memory(true) {}
+ByteSource::ByteSource(std::string_view bytes)
+    : m_memory(bytes), m_from_memory(true), m_size_hint(bytes.size()) {}
 
 ByteSource::~ByteSource() {
   if (m_file) std::fclose(m_file);

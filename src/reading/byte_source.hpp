@@ -10,6 +10,9 @@
 
 namespace tracediff::reading {
 
+// Estimated JSON size of a trace file without reading it (see ByteSource::size_hint).
+std::uint64_t estimate_json_size(const std::string& path);
+
 class ByteSource {
  public:
   static constexpr std::size_t k_chunk = 1 << 18;
@@ -28,6 +31,9 @@ class ByteSource {
   // True when the stream ended early or was corrupt; chunks before that were delivered.
   bool damaged() const { return m_damaged; }
   std::uint64_t bytes_in() const { return m_bytes_in; }   // raw bytes read
+  // Expected size of the (inflated) JSON, from the file size or gzip's ISIZE trailer;
+  // 0 when unknown. Only a hint: ISIZE is modulo 4 GiB and a stream may be cut.
+  std::uint64_t size_hint() const { return m_size_hint; }
   std::uint64_t bytes_out() const { return m_bytes_out; } // bytes delivered
 
   // Next chunk of (inflated) bytes; false at the end or after an error.
@@ -51,6 +57,7 @@ class ByteSource {
   bool m_damaged = false;
   std::string m_error;
   std::uint64_t m_bytes_in = 0, m_bytes_out = 0;
+  std::uint64_t m_size_hint = 0;
 };
 
 }  // namespace tracediff::reading

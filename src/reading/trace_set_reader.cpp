@@ -2,12 +2,14 @@
 
 #include <algorithm>
 #include <atomic>
+#include <condition_variable>
 #include <filesystem>
 #include <map>
 #include <mutex>
 #include <regex>
 #include <thread>
 
+#include "reading/byte_source.hpp"
 #include "util/errors.hpp"
 
 namespace tracediff::reading {
@@ -95,20 +97,38 @@ std::vector<model::TraceSet> read_trace_sets(const std::vector<SetSpec>& sides,
   // the unit of work users have (kineto-trace-format.md §6, "Huge files").
   if (threads == 0) threads = std::max(1u, std::thread::hardware_concurrency());
   threads = std::min<unsigned>(threads, static_cast<unsigned>(std::max<std::size_t>(jobs.size(), 1)));
-  std::atomic<std::size_t> next{0};
-  std::mutex progress_mutex;
+  // Files in parallel, but not two huge ones at once: a worker starts a file only
+  // while the JSON in flight stays under k_parallel_json_budget (or nothing else is
+  // in flight). Each GB of Kineto JSON holds about 110 MB of compact events.
+  constexpr std::uint64_t k_parallel_json_budget = std::uint64_t{1} << 30;
+  std::vector<std::uint64_t> estimate(jobs.size());
+  for (std::size_t i = 0; i < jobs.size(); ++i) estimate[i] = estimate_json_size(jobs[i].path);
+  std::mutex mutex;
+  std::condition_variable room;
+  std::uint64_t in_flight = 0;
+  std::size_t next = 0;
   std::uint64_t bytes_done = 0;
   std::size_t files_done = 0;
   if (progress) progress(0, 0, jobs.size());
   auto work = [&] {
-    for (std::size_t i; (i = next.fetch_add(1)) < jobs.size();) {
+    for (;;) {
+      std::size_t i;
+      {
+        std::unique_lock lock(mutex);
+        if (next >= jobs.size()) return;
+        i = next++;
+        room.wait(lock, [&] { return in_flight == 0 || in_flight + estimate[i] <= k_parallel_json_budget; });
+        in_flight += estimate[i];
+      }
       jobs[i].result = read_trace_file(jobs[i].path, options);
       if (!jobs[i].result.skipped) {
         settle_rank(jobs[i].result.file);
         if (after_read) after_read(jobs[i].result.file);
       }
+      std::lock_guard lock(mutex);
+      in_flight -= estimate[i];
+      room.notify_all();
       if (progress) {
-        std::lock_guard lock(progress_mutex);
         bytes_done += jobs[i].result.file.json_bytes;
         progress(bytes_done, ++files_done, jobs.size());
       }

@@ -62,7 +62,7 @@ BOOST_AUTO_TEST_SUITE(compare)
 
 BOOST_AUTO_TEST_CASE(iterations_follow_process_and_launch) {
   const auto f = file_of(k_trace);
-  const auto s = analysis::detail::assign_steps(f);
+  const auto s = analysis::detail::assign_steps(f, analysis::detail::LaunchIndex(f));
   BOOST_TEST(s.host_steps.size() == 2u);
   const std::vector<std::int64_t> expected = {1, 2, 1, 1, 2, 1, -1, -1};
   BOOST_TEST(s.iteration == expected, boost::test_tools::per_element());
