@@ -1,7 +1,8 @@
-/* tracediff report script: draws the charts and makes the table sortable and
- * filterable. Untrusted text (operator names) only ever goes through textContent,
- * element attributes read back as text, and Chart.js (which paints on a canvas).
- * Never innerHTML. Without this script the page still shows everything. */
+/* tracediff report script: draws the charts, makes the table sortable and
+ * filterable, and switches inclusive <-> self time. Untrusted text (operator names)
+ * only ever goes through textContent, element attributes read back as text, and
+ * Chart.js (which paints on a canvas). Never innerHTML. Without this script the page
+ * still shows everything (and the inclusive/self switch still works through CSS). */
 (function () {
   'use strict';
 
@@ -10,6 +11,21 @@
     data = JSON.parse(document.getElementById('data').textContent);
   } catch (e) {
     data = { labels: ['Control', 'Test'], charts: [] };
+  }
+  var root = document.documentElement;
+
+  // --- inclusive or self time
+  var selfBox = document.getElementById('time-self');
+  function selfMode() { return !!(selfBox && selfBox.checked); }
+  var onTimeChange = [];
+  if (selfBox) {
+    document.querySelectorAll('input[name="time"]').forEach(function (box) {
+      box.addEventListener('change', function () {
+        root.classList.toggle('self', selfMode());
+        onTimeChange.forEach(function (f) { f(); });
+      });
+    });
+    root.classList.toggle('self', selfMode());  // a reload may keep the choice
   }
 
   // --- number formatting (ticks only; every other number was formatted by tracediff)
@@ -27,6 +43,7 @@
     return [1, 'ns'];
   }
   function countTick(v) {
+    if (data.per_step) return Math.abs(v) < 1e-9 ? '0' : sig3(v);
     return Number.isInteger(v) ? v.toLocaleString('en-US') : '';
   }
 
@@ -38,81 +55,130 @@
   }
 
   // --- charts
+  var COLORS = { c: '#4e79a7', t: '#e8772e', d: '#7a6bb0', slower: '#b42318', faster: '#067647', same: '#a3abb8' };
+  var charts = {};
+
+  function drawChart(spec) {
+    var fig = document.getElementById('chart-' + spec.id);
+    var rows = spec.self && selfMode() ? spec.self : spec.rows;
+    if (!fig || !rows || !rows.length) return;
+    var wrap = fig.querySelector('.canvas-wrap');
+    var canvas = wrap && wrap.querySelector('canvas');
+    if (!canvas) return;
+    if (charts[spec.id]) {
+      charts[spec.id].destroy();
+      delete charts[spec.id];
+    }
+    var isDuration = spec.unit === 'ns';
+    var max = 0;
+    rows.forEach(function (r) {
+      max = Math.max(max, Math.abs(r.c), Math.abs(r.t), Math.abs(r.d));
+    });
+    var unit = durationUnit(max);
+    var texts = ['ct', 'tt', 'dt'];
+    var byVerdict = rows.some(function (r) { return r.v; });
+    var per = data.per_step ? ' per ' + (data.unit || 'step') : '';
+    var axis = isDuration ? (data.per_step ? (spec.self && selfMode() ? 'self time' : 'inclusive time') + per
+                                           : 'total duration') + ' (' + unit[1] + ')'
+                          : (data.per_step ? 'calls' + per : 'count');
+    wrap.style.height = (80 + 36 * rows.length) + 'px';
+    wrap.hidden = false;
+    try {
+      charts[spec.id] = new Chart(canvas, {
+        type: 'bar',
+        data: {
+          labels: rows.map(function (r) { return chartLabel(r.name); }),
+          datasets: [
+            { label: data.labels[0], data: rows.map(function (r) { return r.c; }), backgroundColor: COLORS.c },
+            { label: data.labels[1], data: rows.map(function (r) { return r.t; }), backgroundColor: COLORS.t },
+            {
+              label: byVerdict ? 'Difference (colour: verdict)' : 'Difference',
+              data: rows.map(function (r) { return r.d; }),
+              backgroundColor: byVerdict ? rows.map(function (r) { return COLORS[r.v] || COLORS.d; }) : COLORS.d
+            }
+          ]
+        },
+        options: {
+          indexAxis: 'y',
+          responsive: true,
+          maintainAspectRatio: false,
+          animation: false,
+          barPercentage: 0.9,
+          categoryPercentage: 0.8,
+          interaction: { mode: 'index', axis: 'y', intersect: false },
+          plugins: {
+            legend: {
+              position: 'top',
+              align: 'start',
+              labels: {
+                boxWidth: 12,
+                boxHeight: 12,
+                generateLabels: function (chart) {
+                  var items = Chart.defaults.plugins.legend.labels.generateLabels(chart);
+                  // One swatch per dataset, even when the bars are coloured one by one.
+                  items.forEach(function (it, i) {
+                    it.fillStyle = i === 2 && byVerdict ? COLORS.slower : [COLORS.c, COLORS.t, COLORS.d][i];
+                    it.strokeStyle = it.fillStyle;
+                  });
+                  return items;
+                }
+              }
+            },
+            tooltip: {
+              callbacks: {
+                title: function (items) { return items.length ? rows[items[0].dataIndex].name : ''; },
+                label: function (item) {
+                  var r = rows[item.dataIndex];
+                  var s = item.dataset.label.replace(/ \(colour: verdict\)$/, '') + ': ' + r[texts[item.datasetIndex]];
+                  if (item.datasetIndex === 2 && r.v) s += ' (' + (r.v === 'same' ? 'same within noise' : r.v) + ')';
+                  return s;
+                }
+              }
+            }
+          },
+          scales: {
+            x: {
+              grid: { color: '#eef0f3' },
+              title: { display: true, text: axis },
+              ticks: {
+                maxRotation: 0,
+                autoSkipPadding: 14,
+                callback: function (v) { return isDuration ? sig3(v / unit[0]) : countTick(v); }
+              }
+            },
+            y: {
+              grid: { display: false },
+              ticks: { font: { family: 'ui-monospace, SFMono-Regular, Menlo, Consolas, "Liberation Mono", monospace', size: 11 } }
+            }
+          }
+        }
+      });
+      fig.classList.add('drawn');
+      fig.setAttribute('data-drawn', spec.self && selfMode() ? 'self' : 'incl');
+    } catch (e) {
+      wrap.hidden = true;  // keep the static bars
+      fig.classList.remove('drawn');
+    }
+  }
+
   function drawCharts() {
     if (typeof Chart === 'undefined') return;
     var font = getComputedStyle(document.body).fontFamily;
     Chart.defaults.font.family = font;
     Chart.defaults.font.size = 12;
     Chart.defaults.color = '#1d2433';
-    data.charts.forEach(function (spec) {
-      var fig = document.getElementById('chart-' + spec.id);
-      if (!fig || !spec.rows.length) return;
-      var wrap = fig.querySelector('.canvas-wrap');
-      var canvas = wrap && wrap.querySelector('canvas');
-      if (!canvas) return;
-      var isDuration = spec.unit === 'ns';
-      var max = 0;
-      spec.rows.forEach(function (r) {
-        max = Math.max(max, Math.abs(r.c), Math.abs(r.t), Math.abs(r.d));
-      });
-      var unit = durationUnit(max);
-      var texts = ['ct', 'tt', 'dt'];
-      wrap.hidden = false;
-      try {
-        new Chart(canvas, {
-          type: 'bar',
-          data: {
-            labels: spec.rows.map(function (r) { return chartLabel(r.name); }),
-            datasets: [
-              { label: data.labels[0], data: spec.rows.map(function (r) { return r.c; }), backgroundColor: '#4e79a7' },
-              { label: data.labels[1], data: spec.rows.map(function (r) { return r.t; }), backgroundColor: '#e8772e' },
-              { label: 'Difference', data: spec.rows.map(function (r) { return r.d; }), backgroundColor: '#7a6bb0' }
-            ]
-          },
-          options: {
-            indexAxis: 'y',
-            responsive: true,
-            maintainAspectRatio: false,
-            animation: false,
-            barPercentage: 0.9,
-            categoryPercentage: 0.8,
-            interaction: { mode: 'index', axis: 'y', intersect: false },
-            plugins: {
-              legend: { position: 'top', align: 'start', labels: { boxWidth: 12, boxHeight: 12 } },
-              tooltip: {
-                callbacks: {
-                  title: function (items) { return items.length ? spec.rows[items[0].dataIndex].name : ''; },
-                  label: function (item) {
-                    return item.dataset.label + ': ' + spec.rows[item.dataIndex][texts[item.datasetIndex]];
-                  }
-                }
-              }
-            },
-            scales: {
-              x: {
-                grid: { color: '#eef0f3' },
-                title: { display: true, text: isDuration ? 'total duration (' + unit[1] + ')' : 'count' },
-                ticks: {
-                  maxRotation: 0,
-                  autoSkipPadding: 14,
-                  callback: function (v) { return isDuration ? sig3(v / unit[0]) : countTick(v); }
-                }
-              },
-              y: {
-                grid: { display: false },
-                ticks: { font: { family: 'ui-monospace, SFMono-Regular, Menlo, Consolas, "Liberation Mono", monospace', size: 11 } }
-              }
-            }
-          }
-        });
-        fig.classList.add('drawn');
-      } catch (e) {
-        wrap.hidden = true;  // keep the static bars
-      }
+    data.charts.forEach(drawChart);
+    onTimeChange.push(function () {
+      data.charts.forEach(function (spec) { if (spec.self) drawChart(spec); });
     });
   }
 
   // --- the table
+  function nameOf(td) {
+    var first = td.firstChild;
+    return td.getAttribute('title') || (first && first.nodeType === 3 ? first.nodeValue : '');
+  }
+
   function initTable() {
     var table = document.getElementById('diff-table');
     if (!table) return;
@@ -126,15 +192,17 @@
 
     rows.forEach(function (tr, i) {
       var nm = tr.cells[0];
+      var lb = nm.querySelector('.lb');
       tr.__order = i;
-      tr.__text = ((nm.getAttribute('title') || nm.textContent) + '\n' + nm.textContent + '\n' +
-                   tr.cells[1].textContent).toLowerCase();
+      tr.__text = (nameOf(nm) + '\n' + (nm.firstChild && nm.firstChild.nodeType === 3 ? nm.firstChild.nodeValue : '') +
+                   '\n' + tr.cells[1].textContent + '\n' + (lb ? lb.textContent : '')).toLowerCase();
     });
 
+    // The sort key: self time where the cell has one and self time is shown.
     function key(tr, col, type) {
       var td = tr.cells[col];
-      if (type === 'text') return (col === 0 ? (td.getAttribute('title') || td.textContent) : td.textContent).toLowerCase();
-      var v = td.getAttribute('data-v');
+      if (type === 'text') return (col === 0 ? nameOf(td) : td.textContent).toLowerCase();
+      var v = selfMode() && td.hasAttribute('data-s') ? td.getAttribute('data-s') : td.getAttribute('data-v');
       if (v === null || v === '') return null;
       var n = Number(v);
       return isNaN(n) ? null : n;
@@ -187,6 +255,11 @@
       sortState = { col: -1, dir: 0 };
     });
 
+    // Inclusive <-> self: the cells switch by CSS; the order follows the shown values.
+    onTimeChange.push(function () {
+      if (sortState.col >= 0) sortBy(sortState.col, sortState.dir);
+    });
+
     function checked(name) {
       var on = {};
       document.querySelectorAll('input[name="' + name + '"]').forEach(function (box) {
@@ -199,10 +272,12 @@
       var q = filter.value.trim().toLowerCase();
       var changes = checked('change');
       var devices = checked('device');
+      var verdicts = checked('verdict');
       var n = 0;
       rows.forEach(function (tr) {
         var ok = changes[tr.getAttribute('data-change')] !== false &&
                  devices[tr.getAttribute('data-device')] !== false &&
+                 verdicts[tr.getAttribute('data-verdict')] !== false &&
                  (q === '' || tr.__text.indexOf(q) !== -1);
         tr.hidden = !ok;
         if (ok) ++n;
@@ -214,9 +289,41 @@
     controls.addEventListener('change', applyFilter);
     controls.hidden = false;
     applyFilter();
+
+    // A link to a row the filters hide: show it anyway.
+    window.addEventListener('hashchange', function () {
+      var el = document.getElementById(location.hash.slice(1));
+      if (el && el.parentNode === tbody && el.hidden) {
+        el.hidden = false;
+        el.scrollIntoView({ block: 'center' });
+      }
+    });
   }
 
-  document.documentElement.classList.add('js');
+  // --- the launcher view: titles for shortened kernel names, open on a link
+  function initLaunchers() {
+    document.querySelectorAll('details.ln > .k > a[href^="#r"]').forEach(function (a) {
+      var tr = document.getElementById(a.getAttribute('href').slice(1));
+      var full = tr && tr.cells[0].getAttribute('title');
+      if (full) a.setAttribute('title', full);
+    });
+    function openTarget() {
+      var id = location.hash.slice(1);
+      var el = id && document.getElementById(id);
+      if (el && el.tagName === 'DETAILS' && el.classList.contains('ln')) el.open = true;
+    }
+    window.addEventListener('hashchange', openTarget);
+    // Open at once on a click (hashchange comes later, and not at all for the same hash).
+    document.addEventListener('click', function (ev) {
+      var a = ev.target && ev.target.closest ? ev.target.closest('a[href^="#l"]') : null;
+      var el = a && document.getElementById(a.getAttribute('href').slice(1));
+      if (el && el.tagName === 'DETAILS') el.open = true;
+    });
+    openTarget();
+  }
+
+  root.classList.add('js');
   initTable();
+  initLaunchers();
   drawCharts();
 })();

@@ -1,14 +1,17 @@
 #!/usr/bin/env bash
 # Checks the HTML report in headless Chromium (tests/browser/report_test.mjs): charts
-# drawn, sorting, filtering, no network, a hostile operator name shown as text, and the
-# page without JavaScript. Installs what is missing first (Debian's chromium, node and
+# drawn, sorting (per-step and total columns), filtering, the inclusive/self switch
+# (table values and charts), the verdict filter, the launcher view, no network, a hostile
+# operator name shown as text, the page without JavaScript, and a --hta-compat report. Installs what is missing first (Debian's chromium, node and
 # npm when run as root; the pinned playwright-core with npm ci).
 #
 #   scripts/browser-test.sh TRACEDIFF_BINARY [SCREENSHOT]
 #       renders the reports itself: the HTA pair from ../shared/traces/hta-trace-diff
 #       (control vs test), and a tiny generated trace pair with a hostile name.
-#       SCREENSHOT defaults to build/report-screenshot.png.
+#       SCREENSHOT defaults to build/report-screenshot.png; the page without JavaScript
+#       goes next to it as SCREENSHOT-nojs.png.
 #   scripts/browser-test.sh --report R.html --malicious-report M.html --screenshot OUT.png
+#                           [--nojs-screenshot OUT2.png] [--compat-report C.html]
 #       checks reports made elsewhere.
 #
 # Ends with the test's "N passed, M failed" line; exits non-zero on any failure.
@@ -88,13 +91,23 @@ say "rendering the hostile report"
 "$bin" "$work/hostile/control" "$work/hostile/test" -o "$work/hostile.html" -q >&2
 
 report="$work/hostile.html"
+pair=("$work/hostile/control" "$work/hostile/test")
 if [ -d "$shared/traces/hta-trace-diff/control" ] && [ -d "$shared/traces/hta-trace-diff/test" ]; then
   say "rendering the HTA trace-diff pair"
-  "$bin" "$shared/traces/hta-trace-diff/control" "$shared/traces/hta-trace-diff/test" \
-    -o "$work/report.html" -q >&2
+  pair=("$shared/traces/hta-trace-diff/control" "$shared/traces/hta-trace-diff/test")
+  "$bin" "${pair[@]}" -o "$work/report.html" -q >&2
   report="$work/report.html"
+  size=$(wc -c <"$report")
+  say "report: $size bytes"
+  if [ "$size" -ge 1000000 ]; then
+    say "the report of the HTA pair is over 1 MB ($size bytes)"
+    exit 1
+  fi
 else
   say "no $shared/traces/hta-trace-diff: checking the hostile report only"
 fi
+say "rendering the --hta-compat report"
+"$bin" "${pair[@]}" --hta-compat -o "$work/compat.html" -q >&2
 
-run_test --report "$report" --malicious-report "$work/hostile.html" --screenshot "$shot"
+run_test --report "$report" --malicious-report "$work/hostile.html" --screenshot "$shot" \
+  --nojs-screenshot "${shot%.png}-nojs.png" --compat-report "$work/compat.html"

@@ -91,7 +91,28 @@ std::string format_duration_ns(std::int64_t ns, bool with_sign) {
 }
 
 std::string format_count(std::int64_t n, bool with_sign) {
-  return sign_prefix(n < 0, n > 0, with_sign) + group_thousands(magnitude(n));
+  std::string out = sign_prefix(n < 0, n > 0, with_sign);
+  out += group_thousands(magnitude(n));
+  return out;
+}
+
+std::string format_count_per_step(double n, bool with_sign) {
+  if (!std::isfinite(n)) return "n/a";
+  const double hundredths_d = std::round(std::fabs(n) * 100.0);
+  if (hundredths_d >= 1e17) return n > 0 ? "+huge" : "-huge";
+  const auto hundredths = static_cast<std::uint64_t>(hundredths_d);
+  if (hundredths == 0) {
+    if (n == 0) return "0";
+    return std::string(n < 0 ? "-" : (with_sign ? "+" : "")) + "<0.01";
+  }
+  std::string out = sign_prefix(n < 0, n > 0, with_sign);
+  out += group_thousands(hundredths / 100);
+  if (const auto frac = hundredths % 100; frac != 0) {
+    out += '.';
+    out += static_cast<char>('0' + frac / 10);
+    if (frac % 10 != 0) out += static_cast<char>('0' + frac % 10);
+  }
+  return out;
 }
 
 std::string format_pct(std::optional<double> pct, bool is_new) {

@@ -26,6 +26,12 @@ std::string format_duration_ns(std::int64_t ns, bool with_sign);
 // An integer with ',' every three digits. with_sign as for durations.
 std::string format_count(std::int64_t n, bool with_sign);
 
+// A count per step (a mean, so fractional): at most two decimals, trailing zeros
+// dropped, ',' thousands separators ("4", "0.5", "2.33", "1,234.5"). A positive value
+// that rounds to 0 is "<0.01". with_sign as for durations.
+//   format_count_per_step(2.3333, false) -> "2.33"    format_count_per_step(3, true) -> "+3"
+std::string format_count_per_step(double n, bool with_sign);
+
 // A relative change in percent, always signed, one decimal ("+12.3%", "-0.4%",
 // "0.0%"). nullopt (no base to compare with) gives "n/a", or "new" when is_new.
 std::string format_pct(std::optional<double> pct, bool is_new = false);

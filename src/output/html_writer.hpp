@@ -5,6 +5,12 @@
 // scripts (by SHA-256) and inline styles. Works without JavaScript: the headline,
 // the groups, the full table (in report.by_impact order) and static bars are all
 // rendered here.
+//
+// Default mode (per-step figures): verdict counts and the largest real changes, step
+// time and where it went, ranks (when a side has several), the table per step with
+// totals beside it (inclusive or self time: a CSS switch the script also drives),
+// verdicts, and GPU time by launching operator with its kernels. --hta-compat: HTA's
+// totals only, as before, and none of those sections.
 #include <ostream>
 #include <string>
 #include <string_view>

@@ -1,10 +1,12 @@
 // Checks a tracediff HTML report in headless Chromium, as a reader would use it.
 //
 //   node report_test.mjs --report R.html --malicious-report M.html --screenshot OUT.png
+//                        [--nojs-screenshot OUT2.png] [--compat-report C.html]
 //                        [--chromium /usr/bin/chromium] [--hostile-name NAME]
 //
-// R.html: any report with rows. M.html: a report with a row named
-// `</script><img src=x onerror=alert(1)>` (the default --hostile-name).
+// R.html: any default-mode report with rows (per-step figures, verdicts, launchers).
+// M.html: a report with a row named `</script><img src=x onerror=alert(1)>` (the default
+// --hostile-name). C.html: a --hta-compat report (totals only), checked when given.
 // Prints one line per check and ends with "N passed, M failed"; exits 1 on failure.
 import { chromium } from 'playwright-core';
 import { existsSync, mkdirSync } from 'node:fs';
@@ -17,6 +19,8 @@ const { values: args } = parseArgs({
     report: { type: 'string' },
     'malicious-report': { type: 'string' },
     screenshot: { type: 'string' },
+    'nojs-screenshot': { type: 'string' },
+    'compat-report': { type: 'string' },
     chromium: { type: 'string', default: '/usr/bin/chromium' },
     'hostile-name': { type: 'string', default: '</script><img src=x onerror=alert(1)>' },
   },
@@ -70,8 +74,10 @@ async function columnKeys(page, col) {
       trs.map((tr) => {
         const td = tr.cells[col];
         const type = document.querySelectorAll('#diff-table thead th')[col].dataset.type;
-        if (type === 'text') return (col === 0 ? td.getAttribute('title') || td.textContent : td.textContent).toLowerCase();
-        const v = td.getAttribute('data-v');
+        const name = (c) => c.getAttribute('title') || (c.firstChild && c.firstChild.nodeType === 3 ? c.firstChild.nodeValue : '');
+        if (type === 'text') return (col === 0 ? name(td) : td.textContent).toLowerCase();
+        const self = document.documentElement.classList.contains('self') && td.hasAttribute('data-s');
+        const v = td.getAttribute(self ? 'data-s' : 'data-v');
         return v === null || v === '' ? null : Number(v);
       }),
     col,
@@ -90,6 +96,26 @@ function isSorted(keys, dir) {
       return `${JSON.stringify(keys[i - 1])} before ${JSON.stringify(keys[i])} at ${i}`;
   }
   return '';
+}
+
+// What a chart's canvas shows, cheaply: a hash of its pixels.
+async function canvasHash(page, id) {
+  return page.$eval(`#chart-${id} canvas`, (c) => {
+    const img = c.getContext('2d').getImageData(0, 0, c.width, c.height).data;
+    let h = 0;
+    for (let i = 0; i < img.length; i += 7) h = (h * 31 + img[i]) | 0;
+    return h;
+  });
+}
+
+// The text a reader sees in each visible row's cell (innerText honours display:none).
+async function visibleCells(page, col) {
+  return page.$$eval('#diff-table tbody tr:not([hidden])', (trs, col) => trs.map((tr) => tr.cells[col].innerText.trim()), col);
+}
+
+async function headerIndex(page, test) {
+  const headers = await page.$$eval('#diff-table thead th', (ths) => ths.map((th) => th.textContent.trim()));
+  return headers.findIndex((t) => test(t));
 }
 
 const browser = await chromium.launch({ executablePath: args.chromium, headless: true, args: ['--no-sandbox'] });
@@ -129,6 +155,13 @@ try {
     mkdirSync(dirname(resolve(args.screenshot)), { recursive: true });
     await page.screenshot({ path: args.screenshot, fullPage: true });
     check(`screenshot saved to ${args.screenshot}`, existsSync(args.screenshot));
+    // The top of the page at a laptop's size: the README's picture (docs/report-screenshot.png).
+    const top = args.screenshot.replace(/\.png$/, '-top.png');
+    await page.setViewportSize({ width: 1400, height: 1500 });
+    await page.evaluate(() => window.scrollTo(0, 0));
+    await page.screenshot({ path: top });
+    await page.setViewportSize({ width: 1400, height: 1000 });
+    check(`top-of-page screenshot saved to ${top}`, existsSync(top));
   });
 
   const total = await page.$$eval('#diff-table tbody tr', (t) => t.length);
@@ -136,13 +169,14 @@ try {
 
   await step('sorting', async () => {
     const headers = await page.$$eval('#diff-table thead th', (ths) => ths.map((th) => [th.textContent.trim(), th.dataset.type]));
-    const wanted = ['Name', ' count', ' total', 'Δ duration', 'Δ %', 'Change'];
+    // Per-step columns first, then the totals, calls and the groups.
+    const wanted = ['Name', 'Verdict', ' / step', 'Δ / step', 'Δ %', ' total', 'Calls / step', 'Change'];
     const cols = [];
     for (const w of wanted) {
-      const i = headers.findIndex(([t]) => (w.startsWith(' ') ? t.endsWith(w) : t === w));
+      const i = headers.findIndex(([t]) => (w.startsWith(' ') ? t.endsWith(w) && !t.startsWith('Δ') : t === w));
       if (i >= 0 && !cols.includes(i)) cols.push(i);
     }
-    check('sortable columns found', cols.length === wanted.length, JSON.stringify(headers));
+    check('sortable columns found (per step and totals)', cols.length === wanted.length, JSON.stringify(headers));
     for (const col of cols) {
       const [label, type] = headers[col];
       const th = page.locator('#diff-table thead th').nth(col);
@@ -158,7 +192,7 @@ try {
       }
     }
     // Numeric columns sort as numbers: 9 before 10 ascending; text would put "10" first.
-    const dcol = headers.findIndex(([t]) => t === 'Δ duration');
+    const dcol = headers.findIndex(([t]) => t === 'Δ / step');
     const dth = page.locator('#diff-table thead th').nth(dcol);
     for (let i = 0; i < 2 && (await dth.getAttribute('aria-sort')) !== 'ascending'; ++i) await dth.locator('button').click();
     const keys = await columnKeys(page, dcol);
@@ -172,11 +206,108 @@ try {
     check('impact order restored', aria === 0);
   });
 
+  await step('inclusive / self', async () => {
+    const ccol = await headerIndex(page, (t) => t.endsWith(' / step') && !t.startsWith('Δ') && !t.startsWith('Calls'));
+    const dcol = await headerIndex(page, (t) => t === 'Δ / step');
+    const withSelf = await page.$$eval('#diff-table tbody tr', (trs, c) => trs.filter((tr) => tr.cells[c].hasAttribute('data-s')).length, ccol);
+    check('rows carry self time (data-s)', withSelf > 0, `rows with self=${withSelf}`);
+    const before = await visibleCells(page, ccol);
+    const chartBefore = await canvasHash(page, 'duration');
+    const countBefore = await canvasHash(page, 'count');
+    await page.click('.timebar label:has(#time-self)');
+    await page.waitForFunction(() => document.getElementById('chart-duration').dataset.drawn === 'self', null, { timeout: 5000 }).catch(() => {});
+    const after = await visibleCells(page, ccol);
+    const changed = before.filter((t, i) => t !== after[i]).length;
+    check('self: table values change', changed > 0 && changed <= withSelf, `changed=${changed} with self=${withSelf}`);
+    const shownOk = await page.$$eval('#diff-table tbody tr', (trs, c) => trs.every((tr) => {
+      const td = tr.cells[c];
+      const s = td.querySelector('.s');
+      return !s || (td.innerText.trim() === s.textContent.trim());
+    }), ccol);
+    check('self: cells show their self value', shownOk);
+    const drawn = await page.$eval('#chart-duration', (f) => [f.dataset.drawn, f.classList.contains('drawn')]);
+    const chartAfter = await canvasHash(page, 'duration');
+    check('self: duration chart redrawn with self time', drawn[0] === 'self' && drawn[1] && chartAfter !== chartBefore,
+      `drawn=${drawn} same pixels=${chartAfter === chartBefore}`);
+    const caption = await page.$eval('#chart-duration figcaption', (f) => f.innerText);
+    check('self: chart caption says self time', /self time/i.test(caption), caption);
+    check('self: count chart unchanged', (await canvasHash(page, 'count')) === countBefore);
+    // Sorting now follows self time, both ways.
+    const dth = page.locator('#diff-table thead th').nth(dcol);
+    for (const dir of [-1, 1]) {
+      await dth.locator('button').click();
+      const keys = await columnKeys(page, dcol);
+      const err = isSorted(keys, dir);
+      check(`self: sort "Δ / step" ${dir > 0 ? 'ascending' : 'descending'} by self time`, !err, err);
+    }
+    await page.click('#reset-order');
+    await page.click('.timebar label:has(#time-incl)');
+    await page.waitForFunction(() => document.getElementById('chart-duration').dataset.drawn === 'incl', null, { timeout: 5000 }).catch(() => {});
+    const back = await visibleCells(page, ccol);
+    check('inclusive again: table values restored', JSON.stringify(back) === JSON.stringify(before));
+    check('inclusive again: chart redrawn', (await page.$eval('#chart-duration', (f) => f.dataset.drawn)) === 'incl');
+  });
+
+  await step('verdicts', async () => {
+    const verdicts = await page.$$eval('#diff-table tbody tr', (trs) => trs.map((tr) => tr.dataset.verdict));
+    check('every row has a verdict', verdicts.every((v) => ['slower', 'faster', 'same'].includes(v)), [...new Set(verdicts)].join(','));
+    const words = await page.$$eval('#diff-table tbody tr', (trs) => trs.map((tr) => [tr.dataset.verdict, tr.querySelector('td.vd').innerText]));
+    check('verdict said in words, not colour alone', words.every(([v, t]) => t.includes(v)), JSON.stringify(words.slice(0, 2)));
+    for (const v of ['same', 'slower']) {
+      if (!verdicts.includes(v)) continue;
+      await page.uncheck(`input[name="verdict"][value="${v}"]`);
+      const shown = await page.$$eval('#diff-table tbody tr:not([hidden])', (trs) => trs.map((tr) => tr.dataset.verdict));
+      check(`unticking verdict "${v}" hides its rows`,
+        !shown.includes(v) && shown.length === verdicts.filter((x) => x !== v).length, `shown=${shown.length}`);
+      await page.check(`input[name="verdict"][value="${v}"]`);
+    }
+    const all = await page.$$eval('#diff-table tbody tr:not([hidden])', (t) => t.length);
+    check('ticking verdicts again shows every row', all === total, `visible=${all}/${total}`);
+    const grey = await page.$$eval('#diff-table tbody tr[data-verdict="same"] td.d', (tds) =>
+      tds.slice(0, 5).map((td) => getComputedStyle(td).color));
+    const red = await page.$$eval('#diff-table tbody tr[data-verdict="slower"] td.d', (tds) =>
+      tds.slice(0, 5).map((td) => getComputedStyle(td).color));
+    check('Δ colour follows the verdict (same: grey, slower: another colour)',
+      grey.length === 0 || red.length === 0 || (new Set(grey).size === 1 && !red.includes(grey[0])), `${grey[0]} vs ${red[0]}`);
+  });
+
+  await step('launcher view', async () => {
+    const n = await page.locator('#launchers details.ln').count();
+    check('launcher view has operators', n > 0, `launchers=${n}`);
+    const first = page.locator('#launchers details.ln').first();
+    const closedKernels = await first.locator('.k:visible').count();
+    await first.locator('summary').click();
+    const kernels = await first.locator('.k:visible').evaluateAll((ks) => ks.map((k) => k.firstElementChild.textContent));
+    const stated = Number((await first.locator('summary > span').last().innerText()).replace(/,/g, ''));
+    check('opening a launcher lists its kernels', closedKernels === 0 && kernels.length > 0 && kernels.length === Math.min(stated, 25),
+      `closed=${closedKernels} open=${kernels.length} stated=${stated}`);
+    const href = await first.locator('.k > a').first().getAttribute('href').catch(() => null);
+    if (href) {
+      const row = await page.$(`#diff-table tbody tr${href}`);
+      check('a kernel links to its table row', row !== null, href);
+      await first.locator('.k > a').first().click();
+      const hash = await page.evaluate(() => location.hash);
+      check('following the kernel link targets the row', hash === href, hash);
+    }
+    // The other way: a GPU row names its launcher, and the link opens that launcher.
+    const lb = page.locator('#diff-table tbody tr td.nm .lb a').first();
+    if (await lb.count()) {
+      const target = await lb.getAttribute('href');
+      await page.evaluate((t) => { const d = document.querySelector(t); if (d) d.open = false; }, target);
+      await lb.click();
+      await page.waitForFunction((t) => document.querySelector(t).open, target, { timeout: 3000 }).catch(() => {});
+      const open = await page.$eval(target, (d) => d.open);
+      check('"launched by" link opens the launcher', open, target);
+    }
+  });
+
   await step('filtering', async () => {
     const rowText = (trs) =>
       trs.map((tr) => {
         const nm = tr.cells[0];
-        return [nm.getAttribute('title') || nm.textContent, nm.textContent, tr.cells[1].textContent].join('\n').toLowerCase();
+        const first = nm.firstChild && nm.firstChild.nodeType === 3 ? nm.firstChild.nodeValue : '';
+        const lb = nm.querySelector('.lb');
+        return [nm.getAttribute('title') || first, first, tr.cells[1].textContent, lb ? lb.textContent : ''].join('\n').toLowerCase();
       });
     const texts = await page.$$eval('#diff-table tbody tr', rowText);
     // A query that matches some rows but not all: a word of the first row's name.
@@ -194,7 +325,7 @@ try {
     const all = await page.$$eval('#diff-table tbody tr:not([hidden])', (t) => t.length);
     check('clearing the filter shows every row', all === total, `visible=${all}/${total}`);
 
-    for (const [name, attr] of [['change', 'data-change'], ['device', 'data-device']]) {
+    for (const [name, attr] of [['change', 'data-change'], ['device', 'data-device'], ['verdict', 'data-verdict']]) {
       const values = await page.$$eval(`input[name="${name}"]`, (b) => b.map((x) => x.value));
       const counts = await page.$$eval('#diff-table tbody tr', (trs, attr) => trs.map((tr) => tr.getAttribute(attr)), attr);
       const value = values.find((v) => counts.includes(v));
@@ -225,7 +356,8 @@ try {
     const found = await page.evaluate((hostile) => {
       const cells = [...document.querySelectorAll('#diff-table td.nm')];
       return {
-        cell: cells.some((td) => td.textContent === hostile || td.getAttribute('title') === hostile),
+        cell: cells.some((td) => (td.firstChild && td.firstChild.nodeValue === hostile) || td.getAttribute('title') === hostile),
+        launcher: [...document.querySelectorAll('#launchers details.ln summary .nm')].some((s) => s.textContent === hostile),
         group: [...document.querySelectorAll('ol.names li')].some((li) => li.textContent === hostile),
         images: document.images.length,
         pwned: window.__pwned,
@@ -235,6 +367,7 @@ try {
     }, hostile);
     check('hostile name shown as text in the table', found.cell);
     check('hostile name shown as text in the groups', found.group);
+    check('hostile name shown as text in the launcher view', found.launcher);
     check('hostile name in the chart data, intact', found.data);
     check('hostile name made no element', found.images === 0, `images=${found.images}`);
     check('hostile name ran nothing', !found.pwned && log.dialogs.length === 0, log.dialogs.join(' | '));
@@ -260,9 +393,45 @@ try {
     check('no-JS: headline and groups shown', headline > 0 && groups === 5, `cards=${headline} groups=${groups}`);
     check('no-JS: static chart bars shown', fallbackRows > 0, `bars=${fallbackRows}`);
     check('no-JS: script-only controls hidden', !controls);
+    const steps = await page.locator('#steps table.went tbody tr').count();
+    check('no-JS: where the step time went', steps >= 9, `rows=${steps}`);
+    const launchers = await page.locator('#launchers details.ln').count();
+    check('no-JS: launcher view there', launchers > 0, `launchers=${launchers}`);
+    // The inclusive/self switch works by CSS alone.
+    const ccol = await headerIndex(page, (t) => t.endsWith(' / step') && !t.startsWith('Δ') && !t.startsWith('Calls'));
+    const before = await visibleCells(page, ccol);
+    await page.click('.timebar label:has(#time-self)');
+    const after = await visibleCells(page, ccol);
+    check('no-JS: the self switch changes the table', before.some((t, i) => t !== after[i]));
+    const selfBars = await page.locator('#chart-duration .fallback.s .fb-row:visible').count();
+    check('no-JS: the self switch shows the self-time bars', selfBars > 0, `bars=${selfBars}`);
+    await page.click('.timebar label:has(#time-incl)');
+    if (args['nojs-screenshot']) {
+      mkdirSync(dirname(resolve(args['nojs-screenshot'])), { recursive: true });
+      await page.screenshot({ path: args['nojs-screenshot'], fullPage: true });
+      check(`no-JS screenshot saved to ${args['nojs-screenshot']}`, existsSync(args['nojs-screenshot']));
+    }
     check('no-JS: no request', log.requests.length === 0, log.requests.join(' '));
     await ctx.close();
   });
+
+  // --- HTA-compatible report: totals only, nothing per step
+  if (args['compat-report']) {
+    await step('--hta-compat report', async () => {
+      const ctx = await browser.newContext({ viewport: { width: 1400, height: 1000 } });
+      const { page, log } = await open(ctx, args['compat-report']);
+      await page.waitForFunction(() => document.querySelectorAll('figure.chart.drawn').length >= 2, null, { timeout: 10000 }).catch(() => {});
+      const headers = await page.$$eval('#diff-table thead th', (ths) => ths.map((th) => th.textContent.trim()));
+      check('compat: HTA columns (totals)', headers.includes('Δ duration') && headers.includes('Δ count') && !headers.some((h) => h.includes('/ step')),
+        JSON.stringify(headers));
+      const absent = await page.evaluate(() => ['#steps', '#launchers', '.findings', '.timebar', 'input[name="verdict"]']
+        .filter((s) => document.querySelector(s)));
+      check('compat: no per-step sections', absent.length === 0, absent.join(' '));
+      check('compat: charts drawn', (await page.locator('figure.chart.drawn').count()) === 2);
+      check('compat: no console errors', log.errors.length === 0, log.errors.slice(0, 3).join(' | '));
+      await ctx.close();
+    });
+  }
 } finally {
   await browser.close();
 }

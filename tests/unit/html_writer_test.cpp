@@ -1,6 +1,7 @@
 #include <boost/test/unit_test.hpp>
 
 #include <algorithm>
+#include <cmath>
 #include <cstdlib>
 #include <fstream>
 #include <regex>
@@ -9,6 +10,7 @@
 #include <vector>
 
 #include "model/report.hpp"
+#include "output/format.hpp"
 #include "output/html_writer.hpp"
 #include "util/embedded.hpp"
 
@@ -32,16 +34,31 @@ DiffRow make_row(std::string name, std::string cat, model::Device dev, std::uint
   r.control.total_ns = cns;
   r.test.count = tc;
   r.test.total_ns = tns;
+  // Host rows spend 60% of their time in themselves; GPU work is all self.
+  const bool gpu = dev == model::Device::gpu;
+  r.control.self_ns = gpu ? cns : cns / 10 * 6;
+  r.test.self_ns = gpu ? tns : tns / 10 * 6;
   // Three steps on each side: per-step figures are a third of the totals.
   r.control_step.count = static_cast<double>(cc) / 3;
   r.control_step.total_ns = static_cast<double>(cns) / 3;
+  r.control_step.self_ns = static_cast<double>(r.control.self_ns) / 3;
+  r.control_step.stddev_ns = static_cast<double>(cns) / 300;
   r.test_step.count = static_cast<double>(tc) / 3;
   r.test_step.total_ns = static_cast<double>(tns) / 3;
+  r.test_step.self_ns = static_cast<double>(r.test.self_ns) / 3;
+  r.test_step.stddev_ns = static_cast<double>(tns) / 300;
   if (cc == 0) r.change = Change::added;
   else if (tc == 0) r.change = Change::deleted;
   else if (tc > cc) r.change = Change::increased;
   else if (tc < cc) r.change = Change::decreased;
   else r.change = Change::unchanged;
+  // The verdict by the default threshold alone (5% per step).
+  const double d = r.diff_per_step_ns();
+  if (d != 0 && (cns == 0 || 100.0 * std::abs(d) / r.control_step.total_ns >= 5.0)) {
+    r.significant = true;
+    r.verdict = d > 0 ? model::Verdict::slower : model::Verdict::faster;
+  }
+  if (gpu) r.launched_by = "aten::launcher_of_" + r.category;
   return r;
 }
 
@@ -91,11 +108,32 @@ void fill_side(model::SideSummary& s, const std::string& label, int rank, std::i
   s.iterations = {1009, 1010, 1011};
   s.available_iterations = {1009, 1010, 1011, 1012, 1013, 1014};
   s.gpu_names = {"NVIDIA A100-SXM4-40GB"};
-  for (std::int64_t i = 0; i < 3; ++i) s.step_times.steps.push_back({rank, 1009 + i, step_ns + i * 1000});
+  s.units = 3;
+  s.step_details.clear();
+  for (std::int64_t i = 0; i < 3; ++i) {
+    s.step_times.steps.push_back({rank, 1009 + i, step_ns + i * 1000});
+    model::StepDetail d;
+    d.rank = rank;
+    d.step = 1009 + i;
+    d.dur_ns = step_ns + i * 1000;
+    d.gpu_busy_ns = step_ns / 10 * 8;
+    d.gpu_idle_ns = d.dur_ns - d.gpu_busy_ns;
+    d.kernel_ns = step_ns / 10 * 6;
+    d.comm_ns = step_ns / 10;
+    d.memcpy_ns = step_ns / 20;
+    d.memset_ns = 1000;
+    d.cpu_self_ns = step_ns / 2;
+    d.runtime_ns = step_ns / 4;
+    s.step_details.push_back(d);
+  }
   s.step_times.mean_ns = step_ns + 1000;
   s.step_times.median_ns = step_ns + 1000;
   s.step_times.min_ns = step_ns;
   s.step_times.max_ns = step_ns + 2000;
+  s.step_mean = s.step_details[1];
+  s.step_mean.rank = 0;
+  s.step_mean.step = 0;
+  s.rank_details = {{rank, 3, step_ns + 1000, step_ns / 10 * 8}};
 }
 
 // A small report by hand: every change group, long kernel names, hostile names.
@@ -118,6 +156,27 @@ DiffReport small_report() {
   r.rows.push_back(make_row("Memcpy HtoD (Pageable -> Device)", "gpu_memcpy", Device::gpu, 4, 80'000, 4, 80'000));
   r.rows.push_back(make_row("cudaStreamSynchronize", "cuda_sync", Device::other, 10, 600'000, 9, 300'000));
   finish(r);
+  // GPU time by launcher: one with the hostile name, one with a known kernel.
+  model::LauncherRow evil;
+  evil.launcher = k_evil;
+  evil.control_ns = 0;
+  evil.test_ns = 5'500'000;
+  evil.control_per_step_ns = 0;
+  evil.test_per_step_ns = 5'500'000.0 / 3;
+  evil.kernels = {{k_evil, 0, 5'500'000}};
+  model::LauncherRow add;
+  add.launcher = "aten::add";
+  add.control_ns = 40'000'000;
+  add.test_ns = 47'000'000;
+  add.control_per_step_ns = 40'000'000.0 / 3;
+  add.test_per_step_ns = 47'000'000.0 / 3;
+  add.kernels = {{"void at::native::vectorized_elementwise_kernel<4, at::native::CUDAFunctor_add<float>, "
+                  "at::detail::Array<char*, 3> >(int, at::native::CUDAFunctor_add<float>, "
+                  "at::detail::Array<char*, 3>)",
+                  40'000'000, 47'000'000}};
+  r.by_launcher = {add, evil};
+  for (auto& row : r.rows)
+    if (row.device == model::Device::gpu) row.launched_by = row.name == k_evil ? k_evil : "aten::add";
   r.notes = {"Ranks differ: control rank 3, test rank 1."};
   r.diagnostics.report(model::DiagId::event_negative_dur, "runs/Control/rank3.json.gz", 123'456,
                        "dur -3 on " + k_evil);
@@ -192,6 +251,16 @@ std::vector<std::string> inline_scripts(const std::string& html) {
     out.push_back(html.substr(p + 8, e - p - 8));
   }
   return out;
+}
+
+// The page without its <style> and <script> elements: the markup alone.
+std::string without_scripts(std::string html) {
+  for (const auto& [open, close] : {std::pair{"<script", "</script>"}, {"<style", "</style>"}})
+    for (auto p = html.find(open); p != std::string::npos; p = html.find(open, p)) {
+      const auto e = html.find(close, p);
+      html.erase(p, e == std::string::npos ? std::string::npos : e + std::string(close).size() - p);
+    }
+  return html;
 }
 
 }  // namespace
@@ -270,43 +339,243 @@ BOOST_AUTO_TEST_CASE(no_js_table_has_every_row_in_impact_order) {
   const auto html = render(report);
   const auto rows = table_rows(html);
   BOOST_REQUIRE(rows.size() == report.rows.size());
-  std::uint64_t prev = UINT64_MAX;
+  double prev = 1e300;
   for (std::size_t i = 0; i < rows.size(); ++i) {
     const auto v = cell_values(rows[i]);
+    // Name, Category, Verdict, C/step, T/step, Δ/step, Δ %, C total, T total, Calls/step, Change.
     BOOST_REQUIRE(v.size() == 11u);
-    const auto dd = std::stoll(v[8]);  // Δ duration
-    const auto expected = report.rows[report.by_impact[i]].diff_ns();
-    BOOST_TEST(dd == expected);
-    BOOST_TEST(mag(dd) <= prev);
-    prev = mag(dd);
+    const auto& row = report.rows[report.by_impact[i]];
+    const auto dd = std::stoll(v[5]);  // Δ per step
+    BOOST_TEST(dd == std::llround(row.diff_per_step_ns()));
+    BOOST_TEST(std::stoll(v[7]) == row.control.total_ns);
+    BOOST_TEST(std::stoll(v[8]) == row.test.total_ns);
+    BOOST_TEST(std::abs(static_cast<double>(dd)) <= prev + 1);
+    prev = std::abs(static_cast<double>(dd));
   }
-  // Regressions and improvements differ by colour class and by sign/arrow.
-  BOOST_TEST(html.find("class=\"worse\"") != std::string::npos);
-  BOOST_TEST(html.find("class=\"better\"") != std::string::npos);
-  BOOST_TEST(html.find("\xE2\x96\xB2</span> +") != std::string::npos);  // ▲ +
-  BOOST_TEST(html.find("\xE2\x96\xBC</span> -") != std::string::npos);  // ▼ -
+  // Regressions and improvements differ by colour class and by verdict symbol and word.
+  BOOST_TEST(html.find("class=\"worse\" data-change") != std::string::npos);
+  BOOST_TEST(html.find("class=\"better\" data-change") != std::string::npos);
+  BOOST_TEST(html.find("<span aria-hidden=\"true\">\xE2\x96\xB2</span> slower</td>") != std::string::npos);  // ▲
+  BOOST_TEST(html.find("<span aria-hidden=\"true\">\xE2\x96\xBC</span> faster</td>") != std::string::npos);  // ▼
+  BOOST_TEST(html.find("<span aria-hidden=\"true\">\xE2\x89\x88</span> same</td>") != std::string::npos);    // ≈
 }
 
-BOOST_AUTO_TEST_CASE(table_cells_show_units_signs_and_groups) {
+BOOST_AUTO_TEST_CASE(table_cells_show_per_step_totals_self_and_verdicts) {
   const auto html = render(small_report());
   const auto rows = table_rows(html);
-  // aten::mm: 12 ms -> 12.4 ms, +400 µs, +3.3%, unchanged count.
+  // aten::mm: 12 ms -> 12.4 ms in all, 4.00 ms -> 4.13 ms per step (+133 µs, +3.3%): under
+  // the 5% threshold, so the same within noise and grey. Self time 60%: 2.40 ms -> 2.48 ms.
   const auto mm = std::find_if(rows.begin(), rows.end(), [](const std::string& r) {
     return r.find(">aten::mm<") != std::string::npos;
   });
   BOOST_REQUIRE(mm != rows.end());
-  BOOST_TEST(mm->find(">12.0 ms<") != std::string::npos);
-  BOOST_TEST(mm->find(">12.4 ms<") != std::string::npos);
-  BOOST_TEST(mm->find("+400 \xC2\xB5s<") != std::string::npos);
-  BOOST_TEST(mm->find(">+3.3%<") != std::string::npos);
+  BOOST_TEST(mm->find("class=\"same\"") != std::string::npos);
+  BOOST_TEST(mm->find("data-verdict=\"same\"") != std::string::npos);
+  BOOST_TEST(mm->find("<span class=\"i\">4.00 ms</span><span class=\"s\">2.40 ms</span>") != std::string::npos);
+  BOOST_TEST(mm->find("<span class=\"i\">4.13 ms</span><span class=\"s\">2.48 ms</span>") != std::string::npos);
+  BOOST_TEST(mm->find("<span class=\"i\">+133 \xC2\xB5s</span><span class=\"s\">+80.0 \xC2\xB5s</span>") !=
+             std::string::npos);
+  BOOST_TEST(mm->find("data-v=\"3.333\">+3.3%<") != std::string::npos);  // same text either way: one
+  BOOST_TEST(mm->find("data-v=\"4000000\" data-s=\"2400000\"") != std::string::npos);
+  BOOST_TEST(mm->find("<span class=\"i\">12.0 ms</span><span class=\"s\">7.20 ms</span>") != std::string::npos);
+  BOOST_TEST(mm->find("<span class=\"i\">12.4 ms</span><span class=\"s\">7.44 ms</span>") != std::string::npos);
+  BOOST_TEST(mm->find(">16<") != std::string::npos);  // calls per step, unchanged
+  BOOST_TEST(mm->find("title=\"48 \xE2\x86\x92 48 calls in all\"") != std::string::npos);
   BOOST_TEST(mm->find("data-change=\"unchanged\"") != std::string::npos);
-  // The hostile row is new: no base for a percentage.
+  BOOST_TEST(mm->find("title=\"step-to-step \xCF\x83: 40.0 \xC2\xB5s \xE2\x86\x92 41.3 \xC2\xB5s\"") !=
+             std::string::npos);
+  // aten::add_: 1 ms -> 700 µs per step, -30%: faster; calls 33.33 -> 26.67 per step.
+  const auto add = std::find_if(rows.begin(), rows.end(), [](const std::string& r) {
+    return r.find(">aten::add_<") != std::string::npos;
+  });
+  BOOST_REQUIRE(add != rows.end());
+  BOOST_TEST(add->find("data-verdict=\"faster\"") != std::string::npos);
+  BOOST_TEST(add->find("class=\"better\"") != std::string::npos);
+  BOOST_TEST(add->find(">33.33 \xE2\x86\x92 26.67<") != std::string::npos);
+  BOOST_TEST(add->find("data-v=\"-6.667\"") != std::string::npos);
+  BOOST_TEST(add->find("-30.0%") != std::string::npos);
+  // GPU work: self = inclusive, so one value and no data-s; the launcher on a second line.
+  const auto kernel = std::find_if(rows.begin(), rows.end(), [](const std::string& r) {
+    return r.find("vectorized_elementwise_kernel") != std::string::npos;
+  });
+  BOOST_REQUIRE(kernel != rows.end());
+  BOOST_TEST(kernel->find("data-s=") == std::string::npos);
+  BOOST_TEST(kernel->find("<span class=\"i\">") == std::string::npos);
+  BOOST_TEST(kernel->find("<small class=\"lb\">launched by <a href=\"#l0\">aten::add</a></small>") !=
+             std::string::npos);
+  BOOST_TEST(kernel->find("data-verdict=\"slower\"") != std::string::npos);
+  // The hostile row is new: no base for a percentage; its launcher is hostile too, escaped.
   const auto evil = std::find_if(rows.begin(), rows.end(), [](const std::string& r) {
     return r.find("data-change=\"added\"") != std::string::npos;
   });
   BOOST_REQUIRE(evil != rows.end());
   BOOST_TEST(evil->find(">new<") != std::string::npos);
   BOOST_TEST(evil->find("data-v=\"Infinity\"") != std::string::npos);
+  BOOST_TEST(evil->find("launched by <a href=\"#l1\">&lt;/script&gt;&lt;img src=x onerror=alert(1)&gt;</a>") !=
+             std::string::npos);
+  // The inclusive/self switch, the verdict filter and the threshold in words.
+  BOOST_TEST(html.find("<input type=\"radio\" name=\"time\" id=\"time-self\" value=\"self\">") != std::string::npos);
+  BOOST_TEST(html.find("<input type=\"checkbox\" name=\"verdict\" value=\"slower\" checked>") != std::string::npos);
+  BOOST_TEST(html.find("changes by at least 5% of Control&#39;s time per step and by more than 3 standard errors") !=
+             std::string::npos);
+  BOOST_TEST(html.find("Control / step") != std::string::npos);
+}
+
+BOOST_AUTO_TEST_CASE(threshold_in_microseconds_is_said_too) {
+  auto r = small_report();
+  r.min_change_pct = 2.5;
+  r.min_change_us = 1.5;
+  const auto html = render(r);
+  BOOST_TEST(html.find("at least 2.5% of Control&#39;s time per step and 1.50 \xC2\xB5s") != std::string::npos);
+}
+
+BOOST_AUTO_TEST_CASE(findings_name_what_got_slower_and_its_launcher) {
+  const auto html = render(small_report());
+  const auto start = html.find("<div class=\"findings\">");
+  BOOST_REQUIRE(start != std::string::npos);
+  const auto part = html.substr(start, html.find("<div class=\"split\">", start) - start);
+  // Largest real regression first: the vectorized kernel, +2.33 ms per step, launched by aten::add.
+  const auto first = part.find("<li>");
+  BOOST_TEST(part.find("vectorized_elementwise_kernel", first) < part.find("</li>", first));
+  BOOST_TEST(part.find("+2.33 ms") != std::string::npos);
+  BOOST_TEST(part.find("launched by aten::add") != std::string::npos);
+  BOOST_TEST(part.find("Faster per step") != std::string::npos);
+  BOOST_TEST(part.find("aten::dropout") != std::string::npos);  // deleted: -300 µs per step
+  BOOST_TEST(part.find("GPU time by launching operator") != std::string::npos);
+  BOOST_TEST(part.find("href=\"#l0\"") != std::string::npos);
+  // The verdict card counts every row.
+  BOOST_TEST(html.find("<strong>3</strong> <span aria-hidden=\"true\">\xE2\x89\x88</span> same within noise") !=
+             std::string::npos);
+  BOOST_TEST(html.find("<strong>3</strong> <span aria-hidden=\"true\">\xE2\x96\xB2</span> slower") != std::string::npos);
+}
+
+BOOST_AUTO_TEST_CASE(step_time_and_where_it_went) {
+  const auto html = render(small_report());
+  const auto start = html.find("<section id=\"steps\"");
+  BOOST_REQUIRE(start != std::string::npos);
+  const auto part = html.substr(start, html.find("</section>", start) - start);
+  BOOST_TEST(part.find("<th scope=\"row\">Mean</th><td class=\"n\">812 ms</td><td class=\"n\">846 ms</td>") !=
+             std::string::npos);
+  BOOST_TEST(part.find("+33.5 ms</td><td class=\"n d\">+4.1%</td>") != std::string::npos);
+  BOOST_TEST(part.find("<th scope=\"row\">Max</th>") != std::string::npos);
+  // Where it went: GPU busy 80%, kernels 60%, communication 10%, runtime 25% of 812 / 845.5 ms.
+  BOOST_TEST(part.find("Where the step time went") != std::string::npos);
+  BOOST_TEST(part.find("GPU busy <small>") != std::string::npos);
+  BOOST_TEST(part.find(">650 ms</td><td class=\"n\">676 ms</td>") != std::string::npos);
+  BOOST_TEST(part.find("Communication kernels <small>NCCL") != std::string::npos);
+  BOOST_TEST(part.find(">81.2 ms</td><td class=\"n\">84.6 ms</td>") != std::string::npos);
+  BOOST_TEST(part.find("CPU operators, self time") != std::string::npos);
+  BOOST_TEST(part.find("Runtime calls") != std::string::npos);
+  // The stacked GPU bar, each part named for a hover, and every step in a <details>.
+  BOOST_TEST(part.find("<span class=\"g-kernel\" style=\"width:") != std::string::npos);
+  BOOST_TEST(part.find("title=\"Compute kernels: 487 ms\"") != std::string::npos);
+  BOOST_TEST(part.find("<summary>Every step (6)</summary>") != std::string::npos);
+  BOOST_TEST(count(part, "<tr class=\"side-") == 6u);
+  // One rank per side: no rank table.
+  BOOST_TEST(part.find("id=\"ranks\"") == std::string::npos);
+  // The summary does not repeat what the step section says.
+  BOOST_TEST(html.find("Step time, median") == std::string::npos);
+}
+
+BOOST_AUTO_TEST_CASE(ranks_are_compared_when_a_side_has_several) {
+  auto r = small_report();
+  r.control.rank_details = {{0, 3, 800'000'000, 600'000'000}, {1, 3, 824'000'000, 610'000'000}};
+  r.test.rank_details = {{0, 3, 801'000'000, 600'000'000}, {1, 3, 890'000'000, 700'000'000}};
+  r.ranks.control_spread_ns = 24'000'000;
+  r.ranks.test_spread_ns = 89'000'000;
+  r.ranks.changed_most_control_rank = 1;
+  r.ranks.changed_most_test_rank = 1;
+  r.ranks.changed_most_pct = 100.0 * 66 / 824;
+  const auto html = render(r);
+  const auto start = html.find("<h3 id=\"ranks\">");
+  BOOST_REQUIRE(start != std::string::npos);
+  const auto part = html.substr(start, html.find("</table>", start) - start);
+  BOOST_TEST(part.find("Control <strong>24.0 ms</strong>, Test <strong>89.0 ms</strong>") != std::string::npos);
+  BOOST_TEST(part.find("Changed most: <strong>rank 1 (+8.0% mean step time)</strong>") != std::string::npos);
+  BOOST_TEST(count(part, "<th scope=\"row\">") == 2u);
+  BOOST_TEST(part.find("<tr class=\"worse most\"><th scope=\"row\">1 <span class=\"badge\">changed most</span>") !=
+             std::string::npos);
+  BOOST_TEST(part.find(">824 ms</td>") != std::string::npos);
+  BOOST_TEST(part.find(" +66.0 ms</td>") != std::string::npos);
+}
+
+BOOST_AUTO_TEST_CASE(launcher_view_lists_kernels_with_links_to_their_rows) {
+  const auto html = render(small_report());
+  const auto start = html.find("<section id=\"launchers\"");
+  BOOST_REQUIRE(start != std::string::npos);
+  const auto part = html.substr(start, html.find("</section>", start) - start);
+  BOOST_TEST(count(part, "<details class=\"ln ") == 2u);
+  // aten::add: 13.3 ms -> 15.7 ms per step, +2.33 ms (+17.5%), one kernel.
+  const auto add = part.find("<details class=\"ln worse\" id=\"l0\">");
+  BOOST_REQUIRE(add != std::string::npos);
+  const auto add_end = part.find("</details>", add);
+  const auto block = part.substr(add, add_end - add);
+  BOOST_TEST(block.find("<span class=\"nm\">aten::add</span><span class=\"n\">13.3 ms</span><span "
+                        "class=\"n\">15.7 ms</span>") != std::string::npos);
+  BOOST_TEST(block.find("+2.33 ms") != std::string::npos);
+  BOOST_TEST(block.find("+17.5%") != std::string::npos);
+  // Its kernel, a link to the kernel's row in the table.
+  const auto rows = table_rows(html);
+  std::size_t pos = rows.size();
+  for (std::size_t i = 0; i < rows.size(); ++i)
+    if (rows[i].find("vectorized_elementwise_kernel") != std::string::npos) pos = i;
+  BOOST_REQUIRE(pos < rows.size());
+  BOOST_TEST(rows[pos].find("id=\"r" + std::to_string(pos) + "\"") != std::string::npos);
+  BOOST_TEST(block.find("<div class=\"k worse\"><a href=\"#r" + std::to_string(pos) + "\">void at::native::") !=
+             std::string::npos);
+  // The hostile launcher and kernel: text only.
+  const auto evil = part.find("id=\"l1\">");
+  BOOST_REQUIRE(evil != std::string::npos);
+  BOOST_TEST(part.find("<summary class=\"lgrid\"><span class=\"nm\">&lt;/script&gt;&lt;img", evil) != std::string::npos);
+}
+
+BOOST_AUTO_TEST_CASE(hta_compat_keeps_the_totals_only_report) {
+  auto r = small_report();
+  r.hta_compat = true;
+  r.by_launcher.clear();
+  for (auto& row : r.rows) {
+    row.per_step_basis = false;
+    row.category.clear();
+    row.launched_by.clear();
+  }
+  const auto full = render(r);
+  const auto html = without_scripts(full);
+  BOOST_TEST(html.find("id=\"steps\"") == std::string::npos);
+  BOOST_TEST(html.find("id=\"launchers\"") == std::string::npos);
+  BOOST_TEST(html.find("class=\"findings\"") == std::string::npos);
+  BOOST_TEST(html.find("name=\"time\"") == std::string::npos);
+  BOOST_TEST(html.find("name=\"verdict\"") == std::string::npos);
+  BOOST_TEST(html.find("data-verdict") == std::string::npos);
+  BOOST_TEST(html.find("<span class=\"s\">") == std::string::npos);
+  BOOST_TEST(html.find(">\xCE\x94 duration</th>") != std::string::npos);
+  BOOST_TEST(html.find("Step time, median") != std::string::npos);
+  const auto rows = table_rows(html);
+  const auto mm = std::find_if(rows.begin(), rows.end(), [](const std::string& x) {
+    return x.find(">aten::mm<") != std::string::npos;
+  });
+  BOOST_REQUIRE(mm != rows.end());
+  BOOST_TEST(mm->find(">12.0 ms<") != std::string::npos);
+  BOOST_TEST(mm->find(">12.4 ms<") != std::string::npos);
+  BOOST_TEST(mm->find("+400 \xC2\xB5s<") != std::string::npos);
+  BOOST_TEST(mm->find(">+3.3%<") != std::string::npos);
+  BOOST_TEST(cell_values(*mm).size() == 11u);
+  const auto start = full.find("<script type=\"application/json\" id=\"data\">");
+  const auto json = full.substr(start, full.find("</script>", start) - start);
+  BOOST_TEST(json.find("\"self\":") == std::string::npos);
+  BOOST_TEST(json.find("\"per_step\":false") != std::string::npos);
+}
+
+BOOST_AUTO_TEST_CASE(counts_per_step_read_plainly) {
+  using output::format_count_per_step;
+  BOOST_TEST(format_count_per_step(4, false) == "4");
+  BOOST_TEST(format_count_per_step(0.5, false) == "0.5");
+  BOOST_TEST(format_count_per_step(2.3333, false) == "2.33");
+  BOOST_TEST(format_count_per_step(1234.5, false) == "1,234.5");
+  BOOST_TEST(format_count_per_step(3, true) == "+3");
+  BOOST_TEST(format_count_per_step(-6.666, true) == "-6.67");
+  BOOST_TEST(format_count_per_step(0, true) == "0");
+  BOOST_TEST(format_count_per_step(0.001, false) == "<0.01");
+  BOOST_TEST(format_count_per_step(0.001, true) == "+<0.01");
 }
 
 BOOST_AUTO_TEST_CASE(long_names_are_shortened_with_the_full_name_on_hover) {
@@ -384,10 +653,16 @@ BOOST_AUTO_TEST_CASE(charts_take_the_top_n_and_never_profiler_steps) {
   const auto end = html.find("</script>", start);
   const auto json = html.substr(start, end - start);
   BOOST_TEST(json.find("ProfilerStep") == std::string::npos);
-  BOOST_TEST(count(json, "\"label\":") == 6u);  // 3 rows in each of 2 charts
-  BOOST_TEST(html.find("Top 3 operators by |\xCE\x94 count|") != std::string::npos);
-  // The static fallback bars are there for readers without JavaScript.
-  BOOST_TEST(count(html, "<div class=\"fb-row\">") == 6u);
+  // 3 rows in each chart: calls, inclusive time and self time per step.
+  BOOST_TEST(count(json, "\"label\":") == 9u);
+  BOOST_TEST(json.find("\"self\":[") != std::string::npos);
+  BOOST_TEST(json.find("\"v\":\"slower\"") != std::string::npos);
+  BOOST_TEST(html.find("Top 3 by |\xCE\x94 calls per step|") != std::string::npos);
+  BOOST_TEST(html.find("Self time per step") != std::string::npos);
+  // The static fallback bars are there for readers without JavaScript, self time too.
+  BOOST_TEST(count(html, "<div class=\"fb-row\">") == 9u);
+  BOOST_TEST(html.find("<div class=\"fallback s\">") != std::string::npos);
+  BOOST_TEST(html.find("v-slower\" style=\"width:") != std::string::npos);
   BOOST_TEST(html.find("\" style=\"width:100.0%\"></span>") != std::string::npos);
 }
 
