@@ -9,7 +9,7 @@ cd "$(dirname "$0")/.."
 packages=(g++ cmake make pkg-config libboost-json1.81-dev libboost-test1.81-dev libcli11-dev
           libkainjow-mustache-dev zlib1g-dev libdeflate-dev)
 if [[ "${1:-}" == "--test" ]]; then
-  packages+=(chromium clang time)
+  packages+=(chromium clang ninja-build time)
   # node and npm may come from elsewhere (nodesource's nodejs bundles npm).
   command -v node >/dev/null && command -v npm >/dev/null || packages+=(nodejs npm)
 fi

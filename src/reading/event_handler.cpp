@@ -9,6 +9,12 @@
 
 namespace tracediff::reading::detail {
 
+namespace {
+constexpr std::int64_t k_max_ts = std::int64_t{1} << 62;
+constexpr std::int64_t k_min_ts = std::int64_t{1} << 60;
+constexpr std::int64_t k_max_dur = std::int64_t{1} << 48;
+}  // namespace
+
 void EventHandler::PendingEvent::clear() {
   for (Value* v : {&ph, &cat, &name, &pid, &tid, &ts, &dur, &correlation, &stream}) {
     v->type = ValueType::missing;
@@ -19,7 +25,26 @@ void EventHandler::PendingEvent::clear() {
 EventHandler::EventHandler(model::TraceFile& file, const ReadOptions& options)
     : m_file(file), m_options(options) {}
 
+void EventHandler::clear_buffers() {
+  // A parse that failed inside a key, string or number left its first part here
+  // (found as "X" + "torch" = "torchX" for the next event's ph).
+  m_keybuf.clear();
+  m_strbuf.clear();
+  m_numbuf.clear();
+  m_str_truncated = false;
+}
+
+void EventHandler::note_key_position(const char* p) {
+  // Only the event's first key, and only if p points into the current input (not
+  // into Boost.JSON's buffer for escaped or split keys).
+  if (m_event_key_offset || !m_in_event || m_depth != m_events_depth + 1) return;
+  const std::less_equal<const char*> le;
+  if (m_input && le(m_input + 1, p) && le(p, m_input + m_input_size))
+    m_event_key_offset = m_offset + static_cast<std::uint64_t>(p - m_input) - 1;
+}
+
 void EventHandler::resume_in_events() {
+  clear_buffers();
   m_in_event = m_in_args = m_in_dist_info = m_in_device = m_device_array = false;
   if (m_top == Top::unknown) m_top = Top::object;  // only reached by finding "traceEvents"
   m_events_depth = m_top == Top::array ? 1 : 2;
@@ -27,6 +52,7 @@ void EventHandler::resume_in_events() {
 }
 
 void EventHandler::resume_after_events() {
+  clear_buffers();
   m_in_event = m_in_args = m_in_dist_info = m_in_device = m_device_array = false;
   m_resume_object = true;
 }
@@ -66,12 +92,14 @@ EventHandler::Field EventHandler::classify_key(std::string_view k) const {
 }
 
 bool EventHandler::on_key_part(string_view s, std::size_t, error_code&) {
+  if (m_keybuf.empty()) note_key_position(s.data());
   // Keys we care about are short; don't buffer long ones.
   if (m_keybuf.size() < 64) m_keybuf.append(s.data(), std::min<std::size_t>(s.size(), 64));
   return true;
 }
 
-bool EventHandler::on_key(string_view s, std::size_t, error_code&) {
+bool EventHandler::on_key(string_view s, std::size_t n, error_code&) {
+  if (s.size() == n) note_key_position(s.data());  // the whole key is in this view
   if (m_keybuf.size() < 64) m_keybuf.append(s.data(), std::min<std::size_t>(s.size(), 64));
   const Field f = classify_key(m_keybuf);
   m_keybuf.clear();
@@ -93,6 +121,7 @@ bool EventHandler::on_object_begin(error_code&) {
     m_top = Top::object;
   } else if (m_section == Section::events && m_depth == m_events_depth && !m_in_event) {
     m_in_event = true;
+    m_event_key_offset.reset();
     m_ev.clear();
     m_ev_key = Field::none;
     ++m_event_objects;
@@ -200,8 +229,8 @@ bool EventHandler::on_string(string_view s, std::size_t n, error_code& ec) {
   on_string_part(s, n, ec);
   if (Value* v = m_in_event ? target() : nullptr) {
     if (m_str_truncated && v == &m_ev.name) {
-      m_file.diagnostics.report(model::DiagId::event_name_truncated, m_file.path, m_offset,
-                                "event name longer than 1 MiB truncated");
+      m_file.diagnostics.report(model::DiagId::event_name_truncated, m_file.path, event_offset(),
+                                at_event() + "event name longer than 1 MiB truncated");
     }
     v->set(ValueType::string, m_strbuf);
   } else if (!m_in_event && wants_top_scalar()) {
@@ -256,6 +285,43 @@ void EventHandler::on_top_scalar(ValueType type, std::string_view text) {
   }
 }
 
+// A field's value as a message shows it: missing, null, a number or a quoted string.
+std::string EventHandler::describe(const Value& v) {
+  switch (v.type) {
+    case ValueType::missing: return "missing";
+    case ValueType::null: return "null";
+    case ValueType::other: return "not a number or string";
+    case ValueType::number: return v.text.substr(0, 40);
+    case ValueType::string: {
+      // Messages go to a terminal: no control bytes from the file.
+      std::string t = v.text.substr(0, 40);
+      for (char& c : t)
+        if (static_cast<unsigned char>(c) < 0x20 || c == 0x7f) c = '?';
+      return "\"" + t + (v.text.size() > 40 ? "...\"" : "\"");
+    }
+  }
+  return {};
+}
+
+// A file has a handful of categories: normalise each once, not per event.
+const EventHandler::CategoryEntry& EventHandler::category(const std::string& raw) {
+  for (const auto& c : m_categories)
+    if (c.raw == raw) return c;
+  const std::string normalized = normalize_category(raw);
+  // --hta-compat keys on the raw category, as HTA does.
+  const auto id = m_file.pool.intern(m_options.hta_compat ? raw : normalized);
+  return m_categories.emplace_back(CategoryEntry{raw, id, kind_of_category(normalized)});
+}
+
+// Consecutive events mostly share their pid and tid: skip the hash when it repeats.
+std::uint32_t EventHandler::intern_cached(const std::string& text, Interned& last) {
+  if (last.valid && last.text == text) return last.id;
+  last.text = text;
+  last.id = m_file.pool.intern(text);
+  last.valid = true;
+  return last.id;
+}
+
 void EventHandler::finish_event() {
   using model::DiagId;
   const std::uint64_t index = m_file.total_events++;
@@ -277,8 +343,8 @@ void EventHandler::finish_event() {
   } else {
     if (!is_complete) return;  // instant, flow, metadata and counter events carry no op time
     if (m_ev.cat.type != ValueType::string) {
-      m_file.diagnostics.report(DiagId::event_no_category, m_file.path, m_offset,
-                                "complete event without cat");
+      m_file.diagnostics.report(DiagId::event_no_category, m_file.path, event_offset(),
+                                at_event() + "complete event without cat");
       return;
     }
     if (m_ev.cat.text == "Trace") return;  // the profiler's own span
@@ -287,16 +353,32 @@ void EventHandler::finish_event() {
   const bool ts_text = m_ev.ts.type == ValueType::number || m_ev.ts.type == ValueType::string;
   const auto ts = ts_text ? parse_us_to_ns(m_ev.ts.text) : std::nullopt;
   if (!ts) {
-    m_file.diagnostics.report(DiagId::event_missing_ts, m_file.path, m_offset,
-                              "event without a numeric ts");
+    m_file.diagnostics.report(DiagId::event_missing_ts, m_file.path, event_offset(),
+                              at_event() + "complete event without a usable ts (" + describe(m_ev.ts) +
+                                  "; a finite number of µs within int64 ns is needed)");
     return;
   }
   const bool dur_text = m_ev.dur.type == ValueType::number || m_ev.dur.type == ValueType::string;
   const auto dur = dur_text ? parse_us_to_ns(m_ev.dur.text) : std::nullopt;
   if (!dur) {
-    m_file.diagnostics.report(DiagId::event_bad_dur, m_file.path, m_offset,
-                              m_ev.dur.type == ValueType::missing ? "complete event without dur"
-                                                                  : "dur is not a number");
+    m_file.diagnostics.report(DiagId::event_bad_dur, m_file.path, event_offset(),
+                              at_event() + (m_ev.dur.type == ValueType::missing
+                                                ? std::string("complete event without dur")
+                                                : "dur is not a usable number (" + describe(m_ev.dur) + ")"));
+    return;
+  }
+
+  // Bounds that keep the analysis' arithmetic (ends, and differences of starts and
+  // ends of any two events) inside int64: ts within [-2^60, 2^62] ns (1933..2116 as
+  // epoch time), dur at most 2^48 ns (78 hours). Fuzzing found ts + dur overflowing.
+  if (*ts < -k_min_ts || *ts > k_max_ts) {
+    m_file.diagnostics.report(DiagId::event_missing_ts, m_file.path, event_offset(),
+                              at_event() + "ts " + describe(m_ev.ts) + " is out of range (years 1933 to 2116)");
+    return;
+  }
+  if (*dur > k_max_dur) {
+    m_file.diagnostics.report(DiagId::event_bad_dur, m_file.path, event_offset(),
+                              at_event() + "dur " + describe(m_ev.dur) + " is longer than 78 hours");
     return;
   }
 
@@ -306,17 +388,17 @@ void EventHandler::finish_event() {
   e.has_dur = true;
   if (e.dur_ns < 0 && !hta) {
     // Kineto before 2022-08 could write negative durations (kineto c4597ab3).
-    m_file.diagnostics.report(DiagId::event_negative_dur, m_file.path, m_offset,
-                              "negative dur clamped to 0");
+    m_file.diagnostics.report(DiagId::event_negative_dur, m_file.path, event_offset(),
+                              at_event() + "negative dur " + m_ev.dur.text + " clamped to 0");
     e.dur_ns = 0;
     e.negative_dur = true;
   }
-  const std::string category = hta ? m_ev.cat.text : normalize_category(m_ev.cat.text);
-  e.category = m_file.pool.intern(category);
-  e.kind = kind_of_category(normalize_category(m_ev.cat.text));
+  const auto& cat = category(m_ev.cat.text);
+  e.category = cat.id;
+  e.kind = cat.kind;
   e.name = m_file.pool.intern(m_ev.name.text);
-  e.pid = m_file.pool.intern(m_ev.pid.text);
-  e.tid = m_file.pool.intern(m_ev.tid.text);
+  e.pid = intern_cached(m_ev.pid.text, m_last_pid);
+  e.tid = intern_cached(m_ev.tid.text, m_last_tid);
   if (m_ev.correlation.type == ValueType::number) {
     if (auto c = parse_integer(m_ev.correlation.text)) e.correlation = *c;
   }

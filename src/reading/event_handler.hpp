@@ -4,8 +4,11 @@
 #include <boost/json/basic_parser.hpp>
 
 #include <cstdint>
+#include <functional>
+#include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "model/trace.hpp"
 #include "reading/trace_reader.hpp"
@@ -31,9 +34,16 @@ class EventHandler {
 
   // Resynchronisation after a syntax error: the next parser is fed a synthetic "["
   // (resume_in_events) or "{" (resume_after_events) so it starts in the right place.
+  // Both also forget any half-read key, string or number of the broken parse.
   void resume_in_events();
   void resume_after_events();
   void drop_partial_event() { m_in_event = m_in_args = false; }
+  bool in_event() const { return m_in_event; }
+  // Containers open inside traceEvents (1 = inside an event object, not deeper).
+  int open_in_events() const { return m_depth - m_events_depth; }
+  // Offset of the opening quote of the current event's first key, if it was seen in
+  // the input given to set_input (repair finds the event's "{" from it).
+  std::optional<std::uint64_t> event_key_offset() const { return m_event_key_offset; }
   // The resynchroniser found the "]" that closes traceEvents.
   void end_events() {
     m_section = Section::after_events;
@@ -45,7 +55,13 @@ class EventHandler {
   Top top() const { return m_top; }
   bool saw_trace_events() const { return m_saw_events; }
   std::uint64_t event_objects() const { return m_event_objects; }
-  void set_offset(std::uint64_t offset) { m_offset = offset; }
+  // The bytes the next parser write reads and their offset in the (inflated) JSON:
+  // key pointers into them give events' positions for diagnostics and repair.
+  void set_input(const char* data, std::size_t size, std::uint64_t offset) {
+    m_input = data;
+    m_input_size = size;
+    m_offset = offset;
+  }
 
   // basic_parser callbacks.
   bool on_document_begin(error_code&) { return true; }
@@ -97,6 +113,26 @@ class EventHandler {
   bool on_null_value();
   void on_top_scalar(ValueType type, std::string_view text);
   void finish_event();
+  static std::string describe(const Value& v);
+  void note_key_position(const char* p);
+  std::uint64_t event_offset() const { return m_event_key_offset.value_or(m_offset); }
+  std::string at_event() const { return "byte " + std::to_string(event_offset()) + ": "; }
+  void clear_buffers();
+
+  struct CategoryEntry {
+    std::string raw;
+    std::uint32_t id;  // pool id of the normalised (or, --hta-compat, raw) category
+    model::Kind kind;
+  };
+  struct Interned {
+    std::string text;
+    std::uint32_t id = 0;
+    bool valid = false;
+  };
+  const CategoryEntry& category(const std::string& raw);
+  std::uint32_t intern_cached(const std::string& text, Interned& last);
+  std::vector<CategoryEntry> m_categories;
+  Interned m_last_pid, m_last_tid;
 
   model::TraceFile& m_file;
   const ReadOptions& m_options;
@@ -122,7 +158,10 @@ class EventHandler {
   bool m_str_truncated = false;
   PendingEvent m_ev;
   std::uint64_t m_event_objects = 0;
-  std::uint64_t m_offset = 0;  // byte offset of the current chunk, for messages
+  std::uint64_t m_offset = 0;  // byte offset of the current input, for messages
+  const char* m_input = nullptr;
+  std::size_t m_input_size = 0;
+  std::optional<std::uint64_t> m_event_key_offset;  // see event_key_offset()
 };
 
 }  // namespace tracediff::reading::detail
