@@ -269,7 +269,7 @@ model::DiffReport compare_summaries(const model::SetSummary& control, const mode
       lr.launcher = who;
       for (const auto& [key, ns] : per_key) {
         (side ? lr.test_ns : lr.control_ns) += ns;
-        auto k = std::find_if(lr.kernels.begin(), lr.kernels.end(), [&](auto& x) { return x.name == key.second; });
+        auto k = std::find_if(lr.kernels.begin(), lr.kernels.end(), [&name = key.second](auto& x) { return x.name == name; });
         if (k == lr.kernels.end()) k = lr.kernels.insert(lr.kernels.end(), {key.second, 0, 0});
         (side ? k->test_ns : k->control_ns) += ns;
       }

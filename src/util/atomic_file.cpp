@@ -20,7 +20,23 @@ AtomicFile::AtomicFile(std::string path) : m_path(std::move(path)) {
     m_stdout = true;
     return;
   }
-  const fs::path target(m_path);
+  std::error_code ec;
+  fs::path target(m_path);
+  // /dev/null, /dev/stdout to a pipe, a FIFO: write straight to it. Renaming over
+  // it would replace a device node (as root) or fail (no temporary file in /dev).
+  const auto st = fs::status(target, ec);
+  if (!ec && fs::exists(st) && !fs::is_regular_file(st) && !fs::is_directory(st)) {
+    m_direct = true;
+    m_file.open(m_path, std::ios::binary | std::ios::trunc);
+    if (!m_file) throw Fatal(m_path + ": cannot write: " + std::strerror(errno));
+    return;
+  }
+  // Follow a symlink, or rename would replace the link itself with a file.
+  if (fs::is_symlink(fs::symlink_status(target, ec))) {
+    const auto real = fs::weakly_canonical(target, ec);
+    if (!ec) target = real;
+  }
+  m_target = target.string();
   const fs::path dir = target.has_parent_path() ? target.parent_path() : fs::path(".");
   std::string pattern = (dir / ("." + target.filename().string() + ".tmp-XXXXXX")).string();
   const int fd = ::mkstemp(pattern.data());
@@ -32,7 +48,7 @@ AtomicFile::AtomicFile(std::string path) : m_path(std::move(path)) {
 }
 
 AtomicFile::~AtomicFile() {
-  if (!m_stdout && !m_committed && !m_temp.empty()) {
+  if (!m_stdout && !m_direct && !m_committed && !m_temp.empty()) {
     m_file.close();
     std::remove(m_temp.c_str());
   }
@@ -49,11 +65,15 @@ void AtomicFile::commit() {
   m_file.flush();
   m_file.close();
   if (!m_file) throw Fatal(m_path + ": write failed: " + std::strerror(errno));
+  if (m_direct) {
+    m_committed = true;
+    return;
+  }
   // mkstemp makes 0600 files; reports are shared, so use the usual 0644 less umask.
   const mode_t mask = ::umask(0);
   ::umask(mask);
   fs::permissions(m_temp, static_cast<fs::perms>(0666 & ~mask));
-  if (std::rename(m_temp.c_str(), m_path.c_str()) != 0)
+  if (std::rename(m_temp.c_str(), m_target.c_str()) != 0)
     throw Fatal(m_path + ": cannot write: " + std::strerror(errno));
   m_committed = true;
 }

@@ -1,7 +1,9 @@
 #pragma once
 // Output files are written to a temporary name beside the target and renamed into
 // place on success, so a failed run never leaves a half-written report and never
-// clobbers the previous one. "-" means standard output.
+// clobbers the previous one. "-" means standard output. A symlink is followed (the
+// file it points to is replaced, the link stays); a target that is not a regular
+// file (/dev/null, /dev/stdout, a FIFO) is written directly, never replaced.
 #include <fstream>
 #include <memory>
 #include <ostream>
@@ -25,9 +27,11 @@ class AtomicFile {
 
  private:
   std::string m_path;
+  std::string m_target;  // m_path with symlinks resolved: what rename replaces
   std::string m_temp;
   std::ofstream m_file;
   bool m_stdout = false;
+  bool m_direct = false;  // not a regular file: written in place
   bool m_committed = false;
 };
 

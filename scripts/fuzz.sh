@@ -1,0 +1,85 @@
+#!/usr/bin/env bash
+# Builds the libFuzzer targets (tests/fuzz) with clang and runs each for a while.
+#
+#   scripts/fuzz.sh [SECONDS_PER_TARGET]      default 30 (so about a minute of fuzzing)
+#
+# Seeds: tests/fuzz/corpus (committed; replayed by ctest as `fuzz_corpus`), a few KB
+# slices of ../shared/traces, and, when a test binary is built, the inputs of the
+# `malformed` suite. New interesting inputs go to build-fuzz/corpus-<target>.
+# A crash, leak or timeout leaves its input in build-fuzz/artifacts and is copied to
+# tests/fuzz/corpus/crash-<target>-<sha1>, so `ctest -R fuzz_corpus` reproduces it
+# until it is fixed; the script then exits 1.
+set -euo pipefail
+
+seconds=${1:-30}
+root=$(cd "$(dirname "$0")/.." && pwd)
+build=$root/build-fuzz
+shared=$root/../shared/traces
+cd "$root"
+
+if ! command -v clang++ >/dev/null; then
+  if [ "$(id -u)" = 0 ]; then
+    apt-get install -y clang >/dev/null
+  else
+    echo "fuzz.sh: clang++ is needed (apt-get install clang)" >&2
+    exit 1
+  fi
+fi
+
+echo "== build ($build)"
+cmake -S . -B "$build" -G Ninja -DCMAKE_CXX_COMPILER=clang++ -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+  -DTRACEDIFF_FUZZ=ON -DBUILD_TESTING=OFF >/dev/null
+cmake --build "$build" --target fuzz_reader fuzz_pipeline
+
+echo "== seeds"
+seeds=$build/seeds
+rm -rf "$seeds"
+mkdir -p "$seeds" "$build/artifacts"
+cp tests/fuzz/corpus/* "$seeds"/
+if [ -d "$shared" ]; then
+  # Small traces only, decompressed, a few KB from the start and from the middle.
+  for f in "$shared"/formats/*.json* "$shared"/hta-trace-compare/*/*.json.gz "$shared"/two-ranks/*.json.gz; do
+    [ -f "$f" ] || continue
+    [ "$(stat -c %s "$f")" -lt 400000 ] || continue
+    name=$(basename "$f")
+    zcat -f "$f" | head -c 4096 >"$seeds/slice-head-$name" || true
+    zcat -f "$f" | tail -c +20000 | head -c 4096 >"$seeds/slice-mid-$name" || true
+  done
+fi
+for tests in "$root"/build/tests/tracediff_tests "$root"/build-mal/tests/tracediff_tests; do
+  if [ -x "$tests" ]; then
+    TRACEDIFF_SEED_DIR=$seeds "$tests" --run_test=malformed \
+      --run_test='!malformed/gzip_bomb_is_streamed_in_bounded_memory' >/dev/null 2>&1 || true
+    break
+  fi
+done
+echo "$(ls "$seeds" | wc -l) seed files"
+
+status=0
+for target in fuzz_reader fuzz_pipeline; do
+  echo "== $target: ${seconds}s"
+  corpus=$build/corpus-$target
+  mkdir -p "$corpus"
+  log=$build/$target.log
+  set +e
+  "$build/tests/fuzz/$target" "$corpus" "$seeds" -max_total_time="$seconds" -max_len=65536 \
+    -rss_limit_mb=2048 -timeout=10 -print_final_stats=1 -artifact_prefix="$build/artifacts/$target-" \
+    >"$log" 2>&1
+  rc=$?
+  set -e
+  grep -E "^stat::number_of_executed_units|^stat::peak_rss_mb|cov: " "$log" | tail -3
+  for a in "$build"/artifacts/"$target"-*; do
+    [ -f "$a" ] || continue
+    dest=tests/fuzz/corpus/crash-$target-$(sha1sum "$a" | cut -c1-12)
+    cp "$a" "$dest"
+    echo "$target: FOUND $(basename "$a") -> $dest"
+    rm -f "$a"
+    status=1
+  done
+  if [ $rc -ne 0 ] && [ $status -eq 0 ]; then
+    echo "$target: exited $rc (see $log)"
+    status=1
+  fi
+done
+[ $status -eq 0 ] && echo "fuzz.sh: no crash" || echo "fuzz.sh: crashes found (see above; replay: ctest -R fuzz_corpus)"
+exit $status
