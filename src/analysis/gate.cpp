@@ -93,13 +93,6 @@ double side_ns(const DiffRow& row, bool test) {
   return static_cast<double>(test ? row.test.total_ns : row.control.total_ns);
 }
 
-std::int64_t to_ns(double v) {
-  if (!std::isfinite(v)) return 0;
-  if (v >= 9.2e18) return std::numeric_limits<std::int64_t>::max();
-  if (v <= -9.2e18) return std::numeric_limits<std::int64_t>::min();
-  return static_cast<std::int64_t>(std::llround(v));
-}
-
 // Relative change in %: +inf from nothing to something.
 double relative(double control, double test) {
   if (control == 0) return test > 0 ? std::numeric_limits<double>::infinity()
@@ -131,9 +124,9 @@ void judge_durations(const GateCondition& cond, double control, double test, con
   result.fired = holds(cond.comparator, value, cond.threshold);
   const std::string measure = cond.unit == GateUnit::percent
                                   ? pct_text(control, test)
-                                  : output::format_duration_ns(to_ns(test - control), true);
-  result.detail = subject + " " + measure + " (" + output::format_duration_ns(to_ns(control), false) +
-                  " \xE2\x86\x92 " + output::format_duration_ns(to_ns(test), false) +
+                                  : output::format_duration_ns(output::to_ns(test - control), true);
+  result.detail = subject + " " + measure + " (" + output::format_duration_ns(output::to_ns(control), false) +
+                  " \xE2\x86\x92 " + output::format_duration_ns(output::to_ns(test), false) +
                   (basis.empty() ? "" : " " + basis) + ")";
 }
 
@@ -145,25 +138,6 @@ bool row_matches(const GateCondition& cond, const DiffRow& row) {
 }
 
 bool has_steps(const model::SideSummary& s) { return !s.whole_trace && !s.step_times.steps.empty(); }
-
-// Row indices in impact order (row order when by_impact is not a permutation).
-std::vector<std::size_t> impact_order(const DiffReport& r) {
-  if (r.by_impact.size() == r.rows.size()) {
-    std::vector<bool> seen(r.rows.size(), false);
-    bool ok = true;
-    for (auto i : r.by_impact) {
-      if (i >= r.rows.size() || seen[i]) {
-        ok = false;
-        break;
-      }
-      seen[i] = true;
-    }
-    if (ok) return r.by_impact;
-  }
-  std::vector<std::size_t> order(r.rows.size());
-  for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
-  return order;
-}
 
 GateResult evaluate_one(const GateCondition& cond, const DiffReport& r) {
   GateResult result;
@@ -217,7 +191,7 @@ GateResult evaluate_one(const GateCondition& cond, const DiffReport& r) {
       const char* what = cond.metric == GateMetric::any_op ? "CPU" : "GPU";
       std::size_t matched = 0, fired = 0;
       std::string shown;
-      for (auto i : impact_order(r)) {
+      for (auto i : r.impact_order()) {
         const auto& row = r.rows[i];
         if (!row_matches(cond, row)) continue;
         ++matched;

@@ -42,4 +42,18 @@ std::optional<double> DiffRow::diff_pct() const {
   return 100.0 * static_cast<double>(diff_ns()) / static_cast<double>(control.total_ns);
 }
 
+std::vector<std::size_t> DiffReport::impact_order() const {
+  bool ok = by_impact.size() == rows.size();
+  std::vector<bool> seen(rows.size(), false);
+  for (auto i : by_impact) {
+    if (!ok) break;
+    ok = i < rows.size() && !seen[i];
+    if (ok) seen[i] = true;
+  }
+  if (ok) return by_impact;
+  std::vector<std::size_t> order(rows.size());
+  for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
+  return order;
+}
+
 }  // namespace tracediff::model

@@ -163,6 +163,10 @@ struct DiffReport {
   double min_change_us = 0.0;
   Diagnostics diagnostics;              // both sides; samples name their file
   std::vector<std::string> notes;       // plain-language remarks ("compared whole: no ProfilerStep")
+
+  // by_impact when it is a permutation of the rows (a report built by hand in a test
+  // may leave it empty), else row order.
+  std::vector<std::size_t> impact_order() const;
 };
 
 }  // namespace tracediff::model

@@ -142,4 +142,16 @@ std::string format_bytes(std::uint64_t bytes) {
   return std::to_string(bytes) + " B";  // not reached
 }
 
+std::int64_t to_ns(double v) {
+  if (!(v == v)) return 0;
+  if (v >= 9.2e18) return INT64_MAX;
+  if (v <= -9.2e18) return INT64_MIN;
+  return static_cast<std::int64_t>(v < 0 ? v - 0.5 : v + 0.5);
+}
+
+std::optional<double> relative_pct(double control, double test) {
+  if (control == 0) return std::nullopt;
+  return 100.0 * (test - control) / control;
+}
+
 }  // namespace tracediff::output

@@ -39,4 +39,10 @@ std::string format_pct(std::optional<double> pct, bool is_new = false);
 // A byte size in decimal units: "512 B", "34.2 MB" (3 significant digits).
 std::string format_bytes(std::uint64_t bytes);
 
+// A double number of nanoseconds (a per-step mean), rounded and clamped to int64.
+std::int64_t to_ns(double ns);
+
+// 100 × (test − control) / control; nullopt when control is 0.
+std::optional<double> relative_pct(double control, double test);
+
 }  // namespace tracediff::output

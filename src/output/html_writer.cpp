@@ -304,25 +304,6 @@ bool is_profiler_step(const DiffRow& row) {
   return row.name.rfind("ProfilerStep#", 0) == 0 || row.full_name.rfind("ProfilerStep#", 0) == 0;
 }
 
-// Row indices in by_impact order (falls back to row order if by_impact is unusable).
-std::vector<std::size_t> impact_order(const DiffReport& r) {
-  std::vector<std::size_t> order;
-  bool ok = r.by_impact.size() == r.rows.size();
-  if (ok) {
-    std::vector<bool> seen(r.rows.size(), false);
-    for (auto i : r.by_impact) {
-      if (i >= r.rows.size() || seen[i]) {
-        ok = false;
-        break;
-      }
-      seen[i] = true;
-    }
-  }
-  if (ok) return r.by_impact;
-  for (std::size_t i = 0; i < r.rows.size(); ++i) order.push_back(i);
-  return order;
-}
-
 bool has_steps(const SideSummary& s) { return !s.whole_trace && !s.step_times.steps.empty(); }
 
 // The per-step presentation: the default mode (rows carry per-step figures).
@@ -361,7 +342,7 @@ struct Anchors {
 
 Anchors make_anchors(const DiffReport& r) {
   Anchors a;
-  a.order = impact_order(r);
+  a.order = r.impact_order();
   a.pos.assign(r.rows.size(), 0);
   for (std::size_t p = 0; p < a.order.size(); ++p) a.pos[a.order[p]] = p;
   for (std::size_t k = 0; k < r.by_launcher.size(); ++k) a.launcher.emplace(r.by_launcher[k].launcher, k);

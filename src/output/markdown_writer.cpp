@@ -75,18 +75,6 @@ std::string code_span(std::string_view raw) {
   return fence + (pad ? " " : "") + s + (pad ? " " : "") + fence;
 }
 
-std::int64_t to_ns(double v) {
-  if (!(v == v)) return 0;
-  if (v >= 9.2e18) return INT64_MAX;
-  if (v <= -9.2e18) return INT64_MIN;
-  return static_cast<std::int64_t>(v < 0 ? v - 0.5 : v + 0.5);
-}
-
-std::optional<double> relative_pct(double control, double test) {
-  if (control == 0) return std::nullopt;
-  return 100.0 * (test - control) / control;
-}
-
 bool has_steps(const model::SideSummary& s) { return !s.whole_trace && !s.step_times.steps.empty(); }
 
 std::string label(const model::SideSummary& s, const char* fallback) {

@@ -141,18 +141,6 @@ constexpr const char* k_bold = "\x1b[1m";
 constexpr const char* k_dim = "\x1b[2m";
 constexpr const char* k_reset = "\x1b[0m";
 
-std::int64_t to_ns(double v) {
-  if (!(v == v)) return 0;
-  if (v >= 9.2e18) return INT64_MAX;
-  if (v <= -9.2e18) return INT64_MIN;
-  return static_cast<std::int64_t>(v < 0 ? v - 0.5 : v + 0.5);
-}
-
-std::optional<double> relative_pct(double control, double test) {
-  if (control == 0) return std::nullopt;
-  return 100.0 * (test - control) / control;
-}
-
 struct Cell {
   std::string text;
   const char* color = nullptr;  // applied around the padded text when colours are on
