@@ -103,6 +103,21 @@ std::vector<std::vector<std::string>> parse_csv(const std::string& text) {
   return rows;
 }
 
+std::string x_event(const std::string& cat, const std::string& name, int pid, int tid, long ts, long dur,
+                    long corr) {
+  std::string s = "{\"ph\":\"X\",\"cat\":\"" + cat + "\",\"name\":\"" + name + "\",\"pid\":" + std::to_string(pid) +
+                  ",\"tid\":" + std::to_string(tid) + ",\"ts\":" + std::to_string(ts) + ",\"dur\":" +
+                  std::to_string(dur);
+  if (corr >= 0) s += ",\"args\":{\"correlation\":" + std::to_string(corr) + "}";
+  return s + "}";
+}
+
+std::string trace_json(const std::vector<std::string>& events) {
+  std::string s = "{\"traceEvents\":[";
+  for (std::size_t i = 0; i < events.size(); ++i) s += (i ? "," : "") + events[i];
+  return s + "]}";
+}
+
 std::string shared_dir() { return TRACEDIFF_SHARED_DIR; }
 bool shared_available() { return fs::is_directory(shared_dir() + "/reference"); }
 

@@ -24,6 +24,12 @@ std::string temp_dir(const std::string& tag);
 // RFC 4180 CSV (quoted fields, doubled quotes, CRLF or LF) into rows of fields.
 std::vector<std::vector<std::string>> parse_csv(const std::string& text);
 
+// A complete ("X") Kineto event as JSON, with args.correlation when corr >= 0.
+std::string x_event(const std::string& cat, const std::string& name, int pid, int tid, long ts, long dur,
+                    long corr = -1);
+// {"traceEvents": [events...]}
+std::string trace_json(const std::vector<std::string>& events);
+
 std::string shared_dir();  // ../shared beside the checkout
 bool shared_available();
 

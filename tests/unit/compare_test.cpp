@@ -4,6 +4,7 @@
 #include "analysis/compare.hpp"
 #include "analysis/steps.hpp"
 #include "reading/trace_reader.hpp"
+#include "support/test_support.hpp"
 #include "util/errors.hpp"
 
 using namespace tracediff;
@@ -30,18 +31,10 @@ model::TraceSet set_of(std::string label, std::vector<std::string> jsons, bool h
 }
 
 std::string ev(const char* cat, const char* name, int pid, int tid, long ts, long dur, long corr = -1) {
-  std::string s = "{\"ph\":\"X\",\"cat\":\"" + std::string(cat) + "\",\"name\":\"" + name +
-                  "\",\"pid\":" + std::to_string(pid) + ",\"tid\":" + std::to_string(tid) +
-                  ",\"ts\":" + std::to_string(ts) + ",\"dur\":" + std::to_string(dur);
-  if (corr >= 0) s += ",\"args\":{\"correlation\":" + std::to_string(corr) + "}";
-  return s + "}";
+  return test::x_event(cat, name, pid, tid, ts, dur, corr);
 }
 
-std::string trace(const std::vector<std::string>& events) {
-  std::string s = "{\"traceEvents\":[";
-  for (std::size_t i = 0; i < events.size(); ++i) s += (i ? "," : "") + events[i];
-  return s + "]}";
-}
+std::string trace(const std::vector<std::string>& events) { return test::trace_json(events); }
 
 // Two steps on pid 1; a backward op on another thread of the same process; a
 // kernel that runs during step 2 but was launched in step 1.

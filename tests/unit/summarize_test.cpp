@@ -5,6 +5,7 @@
 
 #include "analysis/summarize.hpp"
 #include "reading/trace_reader.hpp"
+#include "support/test_support.hpp"
 
 using namespace tracediff;
 
@@ -19,18 +20,10 @@ model::TraceFile read(const std::string& json) {
 
 std::string ev(const std::string& cat, const std::string& name, int tid, long ts, long dur, long corr = -1,
                int pid = 1) {
-  std::string s = "{\"ph\":\"X\",\"cat\":\"" + cat + "\",\"name\":\"" + name + "\",\"pid\":" + std::to_string(pid) +
-                  ",\"tid\":" + std::to_string(tid) + ",\"ts\":" + std::to_string(ts) + ",\"dur\":" +
-                  std::to_string(dur);
-  if (corr >= 0) s += ",\"args\":{\"correlation\":" + std::to_string(corr) + "}";
-  return s + "}";
+  return test::x_event(cat, name, pid, tid, ts, dur, corr);
 }
 
-std::string trace(const std::vector<std::string>& events) {
-  std::string s = "{\"traceEvents\":[";
-  for (std::size_t i = 0; i < events.size(); ++i) s += (i ? "," : "") + events[i];
-  return s + "]}";
-}
+std::string trace(const std::vector<std::string>& events) { return test::trace_json(events); }
 
 const model::Cell* cell(const model::FileSummary& s, const std::string& name) {
   for (const auto& c : s.cells)
