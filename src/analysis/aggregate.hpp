@@ -1,6 +1,7 @@
 #pragma once
-// Per-side aggregation shared by both modes: what one side contributes to each
-// row key, and how two sides become rows with ops_diff groups. Internal to analysis/.
+// --hta-compat's aggregation (what one side contributes to each name, and how two
+// sides become rows in HTA's order with ops_diff groups), plus the step-time
+// statistics both modes use. Internal to analysis/.
 #include <cstdint>
 #include <map>
 #include <string>

@@ -252,7 +252,6 @@ model::DiffReport compare_summaries(const model::SetSummary& control, const mode
     row.control_step = per_step(ca, c.units);
     row.test_step = per_step(ta, t.units);
     row.change = change_per_step(row.control.count, c.units, row.test.count, t.units);
-    static const std::vector<double> none;
     const auto v = judge(ca ? ca->per_unit : std::vector<double>(c.units, 0.0),
                          ta ? ta->per_unit : std::vector<double>(t.units, 0.0), rule);
     row.significant = v.significant;
