@@ -7,7 +7,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 packages=(g++ cmake make pkg-config libboost-json1.81-dev libboost-test1.81-dev libcli11-dev
-          libkainjow-mustache-dev zlib1g-dev libdeflate-dev)
+          libkainjow-mustache-dev zlib1g-dev libdeflate-dev libisal-dev)
 if [[ "${1:-}" == "--test" ]]; then
   packages+=(chromium clang ninja-build time)
   # node and npm may come from elsewhere (nodesource's nodejs bundles npm).
