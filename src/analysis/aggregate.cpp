@@ -6,15 +6,15 @@
 
 namespace tracediff::analysis::detail {
 
-void add_to(SideTable& table, const std::string& category, const std::string& key,
-            const std::string& full_name, model::Device device, std::int64_t dur_ns) {
+KeyStats& row_of(SideTable& table, const std::string& category, const std::string& key,
+                 const std::string& full_name, model::Device device) {
   auto [it, inserted] = table.try_emplace({category, key});
   KeyStats& k = it->second;
   if (inserted || full_name < k.full_name) k.full_name = full_name;
   if (inserted) k.device = device;
-  k.stats.count += 1;
-  k.stats.total_ns += dur_ns;
+  return k;
 }
+
 
 model::Change change_of(std::uint64_t c, std::uint64_t t) {
   using model::Change;

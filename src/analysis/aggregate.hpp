@@ -21,8 +21,10 @@ struct KeyStats {
 // (category, key name) -> stats; category is "" in --hta-compat.
 using SideTable = std::map<std::pair<std::string, std::string>, KeyStats>;
 
-void add_to(SideTable& table, const std::string& category, const std::string& key,
-            const std::string& full_name, model::Device device, std::int64_t dur_ns);
+// The row of (category, key), made if missing; it keeps the smallest full name and
+// the first device.
+KeyStats& row_of(SideTable& table, const std::string& category, const std::string& key,
+                 const std::string& full_name, model::Device device);
 
 // HTA's groups from counts alone (§7).
 model::Change change_of(std::uint64_t control_count, std::uint64_t test_count);

@@ -233,15 +233,14 @@ model::DiffReport compare_summaries(const model::SetSummary& control, const mode
     if (side->whole_trace)
       report.notes.push_back(side->label + " has no ProfilerStep: its traces are compared whole.");
 
-  std::set<Key> keys;
-  for (const auto& [k, a] : c.rows) keys.insert(k);
-  for (const auto& [k, a] : t.rows) keys.insert(k);
   const NoiseRule rule{options.min_change_pct, options.min_change_us * 1000.0};
-  for (const auto& key : keys) {
-    const auto ci = c.rows.find(key);
-    const auto ti = t.rows.find(key);
-    const SideAgg* ca = ci == c.rows.end() ? nullptr : &ci->second;
-    const SideAgg* ta = ti == t.rows.end() ? nullptr : &ti->second;
+  // Every key of either side, in order: a merge of the two sorted maps.
+  for (auto ci = c.rows.begin(), ti = t.rows.begin(); ci != c.rows.end() || ti != t.rows.end();) {
+    const bool from_c = ti == t.rows.end() || (ci != c.rows.end() && !(ti->first < ci->first));
+    const bool from_t = ci == c.rows.end() || (ti != t.rows.end() && !(ci->first < ti->first));
+    const Key& key = from_c ? ci->first : ti->first;
+    const SideAgg* ca = from_c ? &(ci++)->second : nullptr;
+    const SideAgg* ta = from_t ? &(ti++)->second : nullptr;
     model::DiffRow row;
     row.category = key.first;
     row.name = key.second;

@@ -4,6 +4,8 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <memory_resource>
+#include <optional>
 #include <set>
 #include <stdexcept>
 #include <unordered_map>
@@ -11,6 +13,7 @@
 #include "analysis/aggregate.hpp"
 #include "analysis/modes.hpp"
 #include "analysis/short_name.hpp"
+#include "util/arena.hpp"
 #include "util/errors.hpp"
 
 namespace tracediff::analysis::detail {
@@ -39,9 +42,9 @@ struct HtaRow {
 };
 
 // §2.2, §2.6, §3.1 for one file.
-std::vector<HtaRow> hta_rows(const model::TraceFile& f) {
+std::pmr::vector<HtaRow> hta_rows(const model::TraceFile& f, std::pmr::memory_resource* memory) {
   const std::size_t n = f.events.size();
-  std::vector<HtaRow> rows(n);
+  std::pmr::vector<HtaRow> rows(n, memory);
   for (std::size_t i = 0; i < n; ++i) {
     const auto& h = f.hta[i];
     if (f.hta_float_mode) {
@@ -62,6 +65,10 @@ std::vector<HtaRow> hta_rows(const model::TraceFile& f) {
     return (s >= 0 && c >= 0) || name_of(i) == "Event Sync" || name_of(i) == "Context Sync";
   };
   std::unordered_map<std::int64_t, std::size_t> last_cpu, last_gpu;
+  const auto linked = static_cast<std::size_t>(
+      std::count_if(f.events.begin(), f.events.end(), [](const model::Event& e) { return e.correlation != -1; }));
+  last_cpu.reserve(linked);  // no rehashing as they fill
+  last_gpu.reserve(linked);
   for (std::size_t i = 0; i < n; ++i) {
     const auto c = f.events[i].correlation;
     if (c == -1) continue;
@@ -137,12 +144,15 @@ model::DiffReport compare_hta(const model::TraceSet& control, const model::Trace
     fill_summary(set, summary);
     summary.available_ranks = ranks_of(set);
 
-    std::vector<std::vector<HtaRow>> rows;
+    std::size_t events = 0;
+    for (const auto& f : set.files) events += f.events.size();
+    Arena arena(events * sizeof(HtaRow) + 4096);  // for the rows
+    std::vector<std::pmr::vector<HtaRow>> rows;
     std::set<std::int64_t> iterations;
     for (const auto& f : set.files) {
       if (f.hta.size() != f.events.size())
         throw std::logic_error(f.path + ": read without --hta-compat fields");
-      rows.push_back(hta_rows(f));
+      rows.push_back(hta_rows(f, arena.get()));
       for (const auto& e : f.events)
         if (auto n = hta_step_symbol(f.pool.get(e.name))) iterations.insert(*n);
     }
@@ -167,7 +177,14 @@ model::DiffReport compare_hta(const model::TraceSet& control, const model::Trace
       if (!rank_set.count(f.rank)) continue;
       // A rank listed twice counts twice in HTA (§4).
       const auto times = std::count(summary.ranks.begin(), summary.ranks.end(), f.rank);
-      std::unordered_map<std::uint32_t, std::string> short_cache;
+      // Per name, its rows and step number, found once: later events of the name only
+      // count (a row keeps the smallest full name and the first device, already set).
+      struct NameRows {
+        KeyStats* key = nullptr;
+        KeyStats* full = nullptr;  // --short-names: the full name's row, for ops_diff
+        std::optional<std::int64_t> step;
+      };
+      std::vector<NameRows> by_name(f.pool.size());
       for (std::size_t i = 0; i < f.events.size(); ++i) {
         const auto& r = rows[fi][i];
         if (r.iteration == k_nan || !iter_set.count(r.iteration)) continue;
@@ -175,20 +192,22 @@ model::DiffReport compare_hta(const model::TraceSet& control, const model::Trace
         if (options.device == DeviceFilter::cpu && stream != -1) continue;
         if (options.device == DeviceFilter::gpu && stream == -1) continue;
         const auto& e = f.events[i];
-        const std::string full(f.pool.get(e.name));
-        std::string key = full;
-        if (options.short_names) {
-          auto it = short_cache.find(e.name);
-          if (it == short_cache.end()) it = short_cache.emplace(e.name, shorten_name(full)).first;
-          key = it->second;
-        }
         const auto device = stream == -1 ? model::Device::cpu : model::Device::gpu;
         const auto dur_ns = std::llround(r.dur * 1000.0);
+        auto& nr = by_name[e.name];
+        if (!nr.key) {
+          const std::string full(f.pool.get(e.name));
+          nr.key = &row_of(tables[side], "", options.short_names ? shorten_name(full) : full, full, device);
+          if (options.short_names) nr.full = &row_of(full_tables[side], "", full, full, device);
+          nr.step = hta_step_symbol(full);
+        }
         for (long k = 0; k < times; ++k) {
-          add_to(tables[side], "", key, full, device, dur_ns);
-          if (options.short_names) add_to(full_tables[side], "", full, full, device, dur_ns);
-          if (auto step = hta_step_symbol(full))
-            summary.step_times.steps.push_back({f.rank, *step, dur_ns});
+          for (auto* row : {nr.key, nr.full}) {
+            if (!row) continue;
+            row->stats.count += 1;
+            row->stats.total_ns += dur_ns;
+          }
+          if (nr.step) summary.step_times.steps.push_back({f.rank, *nr.step, dur_ns});
         }
       }
     }

@@ -1,6 +1,7 @@
 #include "analysis/steps.hpp"
 
 #include <algorithm>
+#include <cstdint>
 #include <unordered_map>
 
 namespace tracediff::analysis::detail {
@@ -9,7 +10,8 @@ using model::Kind;
 
 std::optional<std::int64_t> profiler_step_number(std::string_view name) {
   constexpr std::string_view prefix = "ProfilerStep";
-  if (name.substr(0, prefix.size()) != prefix) return std::nullopt;
+  // Asked of every operator's name: the first byte rejects nearly all.
+  if (name.size() <= prefix.size() || name[0] != 'P' || name.substr(0, prefix.size()) != prefix) return std::nullopt;
   std::size_t i = prefix.size();
   while (i < name.size() && name[i] == ' ') ++i;
   if (i >= name.size() || name[i] != '#') return std::nullopt;
@@ -41,24 +43,51 @@ std::int64_t find_step(const std::vector<StepWindow>& windows, std::int64_t t) {
 
 }  // namespace
 
-LaunchIndex::LaunchIndex(const model::TraceFile& file) {
-  for (std::uint32_t i = 0; i < file.events.size(); ++i) {
-    const auto& e = file.events[i];
-    if (model::is_launch(e.kind) && e.correlation >= 0) m_index.emplace_back(e.correlation, i);
+LaunchIndex::LaunchIndex(const model::TraceFile& file, std::pmr::memory_resource* memory)
+    : m_dense(memory), m_index(memory) {
+  const auto& events = file.events;
+  std::size_t n = 0;
+  std::int64_t lo = INT64_MAX, hi = -1;
+  for (const auto& e : events)
+    if (model::is_launch(e.kind) && e.correlation >= 0) {
+      ++n;
+      lo = std::min(lo, e.correlation);
+      hi = std::max(hi, e.correlation);
+    }
+  if (n == 0) return;
+  // Dense when the table takes no more than the sorted pairs and their sort buffer.
+  if (static_cast<std::uint64_t>(hi - lo) < 8 * static_cast<std::uint64_t>(n)) {
+    m_base = lo;
+    m_dense.assign(static_cast<std::size_t>(hi - lo) + 1, k_none);
+    for (std::uint32_t i = 0; i < events.size(); ++i)
+      if (model::is_launch(events[i].kind) && events[i].correlation >= 0)
+        m_dense[static_cast<std::size_t>(events[i].correlation - lo)] = i;
+    return;
   }
+  m_index.reserve(n);
+  for (std::uint32_t i = 0; i < events.size(); ++i)
+    if (model::is_launch(events[i].kind) && events[i].correlation >= 0)
+      m_index.emplace_back(events[i].correlation, i);
   std::stable_sort(m_index.begin(), m_index.end(),
                    [](const auto& a, const auto& b) { return a.first < b.first; });
 }
 
 std::int64_t LaunchIndex::find(std::int64_t correlation) const {
+  if (!m_dense.empty()) {
+    if (correlation < m_base || correlation - m_base >= static_cast<std::int64_t>(m_dense.size())) return -1;
+    const auto i = m_dense[static_cast<std::size_t>(correlation - m_base)];
+    return i == k_none ? std::int64_t{-1} : std::int64_t{i};
+  }
   auto it = std::upper_bound(m_index.begin(), m_index.end(), correlation,
                              [](std::int64_t c, const auto& x) { return c < x.first; });
   if (it == m_index.begin() || (it - 1)->first != correlation) return -1;
   return (it - 1)->second;
 }
 
-FileSteps assign_steps(const model::TraceFile& file, const LaunchIndex& launches) {
-  FileSteps out;
+FileSteps assign_steps(const model::TraceFile& file, const LaunchIndex& launches,
+                       std::pmr::memory_resource* memory) {
+  // Constructed with the resource: assigning a pmr vector keeps the target's own.
+  FileSteps out{.host_steps = {}, .iteration = std::pmr::vector<std::int64_t>(memory), .gpu_unlinked = 0};
   const auto& events = file.events;
   out.iteration.assign(events.size(), k_no_step);
 
@@ -89,9 +118,15 @@ FileSteps assign_steps(const model::TraceFile& file, const LaunchIndex& launches
   // A process without steps of its own (a data-loader worker, or Inductor launches
   // recorded in another process) falls back to every process's steps by time.
   std::vector<StepWindow> any_pid = out.host_steps;
+  const std::vector<StepWindow>* windows = nullptr;  // of last_pid: runs of events share a process
+  std::uint32_t last_pid = 0;
   auto host_step = [&](const model::Event& e) {
-    auto it = host.find(e.pid);
-    return find_step(it == host.end() ? any_pid : it->second, e.ts_ns);
+    if (!windows || e.pid != last_pid) {
+      auto it = host.find(e.pid);
+      windows = it == host.end() ? &any_pid : &it->second;
+      last_pid = e.pid;
+    }
+    return find_step(*windows, e.ts_ns);
   };
   for (std::size_t i = 0; i < events.size(); ++i) {
     const auto& e = events[i];

@@ -4,6 +4,7 @@
 // start; GPU work belongs to the step of the runtime call that launched it (GPU work
 // lags the CPU, so its own time would place it a step late). Internal to analysis/.
 #include <cstdint>
+#include <memory_resource>
 #include <optional>
 #include <string_view>
 #include <vector>
@@ -23,24 +24,32 @@ struct StepWindow {
   std::uint32_t pid = 0;
 };
 
-// correlation id -> the runtime/driver call that launched it, as a sorted array
-// (a third of the memory of a hash map; files hold millions of launches).
+// correlation id -> the runtime/driver call that launched it (files hold millions of
+// launches). Ids come from a counter, so they are usually dense: then a table indexed
+// by id, no larger than the sorted array of (id, event) pairs (and its sort buffer)
+// used otherwise, itself a third of the memory of a hash map.
 class LaunchIndex {
  public:
-  explicit LaunchIndex(const model::TraceFile& file);
+  explicit LaunchIndex(const model::TraceFile& file,
+                       std::pmr::memory_resource* memory = std::pmr::get_default_resource());
   // The launch event's index, or -1. With several launches of one id the last wins.
   std::int64_t find(std::int64_t correlation) const;
 
  private:
-  std::vector<std::pair<std::int64_t, std::uint32_t>> m_index;
+  static constexpr std::uint32_t k_none = ~0u;
+  std::int64_t m_base = 0;
+  std::pmr::vector<std::uint32_t> m_dense;  // by correlation - m_base; k_none: no launch
+  std::pmr::vector<std::pair<std::int64_t, std::uint32_t>> m_index;  // when ids are sparse
 };
 
 struct FileSteps {
-  std::vector<StepWindow> host_steps;    // CPU-side ProfilerStep spans, by start
-  std::vector<std::int64_t> iteration;   // per event; k_no_step when none
-  std::uint64_t gpu_unlinked = 0;        // GPU events whose launch is missing
+  std::vector<StepWindow> host_steps;        // CPU-side ProfilerStep spans, by start
+  std::pmr::vector<std::int64_t> iteration;  // per event; k_no_step when none
+  std::uint64_t gpu_unlinked = 0;            // GPU events whose launch is missing
 };
 
-FileSteps assign_steps(const model::TraceFile& file, const LaunchIndex& launches);
+// `memory` holds the per-event vector.
+FileSteps assign_steps(const model::TraceFile& file, const LaunchIndex& launches,
+                       std::pmr::memory_resource* memory = std::pmr::get_default_resource());
 
 }  // namespace tracediff::analysis::detail

@@ -1,10 +1,14 @@
 #include "analysis/summarize.hpp"
 
 #include <algorithm>
+#include <compare>
 #include <map>
+#include <memory_resource>
+#include <tuple>
 #include <unordered_map>
 
 #include "analysis/steps.hpp"
+#include "util/arena.hpp"
 #include "util/errors.hpp"
 
 namespace tracediff::analysis {
@@ -23,34 +27,106 @@ bool is_comm_kernel(std::string_view name) {
 bool is_host(Kind k) { return model::device_of(k) == model::Device::cpu; }
 
 struct Nesting {
-  std::vector<std::int64_t> self_ns;       // per event; GPU and other device events keep dur
-  std::vector<std::uint32_t> launcher;     // per event: pool id of the innermost cpu_op around it, or ~0
+  std::pmr::vector<std::int64_t> self_ns;    // per event; GPU and other device events keep dur
+  std::pmr::vector<std::uint32_t> launcher;  // per event: pool id of the innermost cpu_op around it, or ~0
 };
+
+// Host event indices grouped by thread ((pid, tid) pool ids), each group in file
+// order: a counting sort on a dense thread number, instead of a map lookup per event.
+std::pmr::vector<std::uint32_t> by_thread(const model::EventArray& ev, std::vector<std::uint32_t>& group_end,
+                                          std::pmr::memory_resource* memory) {
+  std::unordered_map<std::uint64_t, std::uint32_t> thread_no;
+  std::vector<std::uint32_t> count;
+  std::uint64_t last_key = ~0ull;
+  std::uint32_t last_no = 0;
+  // Runs of events share a thread: the map is asked only when the thread changes.
+  const auto number = [&](const model::Event& e) {
+    const auto key = (std::uint64_t{e.pid} << 32) | e.tid;
+    if (key != last_key) {
+      last_no = thread_no.try_emplace(key, static_cast<std::uint32_t>(count.size())).first->second;
+      if (last_no == count.size()) count.push_back(0);
+      last_key = key;
+    }
+    return last_no;
+  };
+  for (const auto& e : ev)
+    if (is_host(e.kind)) ++count[number(e)];
+  std::vector<std::uint32_t> next(count.size());
+  group_end.assign(count.size(), 0);
+  std::uint32_t total = 0;
+  for (std::size_t t = 0; t < count.size(); ++t) {
+    next[t] = total;
+    group_end[t] = total += count[t];
+  }
+  std::pmr::vector<std::uint32_t> order(total, memory);
+  for (std::uint32_t i = 0; i < ev.size(); ++i)
+    if (is_host(ev[i].kind)) order[next[number(ev[i])]++] = i;
+  return order;
+}
+
+// Sorts a range made of a few ascending runs (Kineto writes a thread's events nearly
+// in order): the runs are merged pairwise, ping-ponging with `scratch`, which takes
+// O(n log runs) instead of a sort's O(n log n).
+template <typename T, typename Less, typename Vector>
+void merge_runs(T* first, T* last, Less less, Vector& scratch) {
+  const auto n = static_cast<std::size_t>(last - first);
+  std::vector<std::size_t> bounds{0};  // where each run starts, then n
+  for (std::size_t i = 1; i < n; ++i)
+    if (less(first[i], first[i - 1])) bounds.push_back(i);
+  bounds.push_back(n);
+  if (bounds.size() <= 2) return;
+  scratch.resize(n);
+  T* from = first;
+  T* to = scratch.data();
+  while (bounds.size() > 2) {
+    std::size_t kept = 0;
+    for (std::size_t i = 0; i + 1 < bounds.size(); i += 2) {
+      if (i + 2 < bounds.size())
+        std::merge(from + bounds[i], from + bounds[i + 1], from + bounds[i + 1], from + bounds[i + 2], to + bounds[i], less);
+      else
+        std::copy(from + bounds[i], from + bounds[i + 1], to + bounds[i]);  // the odd run out
+      bounds[kept++] = bounds[i];
+    }
+    bounds[kept++] = n;
+    bounds.resize(kept);
+    std::swap(from, to);
+  }
+  if (from != first) std::copy(from, from + n, first);
+}
 
 // Self time per host event: its duration minus the time of the events directly
 // inside it on the same thread. Each instant of an event is charged to the innermost
 // enclosing event only (a child that outlives its parent spills into the next
 // ancestor), so self times on a thread add up to at most its busy time.
-Nesting nest(const model::TraceFile& f) {
+Nesting nest(const model::TraceFile& f, std::pmr::memory_resource* memory) {
   const auto& ev = f.events;
-  Nesting n;
+  Nesting n{std::pmr::vector<std::int64_t>(memory), std::pmr::vector<std::uint32_t>(memory)};
   n.self_ns.resize(ev.size());
   n.launcher.assign(ev.size(), ~0u);
-  std::map<std::pair<std::uint32_t, std::uint32_t>, std::vector<std::uint32_t>> threads;
-  for (std::uint32_t i = 0; i < ev.size(); ++i) {
-    n.self_ns[i] = ev[i].dur_ns;
-    if (is_host(ev[i].kind)) threads[{ev[i].pid, ev[i].tid}].push_back(i);
-  }
   // self_ns starts at the duration; children's time is subtracted as they are met.
+  for (std::size_t i = 0; i < ev.size(); ++i) n.self_ns[i] = ev[i].dur_ns;
+  std::vector<std::uint32_t> group_end;
+  auto order = by_thread(ev, group_end, memory);
+  const auto before = [&](std::uint32_t a, std::uint32_t b) {
+    if (ev[a].ts_ns != ev[b].ts_ns) return ev[a].ts_ns < ev[b].ts_ns;
+    if (ev[a].dur_ns != ev[b].dur_ns) return ev[a].dur_ns > ev[b].dur_ns;
+    return a < b;
+  };
   std::vector<std::uint32_t> stack;
-  for (auto& [thread, idx] : threads) {
-    std::sort(idx.begin(), idx.end(), [&](std::uint32_t a, std::uint32_t b) {
-      if (ev[a].ts_ns != ev[b].ts_ns) return ev[a].ts_ns < ev[b].ts_ns;
-      if (ev[a].dur_ns != ev[b].dur_ns) return ev[a].dur_ns > ev[b].dur_ns;
-      return a < b;
-    });
+  std::pmr::vector<std::uint32_t> scratch(memory);
+  std::uint32_t largest = 0;
+  for (std::size_t t = 0; t < group_end.size(); ++t)
+    largest = std::max(largest, group_end[t] - (t ? group_end[t - 1] : 0));
+  scratch.reserve(largest);
+  std::uint32_t group_begin = 0;
+  for (const auto group_stop : group_end) {
+    auto* const first = order.data() + group_begin;
+    auto* const last = order.data() + group_stop;
+    group_begin = group_stop;
+    merge_runs(first, last, before, scratch);  // the order a sort gives: `before` is total
     stack.clear();
-    for (auto i : idx) {
+    for (const auto* it = first; it != last; ++it) {
+      const auto i = *it;
       const auto begin = ev[i].ts_ns, end = begin + ev[i].dur_ns;
       while (!stack.empty() && ev[stack.back()].ts_ns + ev[stack.back()].dur_ns <= begin) stack.pop_back();
       std::int64_t t = begin;
@@ -74,22 +150,49 @@ Nesting nest(const model::TraceFile& f) {
   return n;
 }
 
-// Length of the union of intervals (sorted in place).
-std::int64_t union_length(std::vector<std::pair<std::int64_t, std::int64_t>>& iv) {
-  std::sort(iv.begin(), iv.end());
+// GPU work of one device in one step, for the busy time (union of intervals).
+struct GpuInterval {
+  std::uint32_t step, pid;
+  std::int64_t begin, end;
+  auto operator<=>(const GpuInterval&) const = default;
+};
+
+// Length of the union of intervals sorted by start.
+std::int64_t union_length(const GpuInterval* first, const GpuInterval* last) {
   std::int64_t total = 0, cur_b = 0, cur_e = 0;
   bool open = false;
-  for (const auto& [b, e] : iv) {
-    if (!open || b > cur_e) {
+  for (auto* iv = first; iv != last; ++iv) {
+    if (!open || iv->begin > cur_e) {
       if (open) total += cur_e - cur_b;
-      cur_b = b, cur_e = e, open = true;
+      cur_b = iv->begin, cur_e = iv->end, open = true;
     } else {
-      cur_e = std::max(cur_e, e);
+      cur_e = std::max(cur_e, iv->end);
     }
   }
   if (open) total += cur_e - cur_b;
   return total;
 }
+
+// What summarize_file asks of each distinct name, computed once per pool id.
+class NameFacts {
+ public:
+  explicit NameFacts(const model::StringPool& pool) : m_pool(pool), m_facts(pool.size(), 0) {}
+  bool step_span(std::uint32_t id) { return facts(id) & k_step; }
+  bool comm_kernel(std::uint32_t id) { return facts(id) & k_comm; }
+
+ private:
+  static constexpr std::uint8_t k_known = 1, k_step = 2, k_comm = 4;
+  std::uint8_t facts(std::uint32_t id) {
+    auto& f = m_facts[id];
+    if (!f) {
+      const auto name = m_pool.get(id);
+      f = k_known | (detail::profiler_step_number(name) ? k_step : 0) | (is_comm_kernel(name) ? k_comm : 0);
+    }
+    return f;
+  }
+  const model::StringPool& m_pool;
+  std::vector<std::uint8_t> m_facts;
+};
 
 }  // namespace
 
@@ -106,9 +209,11 @@ model::FileSummary summarize_file(const model::TraceFile& f) {
   s.truncated = f.truncated;
   s.diagnostics = f.diagnostics;
 
-  const detail::LaunchIndex launch_of(f);
-  const auto steps = detail::assign_steps(f, launch_of);
-  const auto nesting = nest(f);
+  // The per-event arrays below (about 40 bytes an event) share one arena.
+  Arena arena(f.events.size() * 64 + f.pool.size() * 4 + 4096);
+  const detail::LaunchIndex launch_of(f, arena.get());
+  const auto steps = detail::assign_steps(f, launch_of, arena.get());
+  const auto nesting = nest(f, arena.get());
   const auto& ev = f.events;
   s.has_steps = !steps.host_steps.empty();
 
@@ -131,19 +236,76 @@ model::FileSummary summarize_file(const model::TraceFile& f) {
     st.detail.dur_ns = b <= e ? e - b : 0;
     s.steps.push_back(st);
   }
+  std::int64_t last_step = k_no_step;  // runs of events share a step
+  std::uint32_t last_index = 0;
   auto step_of = [&](std::size_t i) -> std::int64_t {
     if (!s.has_steps) return 0;
     const auto it = steps.iteration[i];
     if (it == k_no_step) return -1;
-    return step_index.at(it);
+    if (it != last_step) {
+      last_index = step_index.at(it);
+      last_step = it;
+    }
+    return last_index;
   };
 
-  std::map<std::pair<std::uint32_t, std::uint32_t>, std::uint32_t> key_index;  // (cat, name) pool ids
-  std::unordered_map<std::uint32_t, std::uint32_t> launcher_index;              // pool id -> index
-  std::map<std::pair<std::uint32_t, std::uint32_t>, model::Cell> cells;         // (key, step)
-  std::map<std::tuple<std::uint32_t, std::uint32_t, std::uint32_t>, std::int64_t> launches;
-  // GPU busy: intervals per (step, device).
-  std::map<std::pair<std::uint32_t, std::uint32_t>, std::vector<std::pair<std::int64_t, std::int64_t>>> gpu;
+  // Keys: (category, name) pool ids -> index into s.keys. A name nearly always has one
+  // category, so a table by name id, and a map for the rest.
+  constexpr std::uint32_t k_none = ~0u;
+  std::pmr::vector<std::uint32_t> key_of_name(f.pool.size(), k_none, arena.get());
+  std::vector<std::uint32_t> key_category;  // per key: its category's pool id
+  std::map<std::pair<std::uint32_t, std::uint32_t>, std::uint32_t> other_keys;
+  auto key_of = [&](const model::Event& e) {
+    auto& k = key_of_name[e.name];
+    if (k != k_none && key_category[k] == e.category) return k;
+    const auto next = static_cast<std::uint32_t>(s.keys.size());
+    const auto found = k == k_none ? (k = next) : other_keys.try_emplace({e.category, e.name}, next).first->second;
+    if (found == next) {
+      s.keys.push_back({std::string(f.pool.get(e.category)), std::string(f.pool.get(e.name)), e.kind});
+      key_category.push_back(e.category);
+    }
+    return found;
+  };
+  // Cells: (key, step) -> index into s.cells, with each key's last cell at hand
+  // (runs of events share a step); sorted by (key, step) at the end.
+  std::vector<std::pair<std::uint32_t, std::uint32_t>> last_cell;  // per key: (step, cell), step ~0: none
+  std::unordered_map<std::uint64_t, std::uint32_t> cell_index;
+  auto cell_of = [&](std::uint32_t key, std::uint32_t step) -> model::Cell& {
+    if (key >= last_cell.size()) last_cell.resize(key + 1, {k_none, 0});
+    auto& last = last_cell[key];
+    if (last.first != step) {
+      const auto [it, fresh] =
+          cell_index.try_emplace((std::uint64_t{key} << 32) | step, static_cast<std::uint32_t>(s.cells.size()));
+      if (fresh) s.cells.push_back({key, step, 0, 0, 0});
+      last = {step, it->second};
+    }
+    return s.cells[last.second];
+  };
+
+  NameFacts names(f.pool);
+  std::unordered_map<std::uint32_t, std::uint32_t> launcher_index;  // pool id -> index
+  // Launch cells: (launcher, key, step) -> index into s.launches, with each key's last
+  // one at hand (a kernel is nearly always launched by one operator, in runs of a
+  // step); sorted at the end.
+  struct LastLaunch {
+    std::uint32_t who = k_none, step = k_none, cell = 0;
+  };
+  std::vector<LastLaunch> last_launch;  // per key
+  std::map<std::tuple<std::uint32_t, std::uint32_t, std::uint32_t>, std::uint32_t> launch_index;
+  auto launch_ns = [&](std::uint32_t who, std::uint32_t key, std::uint32_t step) -> std::int64_t& {
+    if (key >= last_launch.size()) last_launch.resize(key + 1);
+    auto& last = last_launch[key];
+    if (last.who != who || last.step != step) {
+      const auto [it, fresh] =
+          launch_index.try_emplace({who, key, step}, static_cast<std::uint32_t>(s.launches.size()));
+      if (fresh) s.launches.push_back({who, key, step, 0});
+      last = {who, step, it->second};
+    }
+    return s.launches[last.cell].total_ns;
+  };
+  std::pmr::vector<GpuInterval> gpu(arena.get());
+  gpu.reserve(static_cast<std::size_t>(
+      std::count_if(ev.begin(), ev.end(), [](const model::Event& e) { return model::is_gpu_work(e.kind); })));
   std::uint64_t outside = 0;
 
   auto launcher_id = [&](std::uint32_t pool_id, std::string_view fallback) {
@@ -167,13 +329,10 @@ model::FileSummary summarize_file(const model::TraceFile& f) {
     // Step spans themselves are step times, not operators (HTA quirk Q1).
     const bool step_span = (e.kind == Kind::user_annotation || e.kind == Kind::cpu_op ||
                             e.kind == Kind::gpu_user_annotation) &&
-                           detail::profiler_step_number(f.pool.get(e.name));
+                           names.step_span(e.name);
     if (!step_span) {
-      auto [k, inserted] = key_index.try_emplace({e.category, e.name}, static_cast<std::uint32_t>(s.keys.size()));
-      if (inserted) s.keys.push_back({std::string(f.pool.get(e.category)), std::string(f.pool.get(e.name)), e.kind});
-      auto& c = cells[{k->second, step}];
-      c.key = k->second;
-      c.step = step;
+      const auto key = key_of(e);
+      auto& c = cell_of(key, step);
       c.count += 1;
       c.total_ns += e.dur_ns;
       c.self_ns += nesting.self_ns[i];
@@ -183,12 +342,12 @@ model::FileSummary summarize_file(const model::TraceFile& f) {
         if (l < 0) who = launcher_id(~1u, "(launch not in trace)");
         else if (nesting.launcher[static_cast<std::size_t>(l)] == ~0u) who = launcher_id(~0u, "(no enclosing operator)");
         else who = launcher_id(nesting.launcher[static_cast<std::size_t>(l)], {});
-        launches[{who, k->second, step}] += e.dur_ns;
+        launch_ns(who, key, step) += e.dur_ns;
       }
     }
     switch (e.kind) {
       case Kind::kernel:
-        (is_comm_kernel(f.pool.get(e.name)) ? d.comm_ns : d.kernel_ns) += e.dur_ns;
+        (names.comm_kernel(e.name) ? d.comm_ns : d.kernel_ns) += e.dur_ns;
         break;
       case Kind::gpu_memcpy: d.memcpy_ns += e.dur_ns; break;
       case Kind::gpu_memset: d.memset_ns += e.dur_ns; break;
@@ -196,21 +355,32 @@ model::FileSummary summarize_file(const model::TraceFile& f) {
       case Kind::runtime: d.runtime_ns += e.dur_ns; break;
       default: break;
     }
-    if (model::is_gpu_work(e.kind)) gpu[{step, e.pid}].emplace_back(e.ts_ns, e.ts_ns + e.dur_ns);
+    if (model::is_gpu_work(e.kind)) gpu.push_back({step, e.pid, e.ts_ns, e.ts_ns + e.dur_ns});
   }
 
-  std::map<std::uint32_t, int> devices;  // step -> devices with GPU work
-  for (auto& [k, iv] : gpu) {
-    s.steps[k.first].detail.gpu_busy_ns += union_length(iv);
-    ++devices[k.first];
+  // GPU busy: the union of each (step, device)'s intervals, sorted together (mostly
+  // in order already: by step, then time).
+  {
+    std::pmr::vector<GpuInterval> scratch(arena.get());
+    merge_runs(gpu.data(), gpu.data() + gpu.size(), std::less<>(), scratch);
+  }
+  std::vector<int> devices(s.steps.size(), 0);  // per step: devices with GPU work
+  for (auto* first = gpu.data(); first != gpu.data() + gpu.size();) {
+    auto* last = first;
+    while (last != gpu.data() + gpu.size() && last->step == first->step && last->pid == first->pid) ++last;
+    s.steps[first->step].detail.gpu_busy_ns += union_length(first, last);
+    ++devices[first->step];
+    first = last;
   }
   for (std::uint32_t i = 0; i < s.steps.size(); ++i) {
     auto& d = s.steps[i].detail;
-    const auto used = devices.count(i) ? devices[i] : 0;
-    d.gpu_idle_ns = std::max<std::int64_t>(0, d.dur_ns * used - d.gpu_busy_ns);
+    d.gpu_idle_ns = std::max<std::int64_t>(0, d.dur_ns * devices[i] - d.gpu_busy_ns);
   }
-  for (auto& [k, c] : cells) s.cells.push_back(c);
-  for (auto& [k, ns] : launches) s.launches.push_back({std::get<0>(k), std::get<1>(k), std::get<2>(k), ns});
+  std::sort(s.cells.begin(), s.cells.end(),
+            [](const model::Cell& a, const model::Cell& b) { return std::tie(a.key, a.step) < std::tie(b.key, b.step); });
+  std::sort(s.launches.begin(), s.launches.end(), [](const model::LaunchCell& a, const model::LaunchCell& b) {
+    return std::tie(a.launcher, a.key, a.step) < std::tie(b.launcher, b.key, b.step);
+  });
 
   if (outside)
     s.diagnostics.report(model::DiagId::event_outside_steps, f.path, 0,

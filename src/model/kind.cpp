@@ -4,18 +4,6 @@
 
 namespace tracediff::model {
 
-Device device_of(Kind kind) {
-  switch (kind) {
-    case Kind::kernel:
-    case Kind::gpu_memcpy:
-    case Kind::gpu_memset: return Device::gpu;
-    case Kind::gpu_user_annotation:
-    case Kind::cuda_sync:
-    case Kind::other_device: return Device::other;
-    default: return Device::cpu;
-  }
-}
-
 const char* device_name(Device d) {
   return d == Device::cpu ? "cpu" : d == Device::gpu ? "gpu" : "other";
 }
@@ -53,8 +41,5 @@ const char* rank_source_name(RankSource s) {
   }
   return "fallback";
 }
-
-bool is_gpu_work(Kind kind) { return device_of(kind) == Device::gpu; }
-bool is_launch(Kind kind) { return kind == Kind::runtime; }
 
 }  // namespace tracediff::model

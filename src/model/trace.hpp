@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "model/diagnostics.hpp"
+#include "model/huge_page_allocator.hpp"
 #include "model/string_pool.hpp"
 
 namespace tracediff::model {
@@ -32,12 +33,25 @@ enum class Kind : std::uint8_t {
 
 enum class Device : std::uint8_t { cpu, gpu, other };
 
-Device device_of(Kind kind);
+// Inline: the analysis asks these once or more per event.
+inline Device device_of(Kind kind) {
+  switch (kind) {
+    case Kind::kernel:
+    case Kind::gpu_memcpy:
+    case Kind::gpu_memset: return Device::gpu;
+    case Kind::gpu_user_annotation:
+    case Kind::cuda_sync:
+    case Kind::other_device: return Device::other;
+    default: return Device::cpu;
+  }
+}
 const char* device_name(Device device);      // "cpu", "gpu", "other"
 const char* kind_name(Kind kind);            // "cpu_op", "runtime", ...
 bool kind_from_name(std::string_view name, Kind& kind);
-bool is_gpu_work(Kind kind);  // kernel, gpu_memcpy, gpu_memset
-bool is_launch(Kind kind);    // runtime/driver calls that carry a correlation to GPU work
+// kernel, gpu_memcpy, gpu_memset
+inline bool is_gpu_work(Kind kind) { return device_of(kind) == Device::gpu; }
+// runtime/driver calls that carry a correlation to GPU work
+inline bool is_launch(Kind kind) { return kind == Kind::runtime; }
 
 // One complete ("X") event. 48 bytes.
 struct Event {
@@ -63,6 +77,8 @@ struct HtaFields {
   bool ts_integral = true; // the ts literal was an integer
 };
 
+using EventArray = std::vector<Event, HugePageAllocator<Event>>;
+
 enum class RankSource : std::uint8_t { distributed_info, file_name, fallback };
 
 const char* rank_source_name(RankSource source);  // "distributedInfo", "file_name", "fallback"
@@ -81,7 +97,7 @@ struct TraceFile {
   std::vector<std::string> gpu_names;  // deviceProperties[].name
   std::uint64_t total_events = 0;      // entries of traceEvents, every phase
   StringPool pool;
-  std::vector<Event> events;           // complete events with a category, in file order
+  EventArray events;                   // complete events with a category, in file order
   std::vector<HtaFields> hta;          // --hta-compat only
   bool hta_float_mode = false;         // a non-integer or missing ts somewhere (§2.2)
   bool truncated = false;

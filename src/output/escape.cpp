@@ -28,9 +28,14 @@ std::size_t utf8_seq_len(std::string_view s, std::size_t i) {
   return n;
 }
 
+bool is_ascii(std::string_view s) {
+  return std::all_of(s.begin(), s.end(), [](char c) { return static_cast<unsigned char>(c) < 0x80; });
+}
+
 }  // namespace
 
 std::string utf8_sanitize(std::string_view s) {
+  if (is_ascii(s)) return std::string(s);  // most names
   std::string out;
   out.reserve(s.size());
   for (std::size_t i = 0; i < s.size();) {
@@ -47,6 +52,11 @@ std::string utf8_sanitize(std::string_view s) {
 }
 
 std::string html_escape(std::string_view raw) {
+  // The report renders thousands of short values, most with nothing to escape.
+  const auto plain = [](char c) {
+    return static_cast<unsigned char>(c) < 0x80 && c != '&' && c != '<' && c != '>' && c != '"' && c != '\'';
+  };
+  if (std::all_of(raw.begin(), raw.end(), plain)) return std::string(raw);
   const std::string s = utf8_sanitize(raw);
   std::string out;
   out.reserve(s.size() + s.size() / 8);

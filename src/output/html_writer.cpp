@@ -35,6 +35,7 @@
 #include <charconv>
 #include <cmath>
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <optional>
 #include <stdexcept>
@@ -76,19 +77,11 @@ std::string sha256_base64(std::string_view bytes) {
                         0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19};
   const auto rotr = [](std::uint32_t x, int n) { return (x >> n) | (x << (32 - n)); };
 
-  std::string msg(bytes);
-  const std::uint64_t bit_len = static_cast<std::uint64_t>(bytes.size()) * 8;
-  msg += static_cast<char>(0x80);
-  while (msg.size() % 64 != 56) msg += '\0';
-  for (int i = 7; i >= 0; --i) msg += static_cast<char>((bit_len >> (8 * i)) & 0xff);
-
-  for (std::size_t off = 0; off < msg.size(); off += 64) {
+  const auto compress = [&](const unsigned char* p) {
     std::uint32_t w[64];
-    for (int i = 0; i < 16; ++i) {
-      const auto* p = reinterpret_cast<const unsigned char*>(msg.data() + off + 4 * i);
-      w[i] = (std::uint32_t{p[0]} << 24) | (std::uint32_t{p[1]} << 16) |
-             (std::uint32_t{p[2]} << 8) | std::uint32_t{p[3]};
-    }
+    for (int i = 0; i < 16; ++i, p += 4)
+      w[i] = (std::uint32_t{p[0]} << 24) | (std::uint32_t{p[1]} << 16) | (std::uint32_t{p[2]} << 8) |
+             std::uint32_t{p[3]};
     for (int i = 16; i < 64; ++i) {
       const std::uint32_t s0 = rotr(w[i - 15], 7) ^ rotr(w[i - 15], 18) ^ (w[i - 15] >> 3);
       const std::uint32_t s1 = rotr(w[i - 2], 17) ^ rotr(w[i - 2], 19) ^ (w[i - 2] >> 10);
@@ -114,7 +107,19 @@ std::string sha256_base64(std::string_view bytes) {
     }
     h[0] += a; h[1] += b; h[2] += c; h[3] += d;
     h[4] += e; h[5] += f; h[6] += g; h[7] += hh;
-  }
+  };
+
+  // Whole blocks straight from the input; only the tail is copied to be padded.
+  const auto* in = reinterpret_cast<const unsigned char*>(bytes.data());
+  const std::size_t whole = bytes.size() / 64 * 64;
+  for (std::size_t off = 0; off < whole; off += 64) compress(in + off);
+  std::string tail(bytes.substr(whole));
+  const std::uint64_t bit_len = static_cast<std::uint64_t>(bytes.size()) * 8;
+  tail += static_cast<char>(0x80);
+  while (tail.size() % 64 != 56) tail += '\0';
+  for (int i = 7; i >= 0; --i) tail += static_cast<char>((bit_len >> (8 * i)) & 0xff);
+  for (std::size_t off = 0; off < tail.size(); off += 64)
+    compress(reinterpret_cast<const unsigned char*>(tail.data()) + off);
 
   unsigned char digest[32];
   for (int i = 0; i < 8; ++i)
@@ -136,15 +141,20 @@ std::string sha256_base64(std::string_view bytes) {
 }
 
 std::string shorten_name(std::string_view name, std::size_t max_chars) {
-  const std::string s = utf8_sanitize(name);
-  // Byte offsets of each code point start.
-  std::vector<std::size_t> starts;
-  for (std::size_t i = 0; i < s.size(); ++i)
-    if ((static_cast<unsigned char>(s[i]) & 0xC0) != 0x80) starts.push_back(i);
-  if (starts.size() <= max_chars || max_chars < 8) return s;
+  std::string s = utf8_sanitize(name);
+  if (s.size() <= max_chars || max_chars < 8) return s;  // no more code points than bytes
+  const auto is_start = [](char c) { return (static_cast<unsigned char>(c) & 0xC0) != 0x80; };
+  const auto n = static_cast<std::size_t>(std::count_if(s.begin(), s.end(), is_start));
+  if (n <= max_chars) return s;
+  // Byte offset of code point k.
+  const auto offset = [&](std::size_t k) {
+    for (std::size_t i = 0; i < s.size(); ++i)
+      if (is_start(s[i]) && k-- == 0) return i;
+    return s.size();
+  };
   const std::size_t tail = max_chars / 4;
   const std::size_t head = max_chars - tail - 1;
-  return s.substr(0, starts[head]) + "\xE2\x80\xA6" + s.substr(starts[starts.size() - tail]);
+  return s.substr(0, offset(head)) + "\xE2\x80\xA6" + s.substr(offset(n - tail));
 }
 
 }  // namespace detail
@@ -161,6 +171,37 @@ constexpr Change k_changes[] = {Change::added, Change::deleted, Change::increase
                                 Change::decreased, Change::unchanged};
 
 data make_list() { return data{data::type::list}; }
+
+// kainjow's set() and push_back() copy their argument whole, nested lists and all;
+// these move it instead (a list's vector is the data's own: list_value() only adds const).
+void put(data& obj, const std::string& key, data&& value) { obj[key] = std::move(value); }
+void append(data& list, data&& item) { const_cast<mu::list&>(list.list_value()).push_back(std::move(item)); }
+
+// The table's rows and the launchers are written into one object per list that is
+// reused from item to item (LazyLists below): its nodes and its strings' buffers
+// stay, so an item allocates next to nothing. Every item of a list sets the same
+// fields, so no stale one is ever shown.
+class Fields {
+ public:
+  explicit Fields(data& obj) : m_obj(obj) {}
+  void text(const std::string& key, std::string_view value) {
+    auto& d = m_obj[key];
+    if (d.is_string()) const_cast<std::string&>(d.string_value()).assign(value);  // string_value() only adds const
+    else d = data(std::string(value));
+  }
+  void flag(const std::string& key, bool value) { m_obj[key] = data(value); }
+  // A list of n objects under key, each a Fields target.
+  mu::list& objects(const std::string& key, std::size_t n) {
+    auto& d = m_obj[key];
+    if (!d.is_list()) d = make_list();
+    auto& items = const_cast<mu::list&>(d.list_value());
+    items.resize(n);
+    return items;
+  }
+
+ private:
+  data& m_obj;
+};
 
 std::string text(std::string_view s) { return utf8_sanitize(s); }
 
@@ -774,61 +815,58 @@ void add_steps(const DiffReport& r, data& ctx) {
 
 // --- by launching operator -----------------------------------------------------------
 
-void add_launchers(const DiffReport& r, const Anchors& a, data& ctx) {
+// "launchers" is a list of placeholders, one per launcher (see LazyLists).
+void add_launchers(const DiffReport& r, data& ctx) {
   const bool on = per_step_mode(r) && !r.by_launcher.empty();
   ctx.set("has_launchers", on);
   if (!on) return;
+  ctx.set("launchers", data(mu::list(r.by_launcher.size(), data(false))));
+  ctx.set("launcher_count", format_count(static_cast<std::int64_t>(r.by_launcher.size()), false));
+}
+
+// Launcher k with its first kernels, written into d while the template renders it.
+void launcher_row(const DiffReport& r, const Anchors& a, std::size_t k, data& d) {
   const double cu = r.control.units ? static_cast<double>(r.control.units) : 1.0;
   const double tu = r.test.units ? static_cast<double>(r.test.units) : 1.0;
   constexpr std::size_t k_kernels = 25;
-  data list = make_list();
-  std::size_t n_kernels = 0;
-  for (std::size_t k = 0; k < r.by_launcher.size(); ++k) {
-    const auto& l = r.by_launcher[k];
-    const auto tone = change_tone(r, l.control_per_step_ns, l.test_per_step_ns);
-    data d;
-    d.set("id", tag("l", k));
-    const auto shown = detail::shorten_name(l.launcher);
-    d.set("nm", shown);
-    const auto full = text(l.launcher);
-    d.set("has_tip", full != shown);
-    d.set("tip", full);
-    d.set("c", dur(l.control_per_step_ns, false));
-    d.set("t", dur(l.test_per_step_ns, false));
-    d.set("d", dur(l.test_per_step_ns - l.control_per_step_ns, true));
-    d.set("p", pct_text(l.control_per_step_ns, l.test_per_step_ns));
-    d.set("cls", std::string(tone.cls));
-    d.set("arrow", std::string(tone.arrow));
-    d.set("has_arrow", *tone.arrow != '\0');
-    d.set("nk", std::to_string(l.kernels.size()));
-    data kernels = make_list();
-    for (std::size_t i = 0; i < l.kernels.size() && i < k_kernels; ++i) {
-      const auto& kn = l.kernels[i];
-      const double kc = static_cast<double>(kn.control_ns) / cu, kt = static_cast<double>(kn.test_ns) / tu;
-      const auto kt_tone = change_tone(r, kc, kt);
-      data e;
-      const auto row = a.gpu_row.find(kn.name);
-      e.set("has_href", row != a.gpu_row.end());
-      e.set("href", row != a.gpu_row.end() ? tag("#r", row->second) : std::string());
-      e.set("nm", detail::shorten_name(kn.name));
-      e.set("c", dur(kc, false));
-      e.set("t", dur(kt, false));
-      e.set("d", dur(kt - kc, true));
-      e.set("p", pct_text(kc, kt));
-      e.set("cls", std::string(kt_tone.cls));
-      kernels.push_back(e);
-      ++n_kernels;
-    }
-    d.set("kernels", kernels);
-    const bool more = l.kernels.size() > k_kernels;
-    d.set("has_more", more);
-    d.set("more", more ? format_count(static_cast<std::int64_t>(l.kernels.size() - k_kernels), false) +
-                             " more (every kernel is in the JSON output)"
-                       : std::string());
-    list.push_back(d);
+  const auto& l = r.by_launcher[k];
+  const auto tone = change_tone(r, l.control_per_step_ns, l.test_per_step_ns);
+  Fields f(d);
+  f.text("id", tag("l", k));
+  const auto shown = detail::shorten_name(l.launcher);
+  f.text("nm", shown);
+  const auto full = text(l.launcher);
+  f.flag("has_tip", full != shown);
+  f.text("tip", full);
+  f.text("c", dur(l.control_per_step_ns, false));
+  f.text("t", dur(l.test_per_step_ns, false));
+  f.text("d", dur(l.test_per_step_ns - l.control_per_step_ns, true));
+  f.text("p", pct_text(l.control_per_step_ns, l.test_per_step_ns));
+  f.text("cls", tone.cls);
+  f.text("arrow", tone.arrow);
+  f.flag("has_arrow", *tone.arrow != '\0');
+  f.text("nk", std::to_string(l.kernels.size()));
+  auto& kernels = f.objects("kernels", std::min(l.kernels.size(), k_kernels));
+  for (std::size_t i = 0; i < kernels.size(); ++i) {
+    const auto& kn = l.kernels[i];
+    const double kc = static_cast<double>(kn.control_ns) / cu, kt = static_cast<double>(kn.test_ns) / tu;
+    const auto kt_tone = change_tone(r, kc, kt);
+    Fields e(kernels[i]);
+    const auto row = a.gpu_row.find(kn.name);
+    e.flag("has_href", row != a.gpu_row.end());
+    e.text("href", row != a.gpu_row.end() ? tag("#r", row->second) : std::string());
+    e.text("nm", detail::shorten_name(kn.name));
+    e.text("c", dur(kc, false));
+    e.text("t", dur(kt, false));
+    e.text("d", dur(kt - kc, true));
+    e.text("p", pct_text(kc, kt));
+    e.text("cls", kt_tone.cls);
   }
-  ctx.set("launchers", list);
-  ctx.set("launcher_count", format_count(static_cast<std::int64_t>(r.by_launcher.size()), false));
+  const bool more = l.kernels.size() > k_kernels;
+  f.flag("has_more", more);
+  f.text("more", more ? format_count(static_cast<std::int64_t>(l.kernels.size() - k_kernels), false) +
+                            " more (every kernel is in the JSON output)"
+                      : std::string());
 }
 
 // --- ops_diff groups -------------------------------------------------------------
@@ -842,12 +880,12 @@ void add_groups(const DiffReport& r, data& ctx) {
     g.set("sym", std::string(model::change_symbol(ch)));
     g.set("size", format_count(static_cast<std::int64_t>(names.size()), false));
     data list = make_list();
-    for (const auto& n : names) list.push_back(data(text(n)));
-    g.set("names", list);
+    for (const auto& n : names) append(list, data(text(n)));
+    put(g, "names", std::move(list));
     g.set("has_names", !names.empty());
-    groups.push_back(g);
+    append(groups, std::move(g));
   }
-  ctx.set("groups", groups);
+  put(ctx, "groups", std::move(groups));
   ctx.set("groups_basis", std::string(per_step_mode(r) ? "by count per step" : "by count, as HTA's ops_diff"));
 }
 
@@ -1073,119 +1111,157 @@ void add_toggles(const DiffReport& r, data& ctx) {
 }
 
 // --hta-compat: HTA's totals, nothing per step.
-data totals_row(const DiffRow& row) {
+void totals_row(const DiffRow& row, Fields& f) {
   const auto dc = row.diff_count();
   const auto dd = row.diff_ns();
   const auto pct = row.diff_pct();
   const bool is_new = row.control.total_ns == 0 && row.test.total_ns != 0;
   const auto tone = duration_tone(static_cast<double>(dd));
-  data d;
-  d.set("cc", format_count(static_cast<std::int64_t>(row.control.count), false));
-  d.set("cc_v", std::to_string(row.control.count));
-  d.set("tc", format_count(static_cast<std::int64_t>(row.test.count), false));
-  d.set("tc_v", std::to_string(row.test.count));
-  d.set("cd", format_duration_ns(row.control.total_ns, false));
-  d.set("cd_v", std::to_string(row.control.total_ns));
-  d.set("td", format_duration_ns(row.test.total_ns, false));
-  d.set("td_v", std::to_string(row.test.total_ns));
-  d.set("dc", format_count(dc, true));
-  d.set("dc_v", std::to_string(dc));
-  d.set("dd", format_duration_ns(dd, true));
-  d.set("dd_v", std::to_string(dd));
-  d.set("dp", format_pct(pct, is_new));
-  d.set("dp_v", pct ? fixed3(*pct) : is_new ? std::string("Infinity") : std::string());
-  d.set("cls", std::string(tone.cls));
-  d.set("arrow", std::string(tone.arrow));
-  d.set("has_arrow", *tone.arrow != '\0');
-  return d;
+  f.text("cc", format_count(static_cast<std::int64_t>(row.control.count), false));
+  f.text("cc_v", std::to_string(row.control.count));
+  f.text("tc", format_count(static_cast<std::int64_t>(row.test.count), false));
+  f.text("tc_v", std::to_string(row.test.count));
+  f.text("cd", format_duration_ns(row.control.total_ns, false));
+  f.text("cd_v", std::to_string(row.control.total_ns));
+  f.text("td", format_duration_ns(row.test.total_ns, false));
+  f.text("td_v", std::to_string(row.test.total_ns));
+  f.text("dc", format_count(dc, true));
+  f.text("dc_v", std::to_string(dc));
+  f.text("dd", format_duration_ns(dd, true));
+  f.text("dd_v", std::to_string(dd));
+  f.text("dp", format_pct(pct, is_new));
+  f.text("dp_v", pct ? fixed3(*pct) : is_new ? std::string("Infinity") : std::string());
+  f.text("cls", tone.cls);
+  f.text("arrow", tone.arrow);
+  f.flag("has_arrow", *tone.arrow != '\0');
 }
 
 // One numeric cell of the per-step table: the inclusive value, and the self value
 // when it differs (data-s for sorting; both texts when they read differently).
-data cell(const char* cls, std::string v, std::string txt, std::string sv = {}, std::string stxt = {}) {
-  data d;
-  d.set("cls", std::string(cls));
-  d.set("v", v);
+void cell(data& d, const char* cls, const std::string& v, const std::string& txt, const std::string& sv,
+          const std::string& stxt) {
+  Fields f(d);
+  f.text("cls", cls);
+  f.text("v", v);
   const bool has_s = !sv.empty() && sv != v;
-  d.set("has_s", has_s);
-  d.set("sv", sv);
-  const bool two = has_s && stxt != txt;
-  d.set("two", two);
-  d.set("t", txt);
-  d.set("st", stxt);
-  return d;
+  f.flag("has_s", has_s);
+  f.text("sv", sv);
+  f.flag("two", has_s && stxt != txt);
+  f.text("t", txt);
+  f.text("st", stxt);
 }
 
 // The default mode: per step first (inclusive and self), totals after, verdict.
-void per_step_row(const DiffRow& row, const Anchors& a, bool spread, data& d) {
+void per_step_row(const DiffRow& row, const Anchors& a, bool spread, Fields& f) {
   const auto& cs = row.control_step;
   const auto& ts = row.test_step;
   const auto look = verdict_look(row.verdict);
-  d.set("cls", std::string(look.cls));
-  d.set("vd", std::string(look.word));
-  d.set("vd_sym", std::string(look.sym));
-  d.set("vd_v", std::to_string(look.ord));
-  d.set("has_vd_tip", spread);
-  d.set("vd_tip", spread ? "step-to-step \xCF\x83: " + dur(cs.stddev_ns, false) + " \xE2\x86\x92 " +
-                               dur(ts.stddev_ns, false)
-                         : std::string());
+  f.text("cls", look.cls);
+  f.text("vd", look.word);
+  f.text("vd_sym", look.sym);
+  f.text("vd_v", std::to_string(look.ord));
+  f.flag("has_vd_tip", spread);
+  f.text("vd_tip", spread ? "step-to-step \xCF\x83: " + dur(cs.stddev_ns, false) + " \xE2\x86\x92 " +
+                                dur(ts.stddev_ns, false)
+                          : std::string());
   const bool has_lb = !row.launched_by.empty();
-  d.set("has_lb", has_lb);
-  d.set("lb", detail::shorten_name(row.launched_by, 48));
+  f.flag("has_lb", has_lb);
+  f.text("lb", detail::shorten_name(row.launched_by, 48));
   const auto l = has_lb ? a.launcher.find(row.launched_by) : a.launcher.end();
-  d.set("has_lb_href", l != a.launcher.end());
-  d.set("lb_href", l != a.launcher.end() ? tag("#l", l->second) : std::string());
+  f.flag("has_lb_href", l != a.launcher.end());
+  f.text("lb_href", l != a.launcher.end() ? tag("#l", l->second) : std::string());
 
-  data cells = make_list();
+  auto& cells = f.objects("cells", 6);
   const auto key = [](double v) { return std::to_string(round_ns(v)); };
-  cells.push_back(cell("n", key(cs.total_ns), dur(cs.total_ns, false), key(cs.self_ns), dur(cs.self_ns, false)));
-  cells.push_back(cell("n", key(ts.total_ns), dur(ts.total_ns, false), key(ts.self_ns), dur(ts.self_ns, false)));
-  cells.push_back(cell("n d", key(row.diff_per_step_ns()), dur(row.diff_per_step_ns(), true),
-                       key(ts.self_ns - cs.self_ns), dur(ts.self_ns - cs.self_ns, true)));
+  cell(cells[0], "n", key(cs.total_ns), dur(cs.total_ns, false), key(cs.self_ns), dur(cs.self_ns, false));
+  cell(cells[1], "n", key(ts.total_ns), dur(ts.total_ns, false), key(ts.self_ns), dur(ts.self_ns, false));
+  cell(cells[2], "n d", key(row.diff_per_step_ns()), dur(row.diff_per_step_ns(), true),
+       key(ts.self_ns - cs.self_ns), dur(ts.self_ns - cs.self_ns, true));
   const bool is_new = cs.total_ns == 0 && ts.total_ns != 0;
   const auto pct = row.diff_pct();
-  cells.push_back(cell("n d", pct ? key3(*pct) : is_new ? std::string("Infinity") : std::string(),
-                       format_pct(pct, is_new), pct_key(cs.self_ns, ts.self_ns), pct_text(cs.self_ns, ts.self_ns)));
-  cells.push_back(cell("n tot", std::to_string(row.control.total_ns), format_duration_ns(row.control.total_ns, false),
-                       std::to_string(row.control.self_ns), format_duration_ns(row.control.self_ns, false)));
-  cells.push_back(cell("n tot", std::to_string(row.test.total_ns), format_duration_ns(row.test.total_ns, false),
-                       std::to_string(row.test.self_ns), format_duration_ns(row.test.self_ns, false)));
-  d.set("cells", cells);
+  cell(cells[3], "n d", pct ? key3(*pct) : is_new ? std::string("Infinity") : std::string(),
+       format_pct(pct, is_new), pct_key(cs.self_ns, ts.self_ns), pct_text(cs.self_ns, ts.self_ns));
+  cell(cells[4], "n tot", std::to_string(row.control.total_ns), format_duration_ns(row.control.total_ns, false),
+       std::to_string(row.control.self_ns), format_duration_ns(row.control.self_ns, false));
+  cell(cells[5], "n tot", std::to_string(row.test.total_ns), format_duration_ns(row.test.total_ns, false),
+       std::to_string(row.test.self_ns), format_duration_ns(row.test.self_ns, false));
 
   const auto cc = format_count_per_step(cs.count, false), tc = format_count_per_step(ts.count, false);
-  d.set("calls", cc == tc ? cc : cc + " \xE2\x86\x92 " + tc);
-  d.set("calls_v", key3(ts.count - cs.count));
-  d.set("calls_tip", format_count(static_cast<std::int64_t>(row.control.count), false) + " \xE2\x86\x92 " +
-                         format_count(static_cast<std::int64_t>(row.test.count), false) + " calls in all");
+  f.text("calls", cc == tc ? cc : cc + " \xE2\x86\x92 " + tc);
+  f.text("calls_v", key3(ts.count - cs.count));
+  f.text("calls_tip", format_count(static_cast<std::int64_t>(row.control.count), false) + " \xE2\x86\x92 " +
+                          format_count(static_cast<std::int64_t>(row.test.count), false) + " calls in all");
 }
 
-void add_table(const DiffReport& r, const Anchors& a, data& ctx) {
-  const bool ps = per_step_mode(r);
+// Row p of the table, written into d while the template renders it (LazyLists).
+void table_row(const DiffReport& r, const Anchors& a, std::size_t p, data& d) {
   const bool spread = r.control.units >= 2 && r.test.units >= 2;
-  data rows = make_list();
-  for (std::size_t p = 0; p < a.order.size(); ++p) {
-    const auto& row = r.rows[a.order[p]];
-    data d = ps ? data{} : totals_row(row);
-    if (ps) per_step_row(row, a, spread, d);
-    d.set("id", tag("r", p));
-    d.set("nm", display_name(row));
-    const auto tip = tip_name(row);
-    d.set("has_tip", !tip.empty());
-    d.set("tip", tip);
-    d.set("cat", text(row.category));
-    d.set("dev", std::string(model::device_name(row.device)));
-    d.set("chg", std::string(model::change_name(row.change)));
-    d.set("chg_sym", std::string(model::change_symbol(row.change)));
-    d.set("chg_v", std::to_string(static_cast<int>(row.change)));
-    rows.push_back(d);
-  }
-  ctx.set("rows", rows);
+  const auto& row = r.rows[a.order[p]];
+  Fields f(d);
+  if (per_step_mode(r)) per_step_row(row, a, spread, f);
+  else totals_row(row, f);
+  f.text("id", tag("r", p));
+  f.text("nm", display_name(row));
+  const auto tip = tip_name(row);
+  f.flag("has_tip", !tip.empty());
+  f.text("tip", tip);
+  f.text("cat", text(row.category));
+  f.text("dev", model::device_name(row.device));
+  f.text("chg", model::change_name(row.change));
+  f.text("chg_sym", model::change_symbol(row.change));
+  f.text("chg_v", std::to_string(static_cast<int>(row.change)));
+}
+
+// "rows" is a list of placeholders, one per row (see LazyLists).
+void add_table(const DiffReport& r, data& ctx) {
+  ctx.set("rows", data(mu::list(r.rows.size(), data(false))));
   ctx.set("row_count", format_count(static_cast<std::int64_t>(r.rows.size()), false));
   ctx.set("has_rows", !r.rows.empty());
   ctx.set("pct_basis", std::string(r.hta_compat ? "Relative change of the total duration"
                                                  : "Relative change of the duration per " + unit_word(r)));
   add_toggles(r, ctx);
 }
+
+// kainjow's data is a tree of heap nodes that set() and push_back() copy whole: a
+// table of 400 rows (about 13 KB of nodes each) was built, copied into its list and
+// the list into the context, most of the report's time and page faults. Here a long
+// list holds placeholders; when the section pushes one, the item's fields are
+// written into the single object (see Fields) that stands in for it.
+class LazyLists : public mu::basic_context<std::string> {
+ public:
+  using Fill = std::function<void(std::size_t, data&)>;
+  explicit LazyLists(const data& root) : m_inner(&root), m_root(root) {}
+
+  // `name` in the root is a list of placeholders (or absent); fill(i, object) writes item i.
+  void add(const std::string& name, Fill fill) {
+    const data* list = m_root.get(name);
+    if (list && list->is_non_empty_list()) m_lists.push_back({&list->list_value(), std::move(fill), data()});
+  }
+
+  void push(const data* d) override {
+    const std::less<const data*> before;
+    for (auto& l : m_lists) {
+      if (before(d, &l.items->front()) || before(&l.items->back(), d)) continue;
+      l.fill(static_cast<std::size_t>(d - l.items->data()), l.object);
+      d = &l.object;
+      break;
+    }
+    m_inner.push(d);
+  }
+  void pop() override { m_inner.pop(); }
+  const data* get(const std::string& name) const override { return m_inner.get(name); }
+  const data* get_partial(const std::string& name) const override { return m_inner.get_partial(name); }
+
+ private:
+  struct Lazy {
+    const mu::list* items;
+    Fill fill;
+    data object;  // stands in for the item being rendered
+  };
+  mu::context<std::string> m_inner;
+  const data& m_root;
+  std::vector<Lazy> m_lists;  // all added before rendering, which points into it
+};
 
 // --- diagnostics -----------------------------------------------------------------
 
@@ -1217,22 +1293,21 @@ void add_diagnostics(const DiffReport& r, data& ctx) {
   ctx.set("diagnostic_samples", samples);
 }
 
-std::string asset(std::string_view name) {
+std::string_view asset(std::string_view name) {
   const auto bytes = embedded_file(name);
   if (bytes.empty()) throw std::runtime_error("embedded asset missing: " + std::string(name));
-  return std::string(bytes);
+  return bytes;
 }
 
 }  // namespace
 
 void write_html(const model::DiffReport& report, const HtmlOptions& options, std::ostream& out) {
-  const std::string tmpl_text = asset("report.html.mustache");
-  mu::mustache tmpl{tmpl_text};
+  mu::mustache tmpl{std::string(asset("report.html.mustache"))};
   if (!tmpl.is_valid()) throw std::runtime_error("report template: " + tmpl.error_message());
   tmpl.set_custom_escape([](const std::string& s) { return html_escape(s); });
 
-  const std::string chart_js = asset("chart.umd.min.js");
-  const std::string report_js = asset("report.js");
+  const auto chart_js = asset("chart.umd.min.js");
+  const auto report_js = asset("report.js");
 
   data ctx;
   const std::string control = text(report.control.label.empty() ? "Control" : report.control.label);
@@ -1244,9 +1319,9 @@ void write_html(const model::DiffReport& report, const HtmlOptions& options, std
   ctx.set("csp", "default-src 'none'; script-src 'sha256-" + detail::sha256_base64(chart_js) +
                      "' 'sha256-" + detail::sha256_base64(report_js) +
                      "'; style-src 'unsafe-inline'; img-src data:; base-uri 'none'; form-action 'none'");
-  ctx.set("css", asset("report.css"));
-  ctx.set("chart_js", chart_js);
-  ctx.set("report_js", report_js);
+  put(ctx, "css", data(std::string(asset("report.css"))));
+  put(ctx, "chart_js", data(std::string(chart_js)));
+  put(ctx, "report_js", data(std::string(report_js)));
 
   const auto anchors = make_anchors(report);
   add_headline(report, ctx);
@@ -1256,11 +1331,14 @@ void write_html(const model::DiffReport& report, const HtmlOptions& options, std
   const auto charts = build_charts(report, anchors.order, options.top);
   add_charts(charts, ctx);
   ctx.set("data_json", chart_json(report, charts));
-  add_table(report, anchors, ctx);
-  add_launchers(report, anchors, ctx);
+  add_table(report, ctx);
+  add_launchers(report, ctx);
   add_diagnostics(report, ctx);
 
-  tmpl.render(ctx, out);
+  LazyLists lazy(ctx);
+  lazy.add("rows", [&](std::size_t p, data& row) { table_row(report, anchors, p, row); });
+  lazy.add("launchers", [&](std::size_t k, data& row) { launcher_row(report, anchors, k, row); });
+  tmpl.render(lazy, out);
   if (!tmpl.is_valid()) throw std::runtime_error("report template: " + tmpl.error_message());
 }
 
