@@ -1,19 +1,10 @@
 #include "reading/event_handler.hpp"
 
 #include <algorithm>
-#include <cctype>
-#include <cmath>
 
-#include "reading/category.hpp"
 #include "reading/number.hpp"
 
 namespace tracediff::reading::detail {
-
-namespace {
-constexpr std::int64_t k_max_ts = std::int64_t{1} << 62;
-constexpr std::int64_t k_min_ts = std::int64_t{1} << 60;
-constexpr std::int64_t k_max_dur = std::int64_t{1} << 48;
-}  // namespace
 
 void EventHandler::PendingEvent::clear() {
   for (Value* v : {&ph, &cat, &name, &pid, &tid, &ts, &dur, &correlation, &stream}) {
@@ -23,7 +14,7 @@ void EventHandler::PendingEvent::clear() {
 }
 
 EventHandler::EventHandler(model::TraceFile& file, const ReadOptions& options)
-    : m_file(file), m_options(options) {}
+    : m_file(file), m_sink(file, options) {}
 
 void EventHandler::clear_buffers() {
   // A parse that failed inside a key, string or number left its first part here
@@ -230,7 +221,7 @@ bool EventHandler::on_string(string_view s, std::size_t n, error_code& ec) {
   if (Value* v = m_in_event ? target() : nullptr) {
     if (m_str_truncated && v == &m_ev.name) {
       m_file.diagnostics.report(model::DiagId::event_name_truncated, m_file.path, event_offset(),
-                                at_event() + "event name longer than 1 MiB truncated");
+                                "byte " + std::to_string(event_offset()) + ": event name longer than 1 MiB truncated");
     }
     v->set(ValueType::string, m_strbuf);
   } else if (!m_in_event && wants_top_scalar()) {
@@ -285,137 +276,11 @@ void EventHandler::on_top_scalar(ValueType type, std::string_view text) {
   }
 }
 
-// A field's value as a message shows it: missing, null, a number or a quoted string.
-std::string EventHandler::describe(const Value& v) {
-  switch (v.type) {
-    case ValueType::missing: return "missing";
-    case ValueType::null: return "null";
-    case ValueType::other: return "not a number or string";
-    case ValueType::number: return v.text.substr(0, 40);
-    case ValueType::string: {
-      // Messages go to a terminal: no control bytes from the file.
-      std::string t = v.text.substr(0, 40);
-      for (char& c : t)
-        if (static_cast<unsigned char>(c) < 0x20 || c == 0x7f) c = '?';
-      return "\"" + t + (v.text.size() > 40 ? "...\"" : "\"");
-    }
-  }
-  return {};
-}
-
-// A file has a handful of categories: normalise each once, not per event.
-const EventHandler::CategoryEntry& EventHandler::category(const std::string& raw) {
-  for (const auto& c : m_categories)
-    if (c.raw == raw) return c;
-  const std::string normalized = normalize_category(raw);
-  // --hta-compat keys on the raw category, as HTA does.
-  const auto id = m_file.pool.intern(m_options.hta_compat ? raw : normalized);
-  return m_categories.emplace_back(CategoryEntry{raw, id, kind_of_category(normalized)});
-}
-
-// Consecutive events mostly share their pid and tid: skip the hash when it repeats.
-std::uint32_t EventHandler::intern_cached(const std::string& text, Interned& last) {
-  if (last.valid && last.text == text) return last.id;
-  last.text = text;
-  last.id = m_file.pool.intern(text);
-  last.valid = true;
-  return last.id;
-}
-
 void EventHandler::finish_event() {
-  using model::DiagId;
-  const std::uint64_t index = m_file.total_events++;
-  const bool hta = m_options.hta_compat;
-
-  // HTA rounds every ts of the file once any ts is fractional or missing (§2.2).
-  const bool ts_integral = m_ev.ts.type == ValueType::number &&
-                           m_ev.ts.text.find_first_of(".eE") == std::string::npos;
-  if (m_ev.ts.type == ValueType::missing || m_ev.ts.type == ValueType::null ||
-      (m_ev.ts.type == ValueType::number && !ts_integral))
-    m_file.hta_float_mode = true;
-
-  const bool is_complete = m_ev.ph.type == ValueType::string && m_ev.ph.text == "X";
-  if (hta) {
-    // HTA keeps any event with a dur and a cat, whatever its phase (§2.3).
-    if (m_ev.dur.type != ValueType::number || m_ev.cat.type != ValueType::string ||
-        m_ev.cat.text == "Trace")
-      return;
-  } else {
-    if (!is_complete) return;  // instant, flow, metadata and counter events carry no op time
-    if (m_ev.cat.type != ValueType::string) {
-      m_file.diagnostics.report(DiagId::event_no_category, m_file.path, event_offset(),
-                                at_event() + "complete event without cat");
-      return;
-    }
-    if (m_ev.cat.text == "Trace") return;  // the profiler's own span
-  }
-
-  const bool ts_text = m_ev.ts.type == ValueType::number || m_ev.ts.type == ValueType::string;
-  const auto ts = ts_text ? parse_us_to_ns(m_ev.ts.text) : std::nullopt;
-  if (!ts) {
-    m_file.diagnostics.report(DiagId::event_missing_ts, m_file.path, event_offset(),
-                              at_event() + "complete event without a usable ts (" + describe(m_ev.ts) +
-                                  "; a finite number of µs within int64 ns is needed)");
-    return;
-  }
-  const bool dur_text = m_ev.dur.type == ValueType::number || m_ev.dur.type == ValueType::string;
-  const auto dur = dur_text ? parse_us_to_ns(m_ev.dur.text) : std::nullopt;
-  if (!dur) {
-    m_file.diagnostics.report(DiagId::event_bad_dur, m_file.path, event_offset(),
-                              at_event() + (m_ev.dur.type == ValueType::missing
-                                                ? std::string("complete event without dur")
-                                                : "dur is not a usable number (" + describe(m_ev.dur) + ")"));
-    return;
-  }
-
-  // Bounds that keep the analysis' arithmetic (ends, and differences of starts and
-  // ends of any two events) inside int64: ts within [-2^60, 2^62] ns (1933..2116 as
-  // epoch time), dur at most 2^48 ns (78 hours). Fuzzing found ts + dur overflowing.
-  if (*ts < -k_min_ts || *ts > k_max_ts) {
-    m_file.diagnostics.report(DiagId::event_missing_ts, m_file.path, event_offset(),
-                              at_event() + "ts " + describe(m_ev.ts) + " is out of range (years 1933 to 2116)");
-    return;
-  }
-  if (*dur > k_max_dur) {
-    m_file.diagnostics.report(DiagId::event_bad_dur, m_file.path, event_offset(),
-                              at_event() + "dur " + describe(m_ev.dur) + " is longer than 78 hours");
-    return;
-  }
-
-  model::Event e;
-  e.ts_ns = *ts;
-  e.dur_ns = *dur;
-  e.has_dur = true;
-  if (e.dur_ns < 0 && !hta) {
-    // Kineto before 2022-08 could write negative durations (kineto c4597ab3).
-    m_file.diagnostics.report(DiagId::event_negative_dur, m_file.path, event_offset(),
-                              at_event() + "negative dur " + m_ev.dur.text + " clamped to 0");
-    e.dur_ns = 0;
-    e.negative_dur = true;
-  }
-  const auto& cat = category(m_ev.cat.text);
-  e.category = cat.id;
-  e.kind = cat.kind;
-  e.name = m_file.pool.intern(m_ev.name.text);
-  e.pid = intern_cached(m_ev.pid.text, m_last_pid);
-  e.tid = intern_cached(m_ev.tid.text, m_last_tid);
-  if (m_ev.correlation.type == ValueType::number) {
-    if (auto c = parse_integer(m_ev.correlation.text)) e.correlation = *c;
-  }
-  m_file.events.push_back(e);
-
-  if (hta) {
-    model::HtaFields h;
-    h.ts = parse_double(m_ev.ts.text).value_or(NAN);
-    h.dur = parse_double(m_ev.dur.text).value_or(NAN);
-    h.index = static_cast<std::uint32_t>(index);
-    h.ts_integral = ts_integral;
-    // pandas to_numeric, NaN -> -1, then truncation to int (§2.4): "7" -> 7, "0x0" -> -1.
-    if (m_ev.stream.type == ValueType::number || m_ev.stream.type == ValueType::string) {
-      if (auto s = parse_double(m_ev.stream.text)) h.stream = static_cast<std::int64_t>(std::trunc(*s));
-    }
-    m_file.hta.push_back(h);
-  }
+  const auto view = [](const Value& v) { return FieldView{v.type, v.text}; };
+  m_sink.add(EventFields{view(m_ev.ph), view(m_ev.cat), view(m_ev.name), view(m_ev.pid), view(m_ev.tid),
+                         view(m_ev.ts), view(m_ev.dur), view(m_ev.correlation), view(m_ev.stream)},
+             event_offset());
 }
 
 }  // namespace tracediff::reading::detail

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "model/trace.hpp"
+#include "reading/event_sink.hpp"
 #include "reading/trace_reader.hpp"
 
 namespace tracediff::reading::detail {
@@ -91,7 +92,6 @@ class EventHandler {
     trace_events, distributed_info, device_properties, base_time,  // top level
     rank, world_size, device_name,                             // inside top-level objects
   };
-  enum class ValueType : std::uint8_t { missing, null, number, string, other };
   struct Value {
     ValueType type = ValueType::missing;
     std::string text;
@@ -113,29 +113,12 @@ class EventHandler {
   bool on_null_value();
   void on_top_scalar(ValueType type, std::string_view text);
   void finish_event();
-  static std::string describe(const Value& v);
   void note_key_position(const char* p);
   std::uint64_t event_offset() const { return m_event_key_offset.value_or(m_offset); }
-  std::string at_event() const { return "byte " + std::to_string(event_offset()) + ": "; }
   void clear_buffers();
 
-  struct CategoryEntry {
-    std::string raw;
-    std::uint32_t id;  // pool id of the normalised (or, --hta-compat, raw) category
-    model::Kind kind;
-  };
-  struct Interned {
-    std::string text;
-    std::uint32_t id = 0;
-    bool valid = false;
-  };
-  const CategoryEntry& category(const std::string& raw);
-  std::uint32_t intern_cached(const std::string& text, Interned& last);
-  std::vector<CategoryEntry> m_categories;
-  Interned m_last_pid, m_last_tid;
-
   model::TraceFile& m_file;
-  const ReadOptions& m_options;
+  EventSink m_sink;
   int m_depth = 0;
   int m_events_depth = -1;  // depth of the traceEvents array's elements' container
   Top m_top = Top::unknown;

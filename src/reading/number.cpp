@@ -16,9 +16,39 @@ std::string_view trim(std::string_view s) {
 
 bool is_digit(char c) { return c >= '0' && c <= '9'; }
 
+// Kineto's usual forms, "123" and "123.456" (up to 16 integer and 3 fraction
+// digits), without building a digit string; the rest goes the general way.
+std::optional<std::int64_t> parse_plain_us(std::string_view text) {
+  const char* p = text.data();
+  const char* const end = p + text.size();
+  const bool negative = p != end && *p == '-';
+  if (negative) ++p;
+  const char* const int_begin = p;
+  std::int64_t v = 0;
+  while (p != end && is_digit(*p) && p - int_begin < 17) v = v * 10 + (*p++ - '0');
+  const auto int_digits = p - int_begin;
+  if (int_digits == 0 || int_digits > 16) return std::nullopt;
+  std::int64_t frac = 0;
+  int scale = 1000;
+  if (p != end && *p == '.') {
+    ++p;
+    const char* const frac_begin = p;
+    while (p != end && is_digit(*p) && p - frac_begin < 3) {
+      frac = frac * 10 + (*p++ - '0');
+      scale /= 10;
+    }
+    if (p == frac_begin) return std::nullopt;
+  }
+  if (p != end) return std::nullopt;
+  std::int64_t ns = 0;
+  if (__builtin_mul_overflow(v, 1000, &ns) || __builtin_add_overflow(ns, frac * scale, &ns)) return std::nullopt;
+  return negative ? -ns : ns;
+}
+
 }  // namespace
 
 std::optional<std::int64_t> parse_us_to_ns(std::string_view text) {
+  if (const auto plain = parse_plain_us(text)) return plain;
   std::string_view s = trim(text);
   if (s.empty()) return std::nullopt;
   bool negative = false;

@@ -3,9 +3,13 @@
 #include <boost/json/basic_parser_impl.hpp>
 
 #include <algorithm>
+#include <filesystem>
 #include <string>
+#include <system_error>
 
 #include "reading/event_handler.hpp"
+#include "reading/event_sink.hpp"
+#include "reading/fast_reader.hpp"
 #include "reading/repair.hpp"
 
 namespace tracediff::reading {
@@ -145,14 +149,7 @@ ReadResult read_trace(ByteSource& source, const std::string& path, const ReadOpt
   po.max_depth = 512;               // deeper nesting costs the event, not the file
   boost::json::basic_parser<EventHandler> parser(po, file, options);
   EventHandler& h = parser.handler();
-  // Room for the events up front: growing by doubling would briefly hold two copies
-  // of the largest array (2.5x a file's events at peak). Complete events take 300-600
-  // bytes of Kineto JSON; untouched capacity costs address space, not memory.
-  if (const auto hint = source.size_hint()) {
-    const auto n = std::min<std::uint64_t>(hint / 160, std::uint64_t{8} << 20);
-    file.events.reserve(n);
-    if (options.hta_compat) file.hta.reserve(n);
-  }
+  detail::reserve_events(file, source.size_hint(), options);
 
   enum class State { parsing, seek_event, after_array, seek_events_key, done };
   State state = State::parsing;
@@ -341,11 +338,7 @@ ReadResult read_trace(ByteSource& source, const std::string& path, const ReadOpt
   file.json_bytes = source.bytes_out();
   file.bytes_on_disk = source.bytes_in();
 
-  auto skip = [&](DiagId id, std::string message) {
-    result.skipped = id;
-    result.message = message;
-    diag.report(id, path, 0, std::move(message));
-  };
+  auto skip = [&](DiagId id, std::string message) { detail::skip_file(result, id, std::move(message)); };
   if (!source.ok() && (!source.damaged() || !h.saw_trace_events())) {
     // Not opened, or a read error (EIO, EISDIR) before any event.
     skip(DiagId::file_skipped_unreadable, "cannot read: " + source.error());
@@ -369,7 +362,22 @@ ReadResult read_trace(ByteSource& source, const std::string& path, const ReadOpt
 }
 
 ReadResult read_trace_file(const std::string& path, const ReadOptions& options) {
+  // A pipe or FIFO cannot be read twice: only regular files try the fast path first.
+  std::error_code ec;
+  if (std::filesystem::is_regular_file(path, ec)) {
+    ByteSource source(path);
+    if (auto fast = read_trace_fast(source, path, options)) return std::move(*fast);
+  }
   ByteSource source(path);
+  return read_trace(source, path, options);
+}
+
+ReadResult read_trace_bytes(std::string_view bytes, const std::string& path, const ReadOptions& options) {
+  {
+    ByteSource source(bytes);
+    if (auto fast = read_trace_fast(source, path, options)) return std::move(*fast);
+  }
+  ByteSource source(bytes);
   return read_trace(source, path, options);
 }
 

@@ -11,6 +11,7 @@
 //  - trailing commas and invalid UTF-8 are accepted (old Kineto, Python frame names).
 #include <optional>
 #include <string>
+#include <string_view>
 
 #include "model/trace.hpp"
 #include "reading/byte_source.hpp"
@@ -28,7 +29,11 @@ struct ReadResult {
   std::string message;
 };
 
+// The tolerant reader alone (tests compare it with the fast path).
 ReadResult read_trace(ByteSource& source, const std::string& path, const ReadOptions& options);
+// What the program uses: the fast path (fast_reader.hpp) for well-formed files, the
+// tolerant reader for the rest.
 ReadResult read_trace_file(const std::string& path, const ReadOptions& options);
+ReadResult read_trace_bytes(std::string_view bytes, const std::string& path, const ReadOptions& options);
 
 }  // namespace tracediff::reading

@@ -11,7 +11,9 @@
 #include "output/html_writer.hpp"
 #include "output/human_writers.hpp"
 #include "output/writers.hpp"
+#include "reading/fast_reader.hpp"
 #include "reading/trace_reader.hpp"
+#include "support/reader_diff.hpp"
 #include "util/errors.hpp"
 
 namespace tracediff::fuzz {
@@ -27,11 +29,32 @@ namespace {
     if (!(cond)) fail(#cond); \
   } while (0)
 
-reading::ReadResult read(std::string_view bytes, bool hta) {
-  reading::ByteSource source(bytes);
+reading::ReadOptions read_options(bool hta) {
   reading::ReadOptions options;
   options.hta_compat = hta;
-  return reading::read_trace(source, "fuzz.json", options);
+  return options;
+}
+
+// What the program does: the fast path, else the tolerant reader.
+reading::ReadResult read(std::string_view bytes, bool hta) {
+  return reading::read_trace_bytes(bytes, "fuzz.json", read_options(hta));
+}
+
+// The tolerant reader alone, and the fast path, which must agree with it or give up.
+reading::ReadResult read_both_ways(std::string_view bytes, bool hta) {
+  reading::ByteSource source(bytes);
+  auto tolerant = reading::read_trace(source, "fuzz.json", read_options(hta));
+  reading::ByteSource again(bytes);
+  // A small window, varied by input, so that tokens cross its edges.
+  const std::size_t window = 1 + bytes.size() % 251;
+  if (const auto fast = reading::read_trace_fast(again, "fuzz.json", read_options(hta), window)) {
+    const auto difference = test::first_difference(*fast, tolerant);
+    if (!difference.empty()) {
+      std::fprintf(stderr, "fast path: %s\n", difference.c_str());
+      fail("the fast path read the input differently from the tolerant reader");
+    }
+  }
+  return tolerant;
 }
 
 void check(const reading::ReadResult& r, bool hta) {
@@ -64,8 +87,8 @@ model::TraceSet as_set(const char* label, reading::ReadResult r) {
 }  // namespace
 
 void fuzz_reader(std::string_view bytes) {
-  check(read(bytes, false), false);
-  check(read(bytes, true), true);
+  check(read_both_ways(bytes, false), false);
+  check(read_both_ways(bytes, true), true);
 }
 
 void fuzz_pipeline(std::string_view bytes) {

@@ -1,0 +1,62 @@
+#pragma once
+// What both readers do with one event once its fields are known: decide whether it
+// is kept (complete, with a category and usable ts and dur), report why not, and
+// append it to the TraceFile. Internal to reading/.
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "model/trace.hpp"
+#include "reading/trace_reader.hpp"
+
+namespace tracediff::reading::detail {
+
+enum class ValueType : std::uint8_t { missing, null, number, string, other };
+
+// A kept field's value as written: its type and, for numbers and strings, its text.
+struct FieldView {
+  ValueType type = ValueType::missing;
+  std::string_view text;
+};
+
+// The fields of one traceEvents entry that the analysis uses.
+struct EventFields {
+  FieldView ph, cat, name, pid, tid, ts, dur, correlation, stream;
+};
+
+// Room for a file's events up front, from the JSON size hint: growing by doubling
+// would briefly hold two copies of the largest array (2.5x a file's events at peak).
+void reserve_events(model::TraceFile& file, std::uint64_t json_size_hint, const ReadOptions& options);
+
+// Marks the file unusable: the reason goes to result and to the file's diagnostics.
+void skip_file(ReadResult& result, model::DiagId id, std::string message);
+
+class EventSink {
+ public:
+  EventSink(model::TraceFile& file, const ReadOptions& options) : m_file(file), m_options(options) {}
+  // One traceEvents object. `offset` locates it in messages (its first key's quote).
+  void add(const EventFields& ev, std::uint64_t offset);
+
+ private:
+  struct CategoryEntry {
+    std::string raw;
+    std::uint32_t id;  // pool id of the normalised (or, --hta-compat, raw) category
+    model::Kind kind;
+  };
+  struct Interned {
+    std::string text;
+    std::uint32_t id = 0;
+    bool valid = false;
+  };
+  const CategoryEntry& category(std::string_view raw);
+  std::uint32_t intern_cached(std::string_view text, Interned& last);
+
+  model::TraceFile& m_file;
+  const ReadOptions& m_options;
+  std::vector<CategoryEntry> m_categories;
+  std::size_t m_last_category = 0;  // runs of events share their category
+  Interned m_last_pid, m_last_tid;
+};
+
+}  // namespace tracediff::reading::detail

@@ -1,0 +1,167 @@
+// The fast path must read exactly what the tolerant reader reads, or give up.
+#include <boost/test/unit_test.hpp>
+
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include "reading/fast_reader.hpp"
+#include "reading/trace_reader.hpp"
+#include "support/reader_diff.hpp"
+#include "support/test_support.hpp"
+
+using namespace tracediff;
+namespace fs = std::filesystem;
+
+namespace {
+
+reading::ReadOptions options(bool hta) {
+  reading::ReadOptions o;
+  o.hta_compat = hta;
+  return o;
+}
+
+std::optional<reading::ReadResult> fast(std::string_view bytes, bool hta = false,
+                                        std::size_t window = reading::k_fast_window) {
+  reading::ByteSource source(bytes);
+  return reading::read_trace_fast(source, "mem.json", options(hta), window);
+}
+
+reading::ReadResult tolerant(std::string_view bytes, bool hta = false) {
+  reading::ByteSource source(bytes);
+  return reading::read_trace(source, "mem.json", options(hta));
+}
+
+// Empty when the fast path gave up or agrees with the tolerant reader.
+std::string disagreement(std::string_view bytes, bool hta) {
+  const auto f = fast(bytes, hta);
+  if (!f) return {};
+  return test::first_difference(*f, tolerant(bytes, hta));
+}
+
+// Escapes, nesting, trailing commas, every kind of value in every kept field.
+const std::string k_trace = "\xEF\xBB\xBF" R"JSON( {
+  "schemaVersion": 1, "x": [1, -2.5e+3, true, false, null, {"a": [{}]}, "s\"\\\/\b\f\n\r\t\u00e9"],
+  "deviceProperties": [{"id": 0, "name": "A100", "name": "H100"}, 7, [{"name": "no"}], {"name": 3}],
+  "distributedInfo": {"rank": "2", "world_size": 4, "nested": {"rank": 9}},
+  "traceEvents": [
+  {"ph": "X", "cat": "cpu_op", "name": "aten::mm", "pid": 1, "tid": 2, "ts": 100.5, "dur": 20.25,
+   "args": {"External id": 3, "Input Dims": [[2, 3], []], "Call stack": "a\\b.py(1)"}},
+  {"ph": "X", "cat": "Kernel", "name": "gemm", "pid": 0, "tid": "stream 7", "ts": "130", "dur": 4e0,
+   "args": {"correlation": 42, "stream": "7", "device": 0,}, },
+  {"ph": "X", "c\u0061t": "cpu_op", "name": "q\"uote\\\/\u00e9\u4e2d\u0000\n", "pid": "p\u0031", "tid": 2, "ts": 102, "dur": 3},
+  {"ph": "X", "cat": "cpu_op", "name": "neg", "pid": 1, "tid": 2, "ts": 101, "dur": -1},
+  {"ph": "X", "cat": "cpu_op", "name": "no ts", "pid": 1, "tid": 2, "dur": 1},
+  {"ph": "X", "cat": "cpu_op", "name": "bad dur", "pid": 1, "tid": 2, "ts": 1, "dur": null},
+  {"ph": "X", "name": "no cat", "pid": 1, "tid": 2, "ts": 1, "dur": 1},
+  {"ph": "X", "cat": "cpu_op", "name": {"x": 1}, "pid": true, "tid": [2], "ts": 0.0001, "dur": 1E2},
+  {"ph": "X", "cat": "Trace", "name": "trace", "pid": 1, "tid": 2, "ts": 1, "dur": 1},
+  {"ph": "i", "name": "Record Window End", "s": "g", "pid": "", "tid": "", "ts": 200},
+  {}, 5, [], "str",
+  {"ph": "X", "cat": "gpu_memcpy", "name": "Memcpy HtoD", "pid": 0, "tid": 7, "ts": 131, "dur": 2,
+   "args": {"correlation": 43, "correlation": 44}, "args": {"stream": 7}}
+  ],
+  "traceName": "x", "baseTimeNanoseconds": 1700000000000000000,
+  "traceEvents": [{"ph": "X", "cat": "cpu_op", "name": "second array", "pid": 1, "tid": 2, "ts": 1, "dur": 1}]
+} trailing bytes are ignored)JSON";
+
+}  // namespace
+
+BOOST_AUTO_TEST_SUITE(fast_reader)
+
+BOOST_AUTO_TEST_CASE(agrees_with_the_tolerant_reader_on_every_kind_of_value) {
+  for (const bool hta : {false, true}) {
+    // Every window size up to 64 bytes: each token sits across a window's edge once.
+    for (std::size_t window = 1; window <= 64; ++window) {
+      const auto f = fast(k_trace, hta, window);
+      BOOST_TEST_REQUIRE(f.has_value(), "window " << window);
+      BOOST_TEST(f->file.events.size() >= 4u);
+      BOOST_TEST(f->file.rank == 2);
+      BOOST_TEST(test::first_difference(*f, tolerant(k_trace, hta)) == "", "window " << window);
+    }
+  }
+}
+
+BOOST_AUTO_TEST_CASE(agrees_or_gives_up_on_every_one_byte_mutation) {
+  // Each byte deleted, or replaced by a character that matters to JSON: the fast
+  // path either gives up or reads what the tolerant reader reads.
+  const std::string replacements = "\"\\,:{}[]0-.eE tnx\x01";
+  std::size_t accepted = 0, total = 0;
+  for (std::size_t i = 0; i < k_trace.size(); ++i) {
+    std::vector<std::string> variants{k_trace.substr(0, i) + k_trace.substr(i + 1)};
+    for (const char c : replacements)
+      if (c != k_trace[i]) variants.push_back(k_trace.substr(0, i) + c + k_trace.substr(i + 1));
+    for (const auto& v : variants) {
+      for (const bool hta : {false, true}) {
+        ++total;
+        const auto f = fast(v, hta, 1 + (i + v.size()) % 97);
+        if (!f) continue;
+        ++accepted;
+        const auto d = test::first_difference(*f, tolerant(v, hta));
+        BOOST_TEST(d == "", "byte " << i << " of " << v.size() << ": " << d);
+      }
+    }
+  }
+  BOOST_TEST_MESSAGE("mutations: " << accepted << " of " << total << " taken by the fast path");
+  BOOST_TEST(accepted > total / 4);  // it does take most harmless ones
+}
+
+BOOST_AUTO_TEST_CASE(gives_up_where_the_tolerant_reader_is_needed) {
+  const std::string ok = test::trace_json({test::x_event("cpu_op", "aten::mm", 1, 2, 10, 5)});
+  BOOST_TEST(fast(ok).has_value());
+  const std::vector<std::string> broken{
+      ok.substr(0, ok.size() - 5),                                        // cut short
+      "[" + test::x_event("cpu_op", "aten::mm", 1, 2, 10, 5) + "]",      // legacy array
+      R"({"traceEvents": [{"ph": "X", "cat": "cpu_op", "name": "n", "pid": 1, "tid": 1, "ts": NaN, "dur": 1}]})",
+      R"({"traceEvents": [{"ph": "X", "cat": "cpu_op", "na)" "\x01" R"(me": "n", "ts": 1, "dur": 1}]})",
+      R"({"traceEvents": [{"ph": "X", "cat": "cpu_op", "name": "n", "ts": 1, "dur": 1}}]})",
+      R"({"traceEvents": [{"ph": "X", "cat": "cpu_op", "name": "\ud800", "ts": 1, "dur": 1}]})",
+      R"({"traceEvents": [{"ph": "X", "cat": "cpu_op", "name": "n", "ts": 1, "dur": 1e999999999}]})",
+      R"({"no events": []})",
+      "",
+      test::gzip_bytes(ok).substr(0, 40),  // gzip cut short
+  };
+  for (const auto& b : broken) {
+    BOOST_TEST(!fast(b).has_value(), b.substr(0, 80));
+    // What the program calls still reads them, with the tolerant reader.
+    BOOST_TEST(test::first_difference(reading::read_trace_bytes(b, "mem.json", options(false)), tolerant(b)) == "");
+  }
+}
+
+BOOST_AUTO_TEST_CASE(takes_every_real_trace_and_agrees) {
+  if (!test::shared_available()) {
+    BOOST_TEST_MESSAGE("../shared not found; skipped");
+    return;
+  }
+  std::vector<fs::path> files;
+  for (const auto& e : fs::recursive_directory_iterator(test::shared_dir() + "/traces"))
+    if (e.is_regular_file() && e.path().filename() != "README.md") files.push_back(e.path());
+  for (const auto& e : fs::recursive_directory_iterator(fs::path(TRACEDIFF_SOURCE_DIR) / "examples"))
+    if (e.is_regular_file() && e.path().string().find(".json") != std::string::npos) files.push_back(e.path());
+  BOOST_TEST(files.size() >= 20u);
+  for (const auto& path : files) {
+    const std::string bytes = test::read_file(path.string());
+    for (const bool hta : {false, true}) {
+      const auto f = fast(bytes, hta);
+      BOOST_TEST(f.has_value(), path);
+      if (f) BOOST_TEST(test::first_difference(*f, tolerant(bytes, hta)) == "", path << (hta ? " (hta)" : ""));
+    }
+  }
+}
+
+BOOST_AUTO_TEST_CASE(units_larger_than_the_window_are_read_whole) {
+  // A 3 MiB name and 3 MiB of skipped args cross the 1 MiB window several times.
+  const std::string big(3 << 20, 'n');
+  const std::string json = R"({"traceEvents": [{"ph": "X", "cat": "cpu_op", "name": ")" + big +
+                           R"(", "pid": 1, "tid": 1, "ts": 1, "dur": 1, "args": {"x": ")" + big + R"("}}]})";
+  const auto f = fast(json);
+  // Names over 1 MiB are truncated with a warning: the tolerant reader does that.
+  BOOST_TEST(!f.has_value());
+  const std::string ok_json = R"({"traceEvents": [{"ph": "X", "cat": "cpu_op", "name": "n", "pid": 1, "tid": 1,)"
+                              R"( "ts": 1, "dur": 1, "args": {"x": ")" + big + R"("}}]})";
+  const auto g = fast(ok_json);
+  BOOST_TEST_REQUIRE(g.has_value());
+  BOOST_TEST(test::first_difference(*g, tolerant(ok_json)) == "");
+}
+
+BOOST_AUTO_TEST_SUITE_END()
