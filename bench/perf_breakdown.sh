@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # bench/perf_breakdown.sh: where does tracediff's CPU time go? Samples one run with
 # `perf record` and sums the samples into buckets by symbol/library:
-#   inflate   zlib (inflate, crc32) or libdeflate
+#   inflate   ISA-L or zlib (inflate, crc32), or libdeflate
 #   json      Boost.JSON basic_parser (tokenising)
 #   handler   tracediff::reading (the parser's handler: keys, numbers, events, string pool)
 #   analysis  tracediff::analysis (summaries, steps, nesting, diff)
@@ -34,7 +34,7 @@ perf report -i "$work/perf.data" --no-children --sort dso,sym -g none --percent-
       b = "other"
       if (line ~ /\[k\]/) b = "kernel"
       else if (line ~ /mustache/) b = "output"
-      else if (line ~ /libz\.so|libdeflate|inflate|crc32|adler32/) b = "inflate"
+      else if (line ~ /libz\.so|libisal|libdeflate|inflate|crc32|adler32|huffman/) b = "inflate"
       else if (line ~ /boost::json::basic_parser/) b = "json"
       else if (line ~ /tracediff::reading/) b = "handler"
       else if (line ~ /tracediff::analysis/) b = "analysis"
