@@ -52,25 +52,40 @@ std::string utf8_sanitize(std::string_view s) {
 }
 
 std::string html_escape(std::string_view raw) {
-  // The report renders thousands of short values, most with nothing to escape.
-  const auto plain = [](char c) {
-    return static_cast<unsigned char>(c) < 0x80 && c != '&' && c != '<' && c != '>' && c != '"' && c != '\'';
-  };
-  if (std::all_of(raw.begin(), raw.end(), plain)) return std::string(raw);
-  const std::string s = utf8_sanitize(raw);
   std::string out;
-  out.reserve(s.size() + s.size() / 8);
-  for (char c : s) {
-    switch (c) {
-      case '&': out += "&amp;"; break;
-      case '<': out += "&lt;"; break;
-      case '>': out += "&gt;"; break;
-      case '"': out += "&quot;"; break;
-      case '\'': out += "&#39;"; break;
-      default: out += c;
-    }
-  }
+  html_escape_append(out, raw);
   return out;
+}
+
+void html_escape_append(std::string& out, std::string_view s) {
+  // One pass, runs of bytes that stay as they are copied whole: the report escapes
+  // thousands of values, most with nothing to escape.
+  std::size_t run = 0;
+  for (std::size_t i = 0; i < s.size();) {
+    const auto c = static_cast<unsigned char>(s[i]);
+    std::string_view with;
+    if (c >= 0x80) {
+      const auto n = utf8_seq_len(s, i);
+      if (n != 0) {
+        i += n;
+        continue;
+      }
+      with = "\xEF\xBF\xBD";  // as utf8_sanitize
+    } else {
+      switch (c) {
+        case '&': with = "&amp;"; break;
+        case '<': with = "&lt;"; break;
+        case '>': with = "&gt;"; break;
+        case '"': with = "&quot;"; break;
+        case '\'': with = "&#39;"; break;
+        default: ++i; continue;
+      }
+    }
+    out.append(s, run, i - run);
+    out += with;
+    run = ++i;
+  }
+  out.append(s, run);
 }
 
 std::string json_string(std::string_view raw) {

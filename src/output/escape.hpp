@@ -11,6 +11,8 @@ std::string utf8_sanitize(std::string_view s);
 
 // Text for HTML element content and quoted attribute values (& < > " ').
 std::string html_escape(std::string_view s);
+// The same, appended to out.
+void html_escape_append(std::string& out, std::string_view s);
 
 // A quoted JSON string. Also escapes < > & and U+2028/U+2029 as \uXXXX so the
 // result is safe inside <script> (nothing can close the element) and is valid JS.

@@ -1,6 +1,9 @@
 // The report's mustache context (templates/report.html.mustache). Every string is
 // UTF-8-sanitised; the template escapes it ({{x}}) except our own assets
-// ({{{css}}}, {{{chart_js}}}, {{{report_js}}}) and {{{data_json}}} (json_string-escaped).
+// ({{{css}}}, {{{chart_js}}}, {{{report_js}}}), {{{data_json}}} (json_string-escaped)
+// and the blocks rendered from templates of their own: {{{table_rows}}} (rows[] of
+// table_row.html.mustache, or table_row_hta.html.mustache in --hta-compat) and
+// {{{launchers}}} (launchers[] of launchers.html.mustache).
 //   control_label, test_label, generator, csp, css, chart_js, report_js, data_json
 //   per_step (the default mode; false in --hta-compat, which keeps HTA's totals), unit ("step")
 //   cards[], metrics[]  {metric, c, t, delta, pct, cls: worse|better|same|neutral, arrow, has_arrow}
@@ -36,16 +39,16 @@
 #include <cmath>
 #include <cstdint>
 #include <functional>
+#include <future>
 #include <map>
 #include <optional>
 #include <stdexcept>
 #include <string>
 #include <vector>
 
-#include <kainjow/mustache.hpp>
-
 #include "output/escape.hpp"
 #include "output/format.hpp"
+#include "output/template_render.hpp"
 #include "util/embedded.hpp"
 
 #ifndef TRACEDIFF_VERSION
@@ -54,91 +57,9 @@
 
 namespace tracediff::output {
 
-namespace mu = kainjow::mustache;
-using mu::data;
-
-// --- SHA-256 (FIPS 180-4), for the CSP hashes of our inline scripts ---------------
+using templates::data;
 
 namespace detail {
-
-std::string sha256_base64(std::string_view bytes) {
-  static constexpr std::uint32_t k[64] = {
-      0x428a2f98, 0x71374491, 0xb5c0fbcf, 0xe9b5dba5, 0x3956c25b, 0x59f111f1, 0x923f82a4,
-      0xab1c5ed5, 0xd807aa98, 0x12835b01, 0x243185be, 0x550c7dc3, 0x72be5d74, 0x80deb1fe,
-      0x9bdc06a7, 0xc19bf174, 0xe49b69c1, 0xefbe4786, 0x0fc19dc6, 0x240ca1cc, 0x2de92c6f,
-      0x4a7484aa, 0x5cb0a9dc, 0x76f988da, 0x983e5152, 0xa831c66d, 0xb00327c8, 0xbf597fc7,
-      0xc6e00bf3, 0xd5a79147, 0x06ca6351, 0x14292967, 0x27b70a85, 0x2e1b2138, 0x4d2c6dfc,
-      0x53380d13, 0x650a7354, 0x766a0abb, 0x81c2c92e, 0x92722c85, 0xa2bfe8a1, 0xa81a664b,
-      0xc24b8b70, 0xc76c51a3, 0xd192e819, 0xd6990624, 0xf40e3585, 0x106aa070, 0x19a4c116,
-      0x1e376c08, 0x2748774c, 0x34b0bcb5, 0x391c0cb3, 0x4ed8aa4a, 0x5b9cca4f, 0x682e6ff3,
-      0x748f82ee, 0x78a5636f, 0x84c87814, 0x8cc70208, 0x90befffa, 0xa4506ceb, 0xbef9a3f7,
-      0xc67178f2};
-  std::uint32_t h[8] = {0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a,
-                        0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19};
-  const auto rotr = [](std::uint32_t x, int n) { return (x >> n) | (x << (32 - n)); };
-
-  const auto compress = [&](const unsigned char* p) {
-    std::uint32_t w[64];
-    for (int i = 0; i < 16; ++i, p += 4)
-      w[i] = (std::uint32_t{p[0]} << 24) | (std::uint32_t{p[1]} << 16) | (std::uint32_t{p[2]} << 8) |
-             std::uint32_t{p[3]};
-    for (int i = 16; i < 64; ++i) {
-      const std::uint32_t s0 = rotr(w[i - 15], 7) ^ rotr(w[i - 15], 18) ^ (w[i - 15] >> 3);
-      const std::uint32_t s1 = rotr(w[i - 2], 17) ^ rotr(w[i - 2], 19) ^ (w[i - 2] >> 10);
-      w[i] = w[i - 16] + s0 + w[i - 7] + s1;
-    }
-    std::uint32_t a = h[0], b = h[1], c = h[2], d = h[3], e = h[4], f = h[5], g = h[6],
-                  hh = h[7];
-    for (int i = 0; i < 64; ++i) {
-      const std::uint32_t s1 = rotr(e, 6) ^ rotr(e, 11) ^ rotr(e, 25);
-      const std::uint32_t ch = (e & f) ^ (~e & g);
-      const std::uint32_t t1 = hh + s1 + ch + k[i] + w[i];
-      const std::uint32_t s0 = rotr(a, 2) ^ rotr(a, 13) ^ rotr(a, 22);
-      const std::uint32_t maj = (a & b) ^ (a & c) ^ (b & c);
-      const std::uint32_t t2 = s0 + maj;
-      hh = g;
-      g = f;
-      f = e;
-      e = d + t1;
-      d = c;
-      c = b;
-      b = a;
-      a = t1 + t2;
-    }
-    h[0] += a; h[1] += b; h[2] += c; h[3] += d;
-    h[4] += e; h[5] += f; h[6] += g; h[7] += hh;
-  };
-
-  // Whole blocks straight from the input; only the tail is copied to be padded.
-  const auto* in = reinterpret_cast<const unsigned char*>(bytes.data());
-  const std::size_t whole = bytes.size() / 64 * 64;
-  for (std::size_t off = 0; off < whole; off += 64) compress(in + off);
-  std::string tail(bytes.substr(whole));
-  const std::uint64_t bit_len = static_cast<std::uint64_t>(bytes.size()) * 8;
-  tail += static_cast<char>(0x80);
-  while (tail.size() % 64 != 56) tail += '\0';
-  for (int i = 7; i >= 0; --i) tail += static_cast<char>((bit_len >> (8 * i)) & 0xff);
-  for (std::size_t off = 0; off < tail.size(); off += 64)
-    compress(reinterpret_cast<const unsigned char*>(tail.data()) + off);
-
-  unsigned char digest[32];
-  for (int i = 0; i < 8; ++i)
-    for (int j = 0; j < 4; ++j) digest[4 * i + j] = static_cast<unsigned char>(h[i] >> (24 - 8 * j));
-
-  static constexpr char b64[] =
-      "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
-  std::string out;
-  for (int i = 0; i < 32; i += 3) {
-    const std::uint32_t v = (std::uint32_t{digest[i]} << 16) |
-                            (i + 1 < 32 ? std::uint32_t{digest[i + 1]} << 8 : 0) |
-                            (i + 2 < 32 ? std::uint32_t{digest[i + 2]} : 0);
-    out += b64[(v >> 18) & 63];
-    out += b64[(v >> 12) & 63];
-    out += i + 1 < 32 ? b64[(v >> 6) & 63] : '=';
-    out += i + 2 < 32 ? b64[v & 63] : '=';
-  }
-  return out;
-}
 
 std::string shorten_name(std::string_view name, std::size_t max_chars) {
   std::string s = utf8_sanitize(name);
@@ -170,38 +91,10 @@ using model::SideSummary;
 constexpr Change k_changes[] = {Change::added, Change::deleted, Change::increased,
                                 Change::decreased, Change::unchanged};
 
-data make_list() { return data{data::type::list}; }
-
-// kainjow's set() and push_back() copy their argument whole, nested lists and all;
-// these move it instead (a list's vector is the data's own: list_value() only adds const).
-void put(data& obj, const std::string& key, data&& value) { obj[key] = std::move(value); }
-void append(data& list, data&& item) { const_cast<mu::list&>(list.list_value()).push_back(std::move(item)); }
-
-// The table's rows and the launchers are written into one object per list that is
-// reused from item to item (LazyLists below): its nodes and its strings' buffers
-// stay, so an item allocates next to nothing. Every item of a list sets the same
-// fields, so no stale one is ever shown.
-class Fields {
- public:
-  explicit Fields(data& obj) : m_obj(obj) {}
-  void text(const std::string& key, std::string_view value) {
-    auto& d = m_obj[key];
-    if (d.is_string()) const_cast<std::string&>(d.string_value()).assign(value);  // string_value() only adds const
-    else d = data(std::string(value));
-  }
-  void flag(const std::string& key, bool value) { m_obj[key] = data(value); }
-  // A list of n objects under key, each a Fields target.
-  mu::list& objects(const std::string& key, std::size_t n) {
-    auto& d = m_obj[key];
-    if (!d.is_list()) d = make_list();
-    auto& items = const_cast<mu::list&>(d.list_value());
-    items.resize(n);
-    return items;
-  }
-
- private:
-  data& m_obj;
-};
+using templates::append;
+using templates::Fields;
+using templates::make_list;
+using templates::put;
 
 std::string text(std::string_view s) { return utf8_sanitize(s); }
 
@@ -815,23 +708,23 @@ void add_steps(const DiffReport& r, data& ctx) {
 
 // --- by launching operator -----------------------------------------------------------
 
-// "launchers" is a list of placeholders, one per launcher (see LazyLists).
+bool has_launchers(const DiffReport& r) { return per_step_mode(r) && !r.by_launcher.empty(); }
+
+// The launchers themselves are a block of their own (render_list).
 void add_launchers(const DiffReport& r, data& ctx) {
-  const bool on = per_step_mode(r) && !r.by_launcher.empty();
+  const bool on = has_launchers(r);
   ctx.set("has_launchers", on);
   if (!on) return;
-  ctx.set("launchers", data(mu::list(r.by_launcher.size(), data(false))));
   ctx.set("launcher_count", format_count(static_cast<std::int64_t>(r.by_launcher.size()), false));
 }
 
-// Launcher k with its first kernels, written into d while the template renders it.
-void launcher_row(const DiffReport& r, const Anchors& a, std::size_t k, data& d) {
+// Launcher k with its first kernels.
+void launcher_row(const DiffReport& r, const Anchors& a, std::size_t k, Fields& f) {
   const double cu = r.control.units ? static_cast<double>(r.control.units) : 1.0;
   const double tu = r.test.units ? static_cast<double>(r.test.units) : 1.0;
   constexpr std::size_t k_kernels = 25;
   const auto& l = r.by_launcher[k];
   const auto tone = change_tone(r, l.control_per_step_ns, l.test_per_step_ns);
-  Fields f(d);
   f.text("id", tag("l", k));
   const auto shown = detail::shorten_name(l.launcher);
   f.text("nm", shown);
@@ -851,7 +744,7 @@ void launcher_row(const DiffReport& r, const Anchors& a, std::size_t k, data& d)
     const auto& kn = l.kernels[i];
     const double kc = static_cast<double>(kn.control_ns) / cu, kt = static_cast<double>(kn.test_ns) / tu;
     const auto kt_tone = change_tone(r, kc, kt);
-    Fields e(kernels[i]);
+    Fields e = f.item(kernels, i);
     const auto row = a.gpu_row.find(kn.name);
     e.flag("has_href", row != a.gpu_row.end());
     e.text("href", row != a.gpu_row.end() ? tag("#r", row->second) : std::string());
@@ -1138,9 +1031,8 @@ void totals_row(const DiffRow& row, Fields& f) {
 
 // One numeric cell of the per-step table: the inclusive value, and the self value
 // when it differs (data-s for sorting; both texts when they read differently).
-void cell(data& d, const char* cls, const std::string& v, const std::string& txt, const std::string& sv,
+void cell(Fields f, const char* cls, const std::string& v, const std::string& txt, const std::string& sv,
           const std::string& stxt) {
-  Fields f(d);
   f.text("cls", cls);
   f.text("v", v);
   const bool has_s = !sv.empty() && sv != v;
@@ -1173,17 +1065,17 @@ void per_step_row(const DiffRow& row, const Anchors& a, bool spread, Fields& f) 
 
   auto& cells = f.objects("cells", 6);
   const auto key = [](double v) { return std::to_string(round_ns(v)); };
-  cell(cells[0], "n", key(cs.total_ns), dur(cs.total_ns, false), key(cs.self_ns), dur(cs.self_ns, false));
-  cell(cells[1], "n", key(ts.total_ns), dur(ts.total_ns, false), key(ts.self_ns), dur(ts.self_ns, false));
-  cell(cells[2], "n d", key(row.diff_per_step_ns()), dur(row.diff_per_step_ns(), true),
+  cell(f.item(cells, 0), "n", key(cs.total_ns), dur(cs.total_ns, false), key(cs.self_ns), dur(cs.self_ns, false));
+  cell(f.item(cells, 1), "n", key(ts.total_ns), dur(ts.total_ns, false), key(ts.self_ns), dur(ts.self_ns, false));
+  cell(f.item(cells, 2), "n d", key(row.diff_per_step_ns()), dur(row.diff_per_step_ns(), true),
        key(ts.self_ns - cs.self_ns), dur(ts.self_ns - cs.self_ns, true));
   const bool is_new = cs.total_ns == 0 && ts.total_ns != 0;
   const auto pct = row.diff_pct();
-  cell(cells[3], "n d", pct ? key3(*pct) : is_new ? std::string("Infinity") : std::string(),
+  cell(f.item(cells, 3), "n d", pct ? key3(*pct) : is_new ? std::string("Infinity") : std::string(),
        format_pct(pct, is_new), pct_key(cs.self_ns, ts.self_ns), pct_text(cs.self_ns, ts.self_ns));
-  cell(cells[4], "n tot", std::to_string(row.control.total_ns), format_duration_ns(row.control.total_ns, false),
+  cell(f.item(cells, 4), "n tot", std::to_string(row.control.total_ns), format_duration_ns(row.control.total_ns, false),
        std::to_string(row.control.self_ns), format_duration_ns(row.control.self_ns, false));
-  cell(cells[5], "n tot", std::to_string(row.test.total_ns), format_duration_ns(row.test.total_ns, false),
+  cell(f.item(cells, 5), "n tot", std::to_string(row.test.total_ns), format_duration_ns(row.test.total_ns, false),
        std::to_string(row.test.self_ns), format_duration_ns(row.test.self_ns, false));
 
   const auto cc = format_count_per_step(cs.count, false), tc = format_count_per_step(ts.count, false);
@@ -1193,11 +1085,10 @@ void per_step_row(const DiffRow& row, const Anchors& a, bool spread, Fields& f) 
                           format_count(static_cast<std::int64_t>(row.test.count), false) + " calls in all");
 }
 
-// Row p of the table, written into d while the template renders it (LazyLists).
-void table_row(const DiffReport& r, const Anchors& a, std::size_t p, data& d) {
+// Row p of the table.
+void table_row(const DiffReport& r, const Anchors& a, std::size_t p, Fields& f) {
   const bool spread = r.control.units >= 2 && r.test.units >= 2;
   const auto& row = r.rows[a.order[p]];
-  Fields f(d);
   if (per_step_mode(r)) per_step_row(row, a, spread, f);
   else totals_row(row, f);
   f.text("id", tag("r", p));
@@ -1212,56 +1103,14 @@ void table_row(const DiffReport& r, const Anchors& a, std::size_t p, data& d) {
   f.text("chg_v", std::to_string(static_cast<int>(row.change)));
 }
 
-// "rows" is a list of placeholders, one per row (see LazyLists).
+// The rows themselves are a block of their own (render_list).
 void add_table(const DiffReport& r, data& ctx) {
-  ctx.set("rows", data(mu::list(r.rows.size(), data(false))));
   ctx.set("row_count", format_count(static_cast<std::int64_t>(r.rows.size()), false));
   ctx.set("has_rows", !r.rows.empty());
   ctx.set("pct_basis", std::string(r.hta_compat ? "Relative change of the total duration"
                                                  : "Relative change of the duration per " + unit_word(r)));
   add_toggles(r, ctx);
 }
-
-// kainjow's data is a tree of heap nodes that set() and push_back() copy whole: a
-// table of 400 rows (about 13 KB of nodes each) was built, copied into its list and
-// the list into the context, most of the report's time and page faults. Here a long
-// list holds placeholders; when the section pushes one, the item's fields are
-// written into the single object (see Fields) that stands in for it.
-class LazyLists : public mu::basic_context<std::string> {
- public:
-  using Fill = std::function<void(std::size_t, data&)>;
-  explicit LazyLists(const data& root) : m_inner(&root), m_root(root) {}
-
-  // `name` in the root is a list of placeholders (or absent); fill(i, object) writes item i.
-  void add(const std::string& name, Fill fill) {
-    const data* list = m_root.get(name);
-    if (list && list->is_non_empty_list()) m_lists.push_back({&list->list_value(), std::move(fill), data()});
-  }
-
-  void push(const data* d) override {
-    const std::less<const data*> before;
-    for (auto& l : m_lists) {
-      if (before(d, &l.items->front()) || before(&l.items->back(), d)) continue;
-      l.fill(static_cast<std::size_t>(d - l.items->data()), l.object);
-      d = &l.object;
-      break;
-    }
-    m_inner.push(d);
-  }
-  void pop() override { m_inner.pop(); }
-  const data* get(const std::string& name) const override { return m_inner.get(name); }
-  const data* get_partial(const std::string& name) const override { return m_inner.get_partial(name); }
-
- private:
-  struct Lazy {
-    const mu::list* items;
-    Fill fill;
-    data object;  // stands in for the item being rendered
-  };
-  mu::context<std::string> m_inner;
-  const data& m_root;
-  std::vector<Lazy> m_lists;  // all added before rendering, which points into it
-};
 
 // --- diagnostics -----------------------------------------------------------------
 
@@ -1299,16 +1148,38 @@ std::string_view asset(std::string_view name) {
   return bytes;
 }
 
+// A long list rendered on its own: templates/NAME, an item of `key` at a time
+// (Stencils). Without its last line break: the page's line with the {{{block}}}
+// tag ends the block.
+std::string render_list(std::string_view name, const std::string& key, std::size_t n, std::size_t bytes_each,
+                        const std::function<void(std::size_t, Fields&)>& fill) {
+  templates::Stencils stencils(name, key);
+  std::string out;
+  out.reserve(n * bytes_each);
+  for (std::size_t i = 0; i < n; ++i) stencils.render([&](Fields& f) { fill(i, f); }, out);
+  if (!out.empty() && out.back() == '\n') out.pop_back();
+  return out;
+}
+
+// 'sha256-...', hashed at build time (cmake/EmbedScript.cmake).
+std::string script_hash(std::string_view name) {
+  return "'sha256-" + std::string(embedded_sha256_base64(name)) + "'";
+}
+
 }  // namespace
 
 void write_html(const model::DiffReport& report, const HtmlOptions& options, std::ostream& out) {
-  mu::mustache tmpl{std::string(asset("report.html.mustache"))};
-  if (!tmpl.is_valid()) throw std::runtime_error("report template: " + tmpl.error_message());
-  tmpl.set_custom_escape([](const std::string& s) { return html_escape(s); });
+  const auto anchors = make_anchors(report);
+  // The table's rows are half the page: a second thread renders them while this one
+  // builds and renders the rest; they are written out where the page has them.
+  auto rows = std::async(std::launch::async, [&] {
+    return render_list(per_step_mode(report) ? "table_row.html.mustache" : "table_row_hta.html.mustache", "rows",
+                       report.rows.size(), 1280,
+                       [&](std::size_t p, Fields& row) { table_row(report, anchors, p, row); });
+  });
 
-  const auto chart_js = asset("chart.umd.min.js");
-  const auto report_js = asset("report.js");
-
+  auto tmpl = templates::load("report.html.mustache");
+  templates::StreamSink sink(out);
   data ctx;
   const std::string control = text(report.control.label.empty() ? "Control" : report.control.label);
   const std::string test = text(report.test.label.empty() ? "Test" : report.test.label);
@@ -1316,14 +1187,15 @@ void write_html(const model::DiffReport& report, const HtmlOptions& options, std
   ctx.set("test_label", test);
   ctx.set("generator", std::string("tracediff ") + TRACEDIFF_VERSION);
   // No network at all; scripts only ours (by hash), so injected markup could run nothing.
-  ctx.set("csp", "default-src 'none'; script-src 'sha256-" + detail::sha256_base64(chart_js) +
-                     "' 'sha256-" + detail::sha256_base64(report_js) +
-                     "'; style-src 'unsafe-inline'; img-src data:; base-uri 'none'; form-action 'none'");
-  put(ctx, "css", data(std::string(asset("report.css"))));
-  put(ctx, "chart_js", data(std::string(chart_js)));
-  put(ctx, "report_js", data(std::string(report_js)));
+  ctx.set("csp", "default-src 'none'; script-src " + script_hash("chart.umd.min.js") + " " +
+                     script_hash("report.js") +
+                     "; style-src 'unsafe-inline'; img-src data:; base-uri 'none'; form-action 'none'");
+  // The assets go straight from the binary to the output.
+  for (const auto* name : {"report.css", "chart.umd.min.js", "report.js"}) asset(name);  // throws if missing
+  put(ctx, "css", templates::block(sink, [] { return asset("report.css"); }));
+  put(ctx, "chart_js", templates::block(sink, [] { return asset("chart.umd.min.js"); }));
+  put(ctx, "report_js", templates::block(sink, [] { return asset("report.js"); }));
 
-  const auto anchors = make_anchors(report);
   add_headline(report, ctx);
   add_findings(report, anchors, ctx);
   add_steps(report, ctx);
@@ -1335,11 +1207,21 @@ void write_html(const model::DiffReport& report, const HtmlOptions& options, std
   add_launchers(report, ctx);
   add_diagnostics(report, ctx);
 
-  LazyLists lazy(ctx);
-  lazy.add("rows", [&](std::size_t p, data& row) { table_row(report, anchors, p, row); });
-  lazy.add("launchers", [&](std::size_t k, data& row) { launcher_row(report, anchors, k, row); });
-  tmpl.render(lazy, out);
-  if (!tmpl.is_valid()) throw std::runtime_error("report template: " + tmpl.error_message());
+  const std::string launchers =
+      has_launchers(report)
+          ? render_list("launchers.html.mustache", "launchers", report.by_launcher.size(), 2560,
+                        [&](std::size_t k, Fields& row) { launcher_row(report, anchors, k, row); })
+          : std::string();
+  put(ctx, "launchers", templates::block(sink, [&] { return std::string_view(launchers); }));
+  std::string table;
+  put(ctx, "table_rows", templates::block(sink, [&] {
+        table = rows.get();
+        return std::string_view(table);
+      }));
+
+  tmpl.render(ctx, sink);
+  templates::check(tmpl, "report.html.mustache");
+  sink.flush();
 }
 
 }  // namespace tracediff::output

@@ -327,6 +327,18 @@ BOOST_AUTO_TEST_CASE(sha256_matches_known_vectors) {
              "Qe3s5C1j6Nm/UVqbppMuHCDLyfWl0TRkWttdsblzfqM=");
 }
 
+// The CSP hashes are computed at build time (cmake/EmbedScript.cmake).
+BOOST_AUTO_TEST_CASE(build_time_hashes_match_the_embedded_bytes) {
+  for (const auto* name : {"chart.umd.min.js", "report.js", "report.css", "report.html.mustache",
+                           "table_row.html.mustache", "table_row_hta.html.mustache", "launchers.html.mustache"}) {
+    BOOST_TEST_CONTEXT(name) {
+      BOOST_TEST(!embedded_file(name).empty());
+      BOOST_TEST(std::string(embedded_sha256_base64(name)) == output::detail::sha256_base64(embedded_file(name)));
+    }
+  }
+  BOOST_TEST(embedded_sha256_base64("no-such-file").empty());
+}
+
 BOOST_AUTO_TEST_CASE(output_is_deterministic) {
   const auto a = render(big_report());
   const auto b = render(big_report());
