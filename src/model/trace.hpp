@@ -99,7 +99,7 @@ struct TraceFile {
   StringPool pool;
   EventArray events;                   // complete events with a category, in file order
   std::vector<HtaFields> hta;          // --hta-compat only
-  bool hta_float_mode = false;         // a non-integer or missing ts somewhere (§2.2)
+  bool hta_float_mode = false;         // --hta-compat: a non-integer or missing ts somewhere (§2.2)
   bool truncated = false;
   Diagnostics diagnostics;
   // Set once the file is summarised (default mode); the events are then dropped.

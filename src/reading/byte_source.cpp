@@ -13,6 +13,7 @@
 #include <algorithm>
 #include <cerrno>
 #include <cstring>
+#include <new>
 
 namespace tracediff::reading {
 
@@ -55,7 +56,8 @@ struct ByteSource::Inflater {
 #if TRACEDIFF_HAVE_ISAL
   gz_header head{};
   bool header_done = false;
-  std::unique_ptr<inflate_state> state;
+  ScratchBuffer state_memory;  // 87 KB written at once: pages mapped up front, reused per thread
+  inflate_state* state = nullptr;
 #endif
 
   explicit Inflater(bool use_isal) {
@@ -63,7 +65,8 @@ struct ByteSource::Inflater {
     z_ready = inflateInit2(&z, 15 + 16) == Z_OK;
 #if TRACEDIFF_HAVE_ISAL
     if (use_isal) {
-      state = std::make_unique_for_overwrite<inflate_state>();  // isal_inflate_init sets it up
+      state_memory = ScratchBuffer(sizeof(inflate_state));
+      state = ::new (state_memory.get()) inflate_state;  // a C struct: isal_inflate_init sets it up
       isal = true;
     }
 #else
@@ -83,7 +86,7 @@ struct ByteSource::Inflater {
       head = gz_header{};
       if (z_ready) inflateGetHeader(&z, &head);  // after each reset, which forgets it
       header_done = false;
-      isal_inflate_init(state.get());
+      isal_inflate_init(state);
       state->crc_flag = ISAL_GZIP_NO_HDR_VER;  // raw deflate, then the gzip trailer, checked
     }
 #endif
@@ -138,7 +141,7 @@ struct ByteSource::Inflater {
     state->next_out = reinterpret_cast<std::uint8_t*>(out);
     state->avail_out = static_cast<std::uint32_t>(room);
     const std::uint32_t avail_in = state->avail_in;
-    const int rc = isal_inflate(state.get());
+    const int rc = isal_inflate(state);
     in.remove_prefix(avail_in - state->avail_in);
     n = room - state->avail_out;
     if (rc < 0) return Step::error;  // a bad CRC or ISIZE too (with block_state FINISH)
@@ -165,7 +168,7 @@ ByteSource::ByteSource(const std::string& path, Inflate inflate) {
   struct stat st {};
   m_rewindable = ::fstat(::fileno(m_file), &st) == 0 && S_ISREG(st.st_mode);
   m_size_hint = size_hint_of(m_file);
-  m_raw = std::make_unique_for_overwrite<char[]>(k_chunk);
+  m_raw = ScratchBuffer(k_chunk);
 }
 
 ByteSource::ByteSource(std::string_view bytes, Inflate inflate) {
@@ -403,7 +406,7 @@ std::size_t ByteSource::read(char* dst, std::size_t cap) {
   } else {
     // Small reads are served from a chunk inflated ahead.
     if (m_staged.empty()) {
-      if (!m_out) m_out = std::make_unique_for_overwrite<char[]>(k_chunk);
+      if (!m_out) m_out = ScratchBuffer(k_chunk);
       m_staged = std::string_view(m_out.get(), inflate_gzip(m_out.get(), k_chunk));
     }
     n = std::min(cap, m_staged.size());
@@ -424,7 +427,7 @@ bool ByteSource::next(std::string_view& chunk) {
     m_bytes_out += chunk.size();
     return true;
   }
-  if (!m_out) m_out = std::make_unique_for_overwrite<char[]>(k_chunk);
+  if (!m_out) m_out = ScratchBuffer(k_chunk);
   const std::size_t n = inflate_gzip(m_out.get(), k_chunk);
   if (n == 0) return false;
   chunk = std::string_view(m_out.get(), n);

@@ -27,6 +27,8 @@
 #include <string_view>
 #include <vector>
 
+#include "util/scratch_buffer.hpp"
+
 namespace tracediff::reading {
 
 // Estimated JSON size of a trace file without reading it (see ByteSource::size_hint).
@@ -96,8 +98,8 @@ class ByteSource {
   std::string_view m_memory;
   bool m_from_memory = false;
   Inflate m_inflate = Inflate::best;
-  std::unique_ptr<char[]> m_raw;  // k_chunk bytes (files)
-  std::unique_ptr<char[]> m_out;  // k_chunk: next()'s chunks; read()'s when it asks for little
+  ScratchBuffer m_raw;  // k_chunk bytes (files)
+  ScratchBuffer m_out;  // k_chunk: next()'s chunks; read()'s when it asks for little
   std::string_view m_staged;    // what read() has not yet handed out of m_out
   std::vector<char> m_hold;     // inflated by ISA-L, held back until more follows (< k_hold)
   std::unique_ptr<char[]> m_scratch;  // k_chunk: bytes skipped after a fallback to zlib

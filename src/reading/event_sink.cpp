@@ -82,11 +82,12 @@ void EventSink::add(const EventFields& ev, std::uint64_t offset) {
   const bool hta = m_options.hta_compat;
 
   // HTA rounds every ts of the file once any ts is fractional or missing (§2.2).
-  const bool ts_integral = ev.ts.type == ValueType::number &&
+  // Only --hta-compat reads that.
+  const bool ts_integral = hta && ev.ts.type == ValueType::number &&
                            std::none_of(ev.ts.text.begin(), ev.ts.text.end(),
                                         [](char c) { return c == '.' || c == 'e' || c == 'E'; });
-  if (ev.ts.type == ValueType::missing || ev.ts.type == ValueType::null ||
-      (ev.ts.type == ValueType::number && !ts_integral))
+  if (hta && (ev.ts.type == ValueType::missing || ev.ts.type == ValueType::null ||
+              (ev.ts.type == ValueType::number && !ts_integral)))
     m_file.hta_float_mode = true;
 
   const bool is_complete = ev.ph.type == ValueType::string && ev.ph.text == "X";

@@ -14,6 +14,7 @@
 
 #include "reading/event_sink.hpp"
 #include "reading/number.hpp"
+#include "util/scratch_buffer.hpp"
 
 namespace tracediff::reading {
 
@@ -71,6 +72,64 @@ const char* find_special(const char* p) {
 #endif
 }
 
+// The closing quote of a string body starting at p when no escape or control byte
+// comes before it; nullptr otherwise (the caller then walks the string). Decided from
+// the masks alone, without loading the byte found.
+const char* plain_string_end(const char* p) {
+#if defined(__SSE2__)
+  const __m128i quote = _mm_set1_epi8('"');
+  const __m128i backslash = _mm_set1_epi8('\\');
+  const __m128i ctrl_max = _mm_set1_epi8(0x1f);
+  for (;; p += 16) {
+    const __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p));
+    const auto q = static_cast<unsigned>(_mm_movemask_epi8(_mm_cmpeq_epi8(v, quote)));
+    const auto other = static_cast<unsigned>(_mm_movemask_epi8(
+        _mm_or_si128(_mm_cmpeq_epi8(v, backslash), _mm_cmpeq_epi8(_mm_max_epu8(v, ctrl_max), ctrl_max))));
+    if (other) return q && (q & -q) < (other & -other) ? p + __builtin_ctz(q) : nullptr;
+    if (q) return p + __builtin_ctz(q);
+  }
+#else
+  (void)p;
+  return nullptr;
+#endif
+}
+
+// First byte at or after p that is not a digit (epoch timestamps have 16). The
+// window's NUL terminator and padding make the 8-byte loads safe.
+const char* skip_digits(const char* p) {
+  for (;;) {
+    std::uint64_t w;
+    std::memcpy(&w, p, 8);
+    // A byte is a digit when its high nibble is 3 and adding 6 does not carry out of 9.
+    const std::uint64_t not_digit =
+        ((w & 0xF0F0F0F0F0F0F0F0u) ^ 0x3030303030303030u) | (((w + 0x0606060606060606u) & 0xF0F0F0F0F0F0F0F0u) ^ 0x3030303030303030u);
+    if (not_digit) return p + (__builtin_ctzll(not_digit) >> 3);
+    p += 8;
+  }
+}
+
+// First byte at or after p that is not JSON whitespace. The window's NUL terminator
+// guarantees one.
+const char* skip_ws_run(const char* p) {
+#if defined(__SSE2__)
+  const __m128i space = _mm_set1_epi8(' ');
+  const __m128i nl = _mm_set1_epi8('\n');
+  const __m128i cr = _mm_set1_epi8('\r');
+  const __m128i tab = _mm_set1_epi8('\t');
+  for (;;) {
+    const __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p));
+    const __m128i w = _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(v, space), _mm_cmpeq_epi8(v, nl)),
+                                   _mm_or_si128(_mm_cmpeq_epi8(v, cr), _mm_cmpeq_epi8(v, tab)));
+    const unsigned other = ~static_cast<unsigned>(_mm_movemask_epi8(w)) & 0xffffu;
+    if (other) return p + __builtin_ctz(other);
+    p += 16;
+  }
+#else
+  while (is_ws(*p)) ++p;
+  return p;
+#endif
+}
+
 // The scanner over one window of bytes [begin, end), NUL-terminated and padded.
 // Functions take the position by reference and leave it after what they consumed;
 // they have no effect on the trace until the unit they belong to is complete.
@@ -84,7 +143,9 @@ class Scanner {
 
   St fail(const char* p) const { return p >= m_end ? St::more : St::bail; }
   static void ws(const char*& p) {
-    while (is_ws(*p)) ++p;
+    if (!is_ws(*p)) return;
+    if (!is_ws(*++p)) return;
+    p = skip_ws_run(p);  // pretty-printed traces indent with runs of spaces
   }
 
   // p at the opening quote. text is the raw content; escaped says whether it has
@@ -92,6 +153,11 @@ class Scanner {
   St string(const char*& p, std::string_view& text, bool& escaped) const {
     const char* s = ++p;
     escaped = false;
+    if (const char* end = plain_string_end(p)) {  // most strings
+      text = std::string_view(s, static_cast<std::size_t>(end - s));
+      p = end + 1;
+      return St::ok;
+    }
     for (;;) {
       p = find_special(p);
       if (*p == '"') {
@@ -126,7 +192,7 @@ class Scanner {
     if (*p == '0') {
       ++p;
     } else if (is_digit(*p)) {
-      while (is_digit(*p)) ++p;
+      p = skip_digits(p);
     } else {
       return fail(p);
     }
@@ -160,9 +226,14 @@ class Scanner {
   // After an element or member: ",", "," + the closer (trailing commas are accepted,
   // as by the tolerant reader), or the closer.
   St after_item(const char*& p, char closer, bool& closed) const {
-    ws(p);
+    if (*p != ',') ws(p);
     if (*p == ',') {
       ++p;
+      if (*p == ' ' && !is_ws(p[1]) && p[1] != closer) {  // `, "next"`
+        ++p;
+        closed = false;
+        return St::ok;
+      }
       ws(p);
       closed = *p == closer;
       if (closed) ++p;
@@ -228,9 +299,15 @@ class Scanner {
     bool escaped;
     if (const St s = string(p, name, escaped); s != St::ok) return s;
     if (escaped) name = decode(name);  // keys are matched decoded, as by the tolerant reader
-    ws(p);
-    if (*p != ':') return fail(p);
+    if (*p != ':') {
+      ws(p);
+      if (*p != ':') return fail(p);
+    }
     ++p;
+    if (*p == ' ' && !is_ws(p[1])) {
+      ++p;
+      return St::ok;
+    }
     ws(p);
     return St::ok;
   }
@@ -360,6 +437,7 @@ class FastReader {
   // them. False when nothing more came (end of input) or the unit is too large.
   bool refill(std::size_t keep);
   St unit(const char*& p);
+  St events(const char*& p, const char*& start);
   St top_member(const char*& p);
   St event(const char*& p);
   St distributed_info(const char*& p);
@@ -369,7 +447,7 @@ class FastReader {
   model::TraceFile& m_file;
   detail::EventSink m_sink;
   Scanner m_scan;
-  std::unique_ptr<char[]> m_buf;
+  ScratchBuffer m_buf;
   std::size_t m_window;
   std::size_t m_cap = 0, m_len = 0;
   std::uint64_t m_base = 0;  // offset of m_buf[0] in the (inflated) JSON
@@ -382,11 +460,11 @@ bool FastReader::refill(std::size_t keep) {
   if (m_eof) return false;
   if (!m_buf) {
     m_cap = m_window;
-    m_buf.reset(new char[m_cap + k_pad]);  // not zeroed: every byte is read into first
+    m_buf = ScratchBuffer(m_cap + k_pad);  // not cleared: every byte is read into first
     std::memset(m_buf.get() + m_cap, 0, k_pad);
   } else if (keep == 0 && m_len == m_cap) {
     if (m_cap >= k_max_window) return false;
-    std::unique_ptr<char[]> bigger(new char[2 * m_cap + k_pad]);
+    ScratchBuffer bigger(2 * m_cap + k_pad);
     std::memset(bigger.get() + 2 * m_cap, 0, k_pad);
     std::memcpy(bigger.get(), m_buf.get(), m_len);
     m_buf = std::move(bigger);
@@ -399,7 +477,7 @@ bool FastReader::refill(std::size_t keep) {
   const std::size_t got = m_source.read(m_buf.get() + m_len, m_cap - m_len);
   if (got == 0) m_eof = true;
   m_len += got;
-  m_buf[m_len] = '\0';
+  m_buf.get()[m_len] = '\0';
   m_scan.set_end(m_buf.get() + m_len);
   return got > 0;
 }
@@ -410,7 +488,7 @@ bool FastReader::run() {
   while (m_state != State::done) {
     const char* start = p;
     m_scan.new_unit();
-    const St s = unit(p);
+    const St s = m_state == State::event ? events(p, start) : unit(p);
     if (s == St::bail) return false;
     if (s == St::more) {
       if (!refill(static_cast<std::size_t>(start - m_buf.get()))) return false;
@@ -473,6 +551,19 @@ St FastReader::unit(const char*& p) {
     case State::done: return St::ok;
   }
   return St::bail;
+}
+
+// The units of the traceEvents array, event after event, without going back to
+// run()'s loop: start follows the unit being scanned, for refill().
+St FastReader::events(const char*& p, const char*& start) {
+  for (;;) {
+    if (const St s = unit(p); s != St::ok) return s;  // an event
+    start = p;
+    if (const St s = unit(p); s != St::ok) return s;  // what follows it
+    if (m_state != State::event) return St::ok;
+    start = p;
+    m_scan.new_unit();
+  }
 }
 
 St FastReader::top_member(const char*& p) {

@@ -1,5 +1,6 @@
 #include <boost/test/unit_test.hpp>
 
+#include <set>
 #include <string>
 #include <vector>
 
@@ -42,6 +43,19 @@ BOOST_AUTO_TEST_CASE(moved_pools_keep_their_strings) {
   BOOST_TEST(a.intern("x") == 1u);
   BOOST_TEST(b.intern("y") == 2u);
   BOOST_TEST(b.get(id) == "aten::mm");
+}
+
+// The hash reads eight bytes at a time and the rest one by one: strings that differ
+// only in their last byte, at every length around those edges, are told apart.
+BOOST_AUTO_TEST_CASE(strings_differing_in_their_tail_are_distinct) {
+  model::StringPool pool;
+  std::vector<std::string> texts;
+  for (std::size_t n = 1; n <= 40; ++n)
+    for (const char last : {'a', 'b', '\0', '\xff'}) texts.push_back(std::string(n - 1, 'x') + last);
+  std::set<std::uint32_t> ids;
+  for (const auto& t : texts) ids.insert(pool.intern(t));
+  BOOST_TEST(ids.size() == texts.size());
+  for (const auto& t : texts) BOOST_TEST(pool.get(pool.intern(t)) == t);
 }
 
 BOOST_AUTO_TEST_SUITE_END()
