@@ -100,10 +100,7 @@ const char* skip_digits(const char* p) {
   for (;;) {
     std::uint64_t w;
     std::memcpy(&w, p, 8);
-    // A byte is a digit when its high nibble is 3 and adding 6 does not carry out of 9.
-    const std::uint64_t not_digit =
-        ((w & 0xF0F0F0F0F0F0F0F0u) ^ 0x3030303030303030u) | (((w + 0x0606060606060606u) & 0xF0F0F0F0F0F0F0F0u) ^ 0x3030303030303030u);
-    if (not_digit) return p + (__builtin_ctzll(not_digit) >> 3);
+    if (const std::uint64_t not_digit = non_digit_bytes(w)) return p + (__builtin_ctzll(not_digit) >> 3);
     p += 8;
   }
 }

@@ -17,16 +17,12 @@ std::string_view trim(std::string_view s) {
 
 bool is_digit(char c) { return c >= '0' && c <= '9'; }
 
-// Eight ASCII digits at p, as a number; nullopt-free callers check eight_digits first.
 std::uint64_t load8(const char* p) {
   std::uint64_t w;
   std::memcpy(&w, p, 8);
   return w;
 }
-bool eight_digits(std::uint64_t w) {
-  return ((w & 0xF0F0F0F0F0F0F0F0u) | (((w + 0x0606060606060606u) & 0xF0F0F0F0F0F0F0F0u) >> 4)) ==
-         0x3333333333333333u;
-}
+// The number eight ASCII digits make (check them with non_digit_bytes first).
 std::uint64_t eight_digit_value(std::uint64_t w) {  // little-endian: the first digit is the low byte
   w = ((w & 0x0F0F0F0F0F0F0F0Fu) * 2561) >> 8;
   w = ((w & 0x00FF00FF00FF00FFu) * 6553601) >> 16;
@@ -43,7 +39,7 @@ std::optional<std::int64_t> parse_plain_us(std::string_view text) {
   const char* const int_begin = p;
   std::int64_t v = 0;
   // Epoch microseconds have 16 digits: eight at a time.
-  while (end - p >= 8 && p - int_begin <= 8 && eight_digits(load8(p))) {
+  while (end - p >= 8 && p - int_begin <= 8 && non_digit_bytes(load8(p)) == 0) {
     v = v * 100000000 + static_cast<std::int64_t>(eight_digit_value(load8(p)));
     p += 8;
   }

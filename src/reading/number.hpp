@@ -14,6 +14,15 @@ namespace tracediff::reading {
 // not fit in int64 nanoseconds.
 std::optional<std::int64_t> parse_us_to_ns(std::string_view text);
 
+// Eight characters as a little-endian word -> nonzero bits in the bytes that are not
+// ASCII digits, zero when all eight are. A byte is a digit when its high nibble is 3 and
+// adding 6 does not carry out of 9; a carry out of a non-digit byte marks only later
+// bytes, so the lowest marked byte is the first non-digit.
+inline std::uint64_t non_digit_bytes(std::uint64_t w) {
+  return ((w & 0xF0F0F0F0F0F0F0F0u) ^ 0x3030303030303030u) |
+         (((w + 0x0606060606060606u) & 0xF0F0F0F0F0F0F0F0u) ^ 0x3030303030303030u);
+}
+
 // Plain integer text ("3", "-1", " 7 "); nullopt otherwise.
 std::optional<std::int64_t> parse_integer(std::string_view text);
 

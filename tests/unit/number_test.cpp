@@ -1,10 +1,12 @@
 #include <boost/test/unit_test.hpp>
 
 #include <cstdint>
+#include <cstring>
 #include <string>
 
 #include "reading/number.hpp"
 
+using tracediff::reading::non_digit_bytes;
 using tracediff::reading::parse_double;
 using tracediff::reading::parse_integer;
 using tracediff::reading::parse_us_to_ns;
@@ -70,6 +72,25 @@ BOOST_AUTO_TEST_CASE(integers_and_doubles) {
   BOOST_TEST(!parse_integer("0x0"));
   BOOST_TEST(*parse_double("1712195495519689.047") == 1712195495519689.047);
   BOOST_TEST(!parse_double("nan"));
+}
+
+// The eight-at-a-time digit test behind the reader's timestamps: every byte value in
+// every position, with digits around it, and the first non-digit is where it is.
+BOOST_AUTO_TEST_CASE(non_digit_bytes_finds_the_first_non_digit) {
+  for (int pos = 0; pos < 8; ++pos) {
+    for (int b = 0; b < 256; ++b) {
+      char text[8];
+      for (int i = 0; i < 8; ++i) text[i] = static_cast<char>('0' + (i * 3 + pos) % 10);
+      text[pos] = static_cast<char>(b);
+      for (int i = pos + 1; i < 8; ++i) text[i] = static_cast<char>(0xFF);  // carries out of later bytes
+      std::uint64_t w;
+      std::memcpy(&w, text, 8);
+      const std::uint64_t marked = non_digit_bytes(w);
+      const bool digit = b >= '0' && b <= '9';
+      const int first = marked ? __builtin_ctzll(marked) / 8 : 8;
+      BOOST_TEST(first == (digit ? (pos == 7 ? 8 : pos + 1) : pos), "pos " << pos << " byte " << b);
+    }
+  }
 }
 
 BOOST_AUTO_TEST_SUITE_END()
