@@ -3,6 +3,7 @@
 #include <boost/json.hpp>
 #include <boost/test/unit_test.hpp>
 
+#include <algorithm>
 #include <filesystem>
 
 #include "support/test_support.hpp"
@@ -108,6 +109,35 @@ BOOST_AUTO_TEST_CASE(writes_every_output_and_json_has_the_contract) {
   int files = 0;
   for ([[maybe_unused]] const auto& e : fs::directory_iterator(out)) ++files;
   BOOST_TEST(files == 3);
+}
+
+// Outputs replace what is there (the names are swapped, then the old file removed):
+// the new content, the usual permissions, no temporary files, symlinks kept.
+BOOST_AUTO_TEST_CASE(outputs_replace_existing_files) {
+  const auto dir = trace_dir("replace");
+  const auto out = temp_dir("replace-out");
+  write_file(out + "/r.csv", "old report\n");
+  fs::permissions(out + "/r.csv", fs::perms::owner_read | fs::perms::owner_write);
+  write_file(out + "/real.json", "old json\n");
+  fs::create_symlink("real.json", out + "/link.json");
+  auto r = run_cli({dir, dir, "--csv", out + "/r.csv", "--json", out + "/link.json", "--markdown", out + "/new.md"});
+  BOOST_TEST_REQUIRE(r.exit_code == 0, r.err);
+  BOOST_TEST(read_file(out + "/r.csv").find("old report") == std::string::npos);
+  BOOST_TEST(parse_csv(read_file(out + "/r.csv")).size() == 2u);
+  BOOST_TEST(((fs::status(out + "/r.csv").permissions() & fs::perms::others_read) != fs::perms::none));
+  BOOST_TEST(fs::is_symlink(out + "/link.json"));
+  BOOST_TEST(read_file(out + "/real.json").find("\"ops_diff\"") != std::string::npos);
+  BOOST_TEST(read_file(out + "/new.md").size() > 10u);
+  // Again over the outputs just written.
+  const auto csv = read_file(out + "/r.csv");
+  r = run_cli({dir, dir, "--csv", out + "/r.csv", "-q"});
+  BOOST_TEST_REQUIRE(r.exit_code == 0, r.err);
+  BOOST_TEST(read_file(out + "/r.csv") == csv);
+  std::vector<std::string> names;
+  for (const auto& e : fs::directory_iterator(out)) names.push_back(e.path().filename().string());
+  std::sort(names.begin(), names.end());
+  BOOST_TEST(names.size() == 4u);
+  for (const auto& n : names) BOOST_TEST(n.find(".tmp-") == std::string::npos, n);
 }
 
 BOOST_AUTO_TEST_CASE(outputs_are_deterministic) {
