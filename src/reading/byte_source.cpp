@@ -1,5 +1,7 @@
 #include "reading/byte_source.hpp"
 
+#include "reading/read_ahead.hpp"
+
 #include <sys/stat.h>
 #include <zlib.h>
 
@@ -180,7 +182,12 @@ ByteSource::ByteSource(std::string_view bytes, Inflate inflate) {
 }
 
 ByteSource::~ByteSource() {
+  m_ahead.reset();  // its thread reads m_file
   if (m_file) std::fclose(m_file);
+}
+
+void ByteSource::read_ahead() {
+  if (!m_ahead) m_ahead = std::make_unique<ReadAhead>([this](char* dst, std::size_t cap) { return read_now(dst, cap); });
 }
 
 bool ByteSource::isal_available() { return TRACEDIFF_HAVE_ISAL != 0; }
@@ -396,7 +403,9 @@ std::size_t ByteSource::read_plain(char* dst, std::size_t cap) {
   return filled;
 }
 
-std::size_t ByteSource::read(char* dst, std::size_t cap) {
+std::size_t ByteSource::read(char* dst, std::size_t cap) { return m_ahead ? m_ahead->read(dst, cap) : read_now(dst, cap); }
+
+std::size_t ByteSource::read_now(char* dst, std::size_t cap) {
   if (cap == 0 || (!ok() && !m_damaged)) return 0;
   if (!m_detected) detect();
   if (!m_gzip) return read_plain(dst, cap);

@@ -31,6 +31,8 @@
 
 namespace tracediff::reading {
 
+class ReadAhead;
+
 // Estimated JSON size of a trace file without reading it (see ByteSource::size_hint).
 std::uint64_t estimate_json_size(const std::string& path);
 
@@ -81,9 +83,16 @@ class ByteSource {
   // gzip detection read); smaller reads are copied out of an internal chunk.
   std::size_t read(char* dst, std::size_t cap);
 
+  // From now on read() is served by a thread of its own that inflates (or reads) a few
+  // MiB ahead, so that this file's inflating and its reader's scanning use two cores.
+  // Call before the first read(); only read() may be used then, and the other accessors
+  // once read() has returned 0 (or after the source is destroyed, for nothing).
+  void read_ahead();
+
  private:
   static constexpr std::size_t k_hold = 1 << 15;  // see inflate_gzip
   struct Inflater;
+  std::size_t read_now(char* dst, std::size_t cap);  // read() on this thread
   bool read_raw(std::string_view& raw);
   bool next_raw(std::string_view& raw);
   void detect();
@@ -121,6 +130,7 @@ class ByteSource {
   std::string m_error;
   std::uint64_t m_bytes_in = 0, m_bytes_out = 0;
   std::uint64_t m_size_hint = 0;
+  std::unique_ptr<ReadAhead> m_ahead;  // declared last: its thread stops before the rest goes
 };
 
 }  // namespace tracediff::reading

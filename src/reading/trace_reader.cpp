@@ -366,6 +366,7 @@ ReadResult read_trace_file(const std::string& path, const ReadOptions& options) 
   std::error_code ec;
   if (std::filesystem::is_regular_file(path, ec)) {
     ByteSource source(path);
+    if (options.read_ahead) source.read_ahead();
     if (auto fast = read_trace_fast(source, path, options)) return std::move(*fast);
   }
   ByteSource source(path);

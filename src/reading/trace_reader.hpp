@@ -20,6 +20,7 @@ namespace tracediff::reading {
 
 struct ReadOptions {
   bool hta_compat = false;  // also keep model::HtaFields and HTA's event selection
+  bool read_ahead = false;  // inflate on a second thread (ByteSource::read_ahead): a core is free
 };
 
 struct ReadResult {

@@ -113,14 +113,19 @@ std::vector<model::TraceSet> read_trace_sets(const std::vector<SetSpec>& sides,
   auto work = [&] {
     for (;;) {
       std::size_t i;
+      ReadOptions file_options = options;
       {
         std::unique_lock lock(mutex);
         if (next >= jobs.size()) return;
         i = next++;
         room.wait(lock, [&] { return in_flight == 0 || in_flight + estimate[i] <= k_parallel_json_budget; });
+        // Alone, with no other file allowed beside it (a huge file, or the last one):
+        // another core would idle, so it inflates this file ahead of the scan.
+        file_options.read_ahead = threads > 1 && in_flight == 0 &&
+                                  (next >= jobs.size() || estimate[i] + estimate[next] > k_parallel_json_budget);
         in_flight += estimate[i];
       }
-      jobs[i].result = read_trace_file(jobs[i].path, options);
+      jobs[i].result = read_trace_file(jobs[i].path, file_options);
       if (!jobs[i].result.skipped) {
         settle_rank(jobs[i].result.file);
         if (after_read) after_read(jobs[i].result.file);

@@ -140,8 +140,9 @@ Outcome from_memory(const std::string& input, Inflate how, std::size_t cap) {
   return drain(s, cap);
 }
 
-Outcome from_file(const std::string& path, Inflate how, std::size_t cap) {
+Outcome from_file(const std::string& path, Inflate how, std::size_t cap, bool read_ahead = false) {
   ByteSource s{path, how};
+  if (read_ahead) s.read_ahead();
   return drain(s, cap);
 }
 
@@ -448,6 +449,11 @@ BOOST_AUTO_TEST_CASE(files_read_in_chunks_agree) {
         if (how == Inflate::best && !ref.damaged)
           BOOST_TEST(o.isal == ByteSource::isal_available(), what << ", cap " << cap << ": fell back to zlib");
       }
+    // Inflated ahead on a second thread: the same, whatever the reads' sizes.
+    for (const std::size_t cap : {std::size_t{4096}, std::size_t{300000}, std::size_t{3} << 20}) {
+      const Outcome o = from_file(path, Inflate::best, cap, true);
+      BOOST_TEST((o == ref), what << ", read ahead, cap " << cap << ": " << o << " vs " << ref);
+    }
     // The same bytes from memory (bytes_in differs: memory is read at once).
     Outcome mem = from_memory(bytes, Inflate::best, 0);
     mem.in = ref.in;
@@ -486,6 +492,35 @@ BOOST_AUTO_TEST_CASE(valid_files_are_inflated_by_isal_to_the_end_whatever_the_re
     fell_back += o.isal != ByteSource::isal_available();
   }
   BOOST_TEST(fell_back == 0);
+  fs::remove_all(dir);
+}
+
+// A reader that gives up early (the fast path meeting a syntax error) destroys its
+// source mid-file: the thread inflating ahead stops, whatever it was doing.
+BOOST_AUTO_TEST_CASE(a_source_read_ahead_can_be_dropped_at_any_time) {
+  namespace fs = std::filesystem;
+  const std::string dir = tracediff::test::temp_dir("byte-source");
+  const std::string big = trace_text(40000, 6, true);
+  const std::string path = dir + "/t.json.gz";
+  tracediff::test::write_file(path, gzip_of(big, 1));
+  std::vector<char> buf(70000);
+  for (std::size_t reads = 0; reads < 40; reads += 3) {
+    ByteSource s{path};
+    s.read_ahead();
+    std::string got;
+    for (std::size_t r = 0; r < reads; ++r) got.append(buf.data(), s.read(buf.data(), buf.size()));
+    BOOST_TEST((got == big.substr(0, got.size())), "after " << reads << " reads");
+    BOOST_TEST(got.size() >= std::min(big.size(), reads * std::size_t{1}), "after " << reads << " reads");
+  }
+  // A source never read from, and one that cannot be opened.
+  {
+    ByteSource s{path};
+    s.read_ahead();
+  }
+  ByteSource missing{dir + "/missing.json.gz"};
+  missing.read_ahead();
+  BOOST_TEST(missing.read(buf.data(), buf.size()) == 0u);
+  BOOST_TEST(!missing.ok());
   fs::remove_all(dir);
 }
 

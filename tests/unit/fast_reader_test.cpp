@@ -149,6 +149,30 @@ BOOST_AUTO_TEST_CASE(takes_every_real_trace_and_agrees) {
   }
 }
 
+// A file read alone is inflated ahead on a second thread: the same result.
+BOOST_AUTO_TEST_CASE(reading_ahead_changes_nothing) {
+  std::vector<std::string> files;
+  if (test::shared_available())
+    for (const auto& e : fs::recursive_directory_iterator(test::shared_dir() + "/traces"))
+      if (e.is_regular_file() && e.path().filename() != "README.md") files.push_back(e.path().string());
+  const std::string dir = test::temp_dir("read-ahead");
+  files.push_back(dir + "/valid.json.gz");
+  test::write_file(files.back(), test::gzip_bytes(k_trace));
+  files.push_back(dir + "/cut.json.gz");  // the fast path gives up at the cut
+  const std::string gz = test::gzip_bytes(k_trace);
+  test::write_file(files.back(), gz.substr(0, gz.size() / 2));
+  for (const auto& path : files)
+    for (const bool hta : {false, true}) {
+      auto o = options(hta);
+      const auto plain = reading::read_trace_file(path, o);
+      o.read_ahead = true;
+      const auto ahead = reading::read_trace_file(path, o);
+      BOOST_TEST(test::first_difference(plain, ahead) == "", path << (hta ? " (hta)" : ""));
+      BOOST_TEST((plain.skipped == ahead.skipped), path);
+    }
+  fs::remove_all(dir);
+}
+
 BOOST_AUTO_TEST_CASE(units_larger_than_the_window_are_read_whole) {
   // A 3 MiB name and 3 MiB of skipped args cross the 1 MiB window several times.
   const std::string big(3 << 20, 'n');
