@@ -103,6 +103,11 @@ std::vector<model::TraceSet> read_trace_sets(const std::vector<SetSpec>& sides,
   constexpr std::uint64_t k_parallel_json_budget = std::uint64_t{1} << 30;
   std::vector<std::uint64_t> estimate(jobs.size());
   for (std::size_t i = 0; i < jobs.size(); ++i) estimate[i] = estimate_json_size(jobs[i].path);
+  // Largest first: the threads then finish close together (the results keep the
+  // files' own order).
+  std::vector<std::size_t> order(jobs.size());
+  for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
+  std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) { return estimate[a] > estimate[b]; });
   std::mutex mutex;
   std::condition_variable room;
   std::uint64_t in_flight = 0;
@@ -117,12 +122,12 @@ std::vector<model::TraceSet> read_trace_sets(const std::vector<SetSpec>& sides,
       {
         std::unique_lock lock(mutex);
         if (next >= jobs.size()) return;
-        i = next++;
+        i = order[next++];
         room.wait(lock, [&] { return in_flight == 0 || in_flight + estimate[i] <= k_parallel_json_budget; });
         // Alone, with no other file allowed beside it (a huge file, or the last one):
         // another core would idle, so it inflates this file ahead of the scan.
         file_options.read_ahead = threads > 1 && in_flight == 0 &&
-                                  (next >= jobs.size() || estimate[i] + estimate[next] > k_parallel_json_budget);
+                                  (next >= jobs.size() || estimate[i] + estimate[order[next]] > k_parallel_json_budget);
         in_flight += estimate[i];
       }
       jobs[i].result = read_trace_file(jobs[i].path, file_options);
