@@ -1,19 +1,24 @@
 #!/usr/bin/env bash
-# Builds the libFuzzer targets (tests/fuzz) with clang and runs each for a while.
+# Builds the libFuzzer targets (tests/fuzz) with clang and runs each for a while:
+# fuzz_reader and fuzz_pipeline on traces, fuzz_summary on *.tdsum.json summaries.
 #
-#   scripts/fuzz.sh [SECONDS_PER_TARGET]      default 30 (so about a minute of fuzzing)
+#   scripts/fuzz.sh [SECONDS_PER_TARGET]      default 20 (three targets: about a minute)
+#   FUZZ_BUILD_DIR=DIR scripts/fuzz.sh ...     build there instead of build-fuzz
 #
 # Seeds: tests/fuzz/corpus (committed; replayed by ctest as `fuzz_corpus`), a few KB
 # slices of ../shared/traces, and, when a test binary is built, the inputs of the
-# `malformed` suite. New interesting inputs go to build-fuzz/corpus-<target>.
-# A crash, leak or timeout leaves its input in build-fuzz/artifacts and is copied to
-# tests/fuzz/corpus/crash-<target>-<sha1>, so `ctest -R fuzz_corpus` reproduces it
-# until it is fixed; the script then exits 1.
+# `malformed` suite. fuzz_summary starts from the corpus' summary-* files and, when a
+# tracediff binary is built, summaries of the small shared traces; it has its own
+# dictionary (tests/fuzz/summary.dict) and a JSON-aware mutator.
+# New interesting inputs go to $FUZZ_BUILD_DIR/corpus-<target>.
+# A crash, leak or timeout leaves its input in $FUZZ_BUILD_DIR/artifacts and is copied
+# to tests/fuzz/corpus/crash-<name>-<sha1> (name: reader, pipeline, summary), so
+# `ctest -R fuzz_corpus` reproduces it until it is fixed; the script then exits 1.
 set -euo pipefail
 
-seconds=${1:-30}
+seconds=${1:-20}
 root=$(cd "$(dirname "$0")/.." && pwd)
-build=$root/build-fuzz
+build=${FUZZ_BUILD_DIR:-$root/build-fuzz}
 shared=$root/../shared/traces
 cd "$root"
 
@@ -29,7 +34,7 @@ fi
 echo "== build ($build)"
 cmake -S . -B "$build" -G Ninja -DCMAKE_CXX_COMPILER=clang++ -DCMAKE_BUILD_TYPE=RelWithDebInfo \
   -DTRACEDIFF_FUZZ=ON -DBUILD_TESTING=OFF >/dev/null
-cmake --build "$build" --target fuzz_reader fuzz_pipeline
+cmake --build "$build" --target fuzz_reader fuzz_pipeline fuzz_summary
 
 echo "== seeds"
 seeds=$build/seeds
@@ -55,14 +60,40 @@ for tests in "$root"/build/tests/tracediff_tests "$root"/build-mal/tests/tracedi
 done
 echo "$(ls "$seeds" | wc -l) seed files"
 
+# fuzz_summary: summaries, committed and freshly written by a built tracediff from
+# the small shared traces (one summary per trace, and the two ranks together).
+summary_seeds=$build/seeds-summary
+rm -rf "$summary_seeds"
+mkdir -p "$summary_seeds"
+cp tests/fuzz/corpus/summary-* tests/fuzz/corpus/crash-summary-* "$summary_seeds"/ 2>/dev/null || true
+for tool in "$root"/build/tracediff "$build"/tracediff; do
+  [ -x "$tool" ] && [ -d "$shared" ] || continue
+  for f in "$shared"/formats/*.json* "$shared"/two-ranks; do
+    [ -e "$f" ] || continue
+    [ -d "$f" ] || [ "$(stat -c %s "$f")" -lt 400000 ] || continue
+    out=$summary_seeds/made-$(basename "$f").tdsum.json
+    "$tool" summarize "$f" -o "$out" -q >/dev/null 2>&1 || rm -f "$out"
+    # Longer seeds would be cut at -max_len, into JSON that no longer parses.
+    [ ! -f "$out" ] || [ "$(stat -c %s "$out")" -le 65536 ] || rm -f "$out"
+  done
+  break
+done
+echo "$(ls "$summary_seeds" | wc -l) summary seed files"
+
 status=0
-for target in fuzz_reader fuzz_pipeline; do
+for target in fuzz_reader fuzz_pipeline fuzz_summary; do
   echo "== $target: ${seconds}s"
   corpus=$build/corpus-$target
   mkdir -p "$corpus"
   log=$build/$target.log
+  target_seeds=$seeds
+  extra=()
+  if [ $target = fuzz_summary ]; then
+    target_seeds=$summary_seeds
+    extra=(-dict=tests/fuzz/summary.dict)
+  fi
   set +e
-  "$build/tests/fuzz/$target" "$corpus" "$seeds" -max_total_time="$seconds" -max_len=65536 \
+  "$build/tests/fuzz/$target" "$corpus" "$target_seeds" "${extra[@]}" -max_total_time="$seconds" -max_len=65536 \
     -rss_limit_mb=2048 -timeout=10 -print_final_stats=1 -artifact_prefix="$build/artifacts/$target-" \
     >"$log" 2>&1
   rc=$?
@@ -70,7 +101,7 @@ for target in fuzz_reader fuzz_pipeline; do
   grep -E "^stat::number_of_executed_units|^stat::peak_rss_mb|cov: " "$log" | tail -3
   for a in "$build"/artifacts/"$target"-*; do
     [ -f "$a" ] || continue
-    dest=tests/fuzz/corpus/crash-$target-$(sha1sum "$a" | cut -c1-12)
+    dest=tests/fuzz/corpus/crash-${target#fuzz_}-$(sha1sum "$a" | cut -c1-12)
     cp "$a" "$dest"
     echo "$target: FOUND $(basename "$a") -> $dest"
     rm -f "$a"

@@ -33,7 +33,7 @@ stage() {  # stage NAME COMMAND...: run, echo, tally from the runner's own summa
 stage "ctest" ctest --test-dir build --output-on-failure -j2
 stage "browser" bash scripts/browser-test.sh build/tracediff build/report-screenshot.png
 [ -f scripts/sanitize.sh ] && stage "sanitizers" bash scripts/sanitize.sh
-[ -f scripts/fuzz.sh ] && stage "fuzz" bash scripts/fuzz.sh 30
+[ -f scripts/fuzz.sh ] && stage "fuzz" bash scripts/fuzz.sh 20
 
 echo "tests: $passed passed, $failed failed"
 ((failed == 0))

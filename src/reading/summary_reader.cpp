@@ -4,6 +4,7 @@
 
 #include <fstream>
 #include <sstream>
+#include <unordered_set>
 
 #include "util/errors.hpp"
 
@@ -13,12 +14,30 @@ namespace json = boost::json;
 
 namespace {
 
+// The numbers of a summary (durations, counts, sizes) are added up across cells,
+// steps, files and both sides of a comparison, and subtracted: past 2^61 in all
+// (73 years of ns, far beyond any trace) that could overflow int64 downstream.
+constexpr std::uint64_t k_max_total = std::uint64_t{1} << 61;
+// Ranks and world sizes as the trace reader takes them (distributedInfo, file name).
+constexpr std::int64_t k_rank_limit = std::int64_t{1} << 30;
+// Step numbers as ProfilerStep#N gives them: at most 18 digits.
+constexpr std::int64_t k_max_step = 999'999'999'999'999'999;
+
 // Summaries are small (per step and name, not per event), so a DOM is fine here.
 struct Reader {
   const std::string& path;
+  std::uint64_t total = 0;  // of every figure so far (k_max_total)
+  // Where in the document, for messages: file `file_no`, `item` number `item_no`.
+  static constexpr std::size_t k_none = ~std::size_t{0};
+  std::size_t file_no = k_none;
+  const char* item = nullptr;
+  std::size_t item_no = 0;
 
   [[noreturn]] void fail(const std::string& what) const {
-    throw Fatal(path + ": not a valid tracediff summary: " + what);
+    std::string where;
+    if (file_no != k_none) where = "file " + std::to_string(file_no) + (item ? ", " : ": ");
+    if (file_no != k_none && item) where += std::string(item) + " " + std::to_string(item_no) + ": ";
+    throw Fatal(path + ": not a valid tracediff summary: " + where + what);
   }
   const json::value& at(const json::object& o, const char* key) const {
     const auto* v = o.if_contains(key);
@@ -41,6 +60,7 @@ struct Reader {
     if (v.is_int64()) return v.get_int64();
     if (v.is_uint64() && v.get_uint64() <= static_cast<std::uint64_t>(INT64_MAX))
       return static_cast<std::int64_t>(v.get_uint64());
+    if (v.is_uint64()) fail(std::string(what) + " " + std::to_string(v.get_uint64()) + " is too large");
     fail(std::string(what) + " is not an integer");
   }
   std::uint64_t count(const json::value& v, const char* what) const {
@@ -48,10 +68,27 @@ struct Reader {
     if (i < 0) fail(std::string(what) + " is negative");
     return static_cast<std::uint64_t>(i);
   }
+  // A count or duration that goes into sums: counted against k_max_total.
+  std::uint64_t figure(const json::value& v, const char* what) {
+    const auto n = count(v, what);
+    if (n > k_max_total - total)
+      fail(std::string(what) + " " + std::to_string(n) + ": the summary's figures add up past 2^61, beyond any trace");
+    total += n;
+    return n;
+  }
+  std::int64_t duration(const json::value& v, const char* what) {
+    return static_cast<std::int64_t>(figure(v, what));  // <= 2^61
+  }
   std::uint32_t index(const json::value& v, std::size_t size, const char* what) const {
     const auto i = count(v, what);
-    if (i >= size) fail(std::string(what) + " out of range");
+    if (i >= size)
+      fail(std::string(what) + " " + std::to_string(i) + " out of range (" + std::to_string(size) + " " + what + "s)");
     return static_cast<std::uint32_t>(i);
+  }
+  int rank(const json::value& v, const char* what) const {
+    const auto i = integer(v, what);
+    if (i < 0 || i >= k_rank_limit) fail(std::string(what) + " " + std::to_string(i) + " is not in [0, 2^30)");
+    return static_cast<int>(i);
   }
   bool boolean(const json::value& v, const char* what) const {
     if (!v.is_bool()) fail(std::string(what) + " is not true/false");
@@ -68,13 +105,14 @@ struct Reader {
     return a;
   }
 
-  model::Diagnostics diagnostics(const json::value& v) const {
+  model::Diagnostics diagnostics(const json::value& v) {
     model::Diagnostics d;
     const auto& o = object(v, "diagnostics");
     for (const auto& [name, n] : object(at(o, "counts"), "diagnostics.counts")) {
       model::DiagId id;
+      const auto c = figure(n, "diagnostic count");
       // An id this build does not know (from a newer one) is dropped, not fatal.
-      if (model::diag_from_name(name, id)) d.add(id, count(n, "diagnostic count"));
+      if (model::diag_from_name(name, id)) d.add(id, c);
     }
     for (const auto& s : array(at(o, "samples"), "diagnostics.samples")) {
       const auto& t = tuple(s, 4, "diagnostic sample");
@@ -91,48 +129,78 @@ struct Reader {
     return v;
   }
 
-  model::FileSummary file(const json::value& v) const {
+  model::FileSummary file(const json::value& v) {
     const auto& o = object(v, "file");
     model::FileSummary f;
     f.path = string(at(o, "path"), "path");
-    f.rank = static_cast<int>(integer(at(o, "rank"), "rank"));
+    f.rank = rank(at(o, "rank"), "rank");
     const auto src = string(at(o, "rank_source"), "rank_source");
     f.rank_source = src == "distributedInfo" ? model::RankSource::distributed_info
                     : src == "file_name"     ? model::RankSource::file_name
                                              : model::RankSource::fallback;
-    if (!at(o, "world_size").is_null()) f.world_size = static_cast<int>(integer(at(o, "world_size"), "world_size"));
+    if (!at(o, "world_size").is_null()) f.world_size = rank(at(o, "world_size"), "world_size");
     f.gpu_names = strings(at(o, "gpu_names"), "gpu_names");
-    f.events = count(at(o, "events"), "events");
-    f.json_bytes = count(at(o, "json_bytes"), "json_bytes");
+    f.events = figure(at(o, "events"), "events");
+    f.json_bytes = figure(at(o, "json_bytes"), "json_bytes");
     f.truncated = boolean(at(o, "truncated"), "truncated");
     f.has_steps = boolean(at(o, "has_steps"), "has_steps");
     f.diagnostics = diagnostics(at(o, "diagnostics"));
+    item = "key";
+    item_no = 0;
     for (const auto& k : array(at(o, "keys"), "keys")) {
       const auto& t = tuple(k, 3, "key");
       f.keys.push_back({string(t[0], "category"), string(t[1], "name"), kind(string(t[2], "kind"))});
+      ++item_no;
     }
+    item = nullptr;
     f.launchers = strings(at(o, "launchers"), "launchers");
+    // A file without steps has one pseudo-step over all of it; steps are distinct
+    // ProfilerStep numbers (the comparison pairs them by number).
+    std::unordered_set<std::int64_t> seen;
+    item = "step";
+    item_no = 0;
     for (const auto& s : array(at(o, "steps"), "steps")) {
       const auto& t = tuple(s, 10, "step");
       model::StepSummary st;
-      st.step = integer(t[0], "step");
+      st.step = integer(t[0], "step number");
+      if (!f.has_steps && st.step != model::k_whole_trace_step)
+        fail("step number " + std::to_string(st.step) + " in a file without steps (has_steps false)");
+      if (f.has_steps && (st.step < 0 || st.step > k_max_step))
+        fail("step number " + std::to_string(st.step) + " is not a ProfilerStep number");
+      if (!seen.insert(st.step).second) fail("step number " + std::to_string(st.step) + " twice");
       auto& d = st.detail;
       std::int64_t* fields[] = {&d.dur_ns, &d.gpu_busy_ns, &d.gpu_idle_ns, &d.kernel_ns, &d.comm_ns,
                                 &d.memcpy_ns, &d.memset_ns, &d.cpu_self_ns, &d.runtime_ns};
-      for (std::size_t i = 0; i < 9; ++i) *fields[i] = integer(t[i + 1], "step figure");
+      for (std::size_t i = 0; i < 9; ++i) *fields[i] = duration(t[i + 1], "step figure");
       f.steps.push_back(st);
+      ++item_no;
     }
+    item = nullptr;
     if (f.steps.empty()) fail("a file without steps");
+    // Each event is counted in one cell at most.
+    std::uint64_t counted = 0;
+    item = "cell";
+    item_no = 0;
     for (const auto& c : array(at(o, "cells"), "cells")) {
       const auto& t = tuple(c, 5, "cell");
-      f.cells.push_back({index(t[0], f.keys.size(), "cell key"), index(t[1], f.steps.size(), "cell step"),
-                         count(t[2], "cell count"), integer(t[3], "cell total"), integer(t[4], "cell self")});
+      const auto key = index(t[0], f.keys.size(), "key");
+      const auto step = index(t[1], f.steps.size(), "step");
+      const auto n = count(t[2], "count");
+      if (n > f.events - counted)
+        fail("cells count more events than the file's " + std::to_string(f.events));
+      counted += n;
+      f.cells.push_back({key, step, n, duration(t[3], "total"), duration(t[4], "self")});
+      ++item_no;
     }
+    item = "launch";
+    item_no = 0;
     for (const auto& l : array(at(o, "launches"), "launches")) {
       const auto& t = tuple(l, 4, "launch");
-      f.launches.push_back({index(t[0], f.launchers.size(), "launcher"), index(t[1], f.keys.size(), "launch key"),
-                            index(t[2], f.steps.size(), "launch step"), integer(t[3], "launch total")});
+      f.launches.push_back({index(t[0], f.launchers.size(), "launcher"), index(t[1], f.keys.size(), "key"),
+                            index(t[2], f.steps.size(), "step"), duration(t[3], "total")});
+      ++item_no;
     }
+    item = nullptr;
     return f;
   }
 };
@@ -149,9 +217,13 @@ model::SetSummary read_summary_file(const std::string& path) {
   if (!in) throw Fatal(path + ": cannot read");
   std::ostringstream ss;
   ss << in.rdbuf();
+  return read_summary_bytes(ss.view(), path);
+}
+
+model::SetSummary read_summary_bytes(std::string_view bytes, const std::string& path) {
   boost::system::error_code ec;
-  const auto doc = json::parse(ss.str(), ec);
-  const Reader r{path};
+  const auto doc = json::parse(bytes, ec);
+  Reader r{path};
   if (ec) r.fail("JSON error: " + ec.message());
   const auto& top = r.object(doc, "the document");
   if (r.string(r.at(top, "format"), "format") != "tracediff-summary") r.fail("format is not \"tracediff-summary\"");
@@ -165,7 +237,13 @@ model::SetSummary read_summary_file(const std::string& path) {
   s.label = r.string(r.at(top, "label"), "label");
   s.inputs = r.strings(r.at(top, "inputs"), "inputs");
   s.diagnostics = r.diagnostics(r.at(top, "diagnostics"));
-  for (const auto& f : r.array(r.at(top, "files"), "files")) s.files.push_back(r.file(f));
+  for (const auto& f : r.array(r.at(top, "files"), "files")) {
+    r.file_no = s.files.size();
+    s.files.push_back(r.file(f));
+  }
+  r.file_no = Reader::k_none;
+  // summarize refuses a set without a readable trace, as the comparison does.
+  if (s.files.empty()) r.fail("no files");
   return s;
 }
 

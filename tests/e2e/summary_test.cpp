@@ -3,8 +3,13 @@
 #include <boost/test/unit_test.hpp>
 
 #include <filesystem>
+#include <sstream>
 
+#include "analysis/compare.hpp"
+#include "output/summary_writer.hpp"
+#include "reading/summary_reader.hpp"
 #include "support/test_support.hpp"
+#include "util/errors.hpp"
 
 using namespace tracediff::test;
 namespace fs = std::filesystem;
@@ -82,6 +87,136 @@ BOOST_AUTO_TEST_CASE(summaries_are_validated) {
   }
   const auto hta = run_cli({dir + "/ok.tdsum.json", gen, "--hta-compat", "--csv", "-"});
   BOOST_TEST(hta.exit_code == 2);
+}
+
+namespace {
+
+// A small valid summary: one file, two steps, two keys, one launch.
+const std::string k_small = R"({"format": "tracediff-summary", "schema_version": 1, "label": "t", "inputs": ["x"],
+ "diagnostics": {"counts": {"rank_duplicate": 1}, "samples": []},
+ "files": [{"path": "x", "rank": 3, "rank_source": "distributedInfo", "world_size": 4, "gpu_names": ["H100"],
+  "events": 10, "json_bytes": 1000, "truncated": false, "has_steps": true,
+  "diagnostics": {"counts": {}, "samples": []},
+  "keys": [["cpu_op", "aten::mm", "cpu_op"], ["kernel", "gemm", "kernel"]], "launchers": ["aten::mm"],
+  "steps": [[7, 100, 50, 50, 50, 0, 0, 0, 30, 0], [8, 100, 50, 50, 50, 0, 0, 0, 30, 0]],
+  "cells": [[0, 0, 3, 60, 30], [0, 1, 3, 60, 30], [1, 0, 2, 50, 50]],
+  "launches": [[0, 1, 0, 50]]}]})";
+
+// k_small with `from` (which must be there) replaced by `to`.
+std::string small_with(const std::string& from, const std::string& to) {
+  auto s = k_small;
+  const auto at = s.find(from);
+  BOOST_TEST_REQUIRE(at != std::string::npos, from);
+  return s.replace(at, from.size(), to);
+}
+
+std::string summary_text(const tracediff::model::SetSummary& s) {
+  std::ostringstream out;
+  tracediff::output::write_summary(s, out);
+  return out.str();
+}
+
+// The Fatal message read_summary_bytes gives, or "" when the bytes read.
+std::string read_error(const std::string& bytes) {
+  try {
+    tracediff::reading::read_summary_bytes(bytes, "bad.tdsum.json");
+  } catch (const tracediff::Fatal& e) {
+    return e.what();
+  }
+  return "";
+}
+
+}  // namespace
+
+BOOST_AUTO_TEST_CASE(a_small_summary_reads_and_compares_equal_to_itself) {
+  const auto s = tracediff::reading::read_summary_bytes(k_small, "small.tdsum.json");
+  BOOST_REQUIRE(s.files.size() == 1u);
+  BOOST_TEST(s.files[0].cells.size() == 3u);
+  const auto report = tracediff::analysis::compare_summaries(s, s, {});
+  BOOST_REQUIRE(report.rows.size() == 2u);
+  for (const auto& row : report.rows) BOOST_TEST(row.test.total_ns == row.control.total_ns);
+  // Written back and read again: the same bytes from then on.
+  const auto once = summary_text(s);
+  BOOST_TEST(summary_text(tracediff::reading::read_summary_bytes(once, "again.tdsum.json")) == once);
+}
+
+// What the summary fuzz target (tests/fuzz/fuzz_summary.cpp) and a review of the
+// reader turned up: each of these used to be read, and then overflowed int64 in the
+// comparison (UBSan), truncated a rank, or gave a report from nonsense; each is now
+// a Fatal error that names the file and says where.
+BOOST_AUTO_TEST_CASE(inconsistent_or_impossible_summaries_are_fatal_and_say_where) {
+  const std::string max = "9223372036854775807";
+  const std::vector<std::pair<std::string, std::string>> cases = {
+      // Sums of figures: two cells, a launch counted on both sides, a step duration.
+      {small_with("[0, 0, 3, 60, 30], [0, 1, 3, 60, 30]", "[0, 0, 3, " + max + ", 30], [0, 1, 3, " + max + ", 30]"),
+       "file 0, cell 0: total 9223372036854775807: the summary's figures add up past 2^61"},
+      {small_with("[0, 1, 0, 50]", "[0, 1, 0, " + max + "]"), "launch 0: total"},
+      {small_with("[7, 100,", "[7, " + max + ","), "file 0, step 0: step figure"},
+      {small_with("[7, 100,", "[7, 2305843009213693952,"), "past 2^61"},  // 2^61 with the rest: over
+      {small_with("[0, 0, 3, 60, 30]", "[0, 0, 3, -60, 30]"), "cell 0: total is negative"},
+      {small_with("[7, 100, 50,", "[7, 100, -50,"), "step figure is negative"},
+      {small_with("\"rank_duplicate\": 1", "\"rank_duplicate\": 18446744073709551615"),
+       "diagnostic count 18446744073709551615 is too large"},
+      // Counts: a cell cannot count more events than its file has, whatever the number.
+      {small_with("[1, 0, 2, 50, 50]", "[1, 0, 1000000000000, 50, 50]"), "cell 2: cells count more events than the file's 10"},
+      {small_with("\"events\": 10", "\"events\": 1e12"), "events is not an integer"},
+      // Ranks and steps.
+      {small_with("\"rank\": 3", "\"rank\": 4294967296"), "rank 4294967296 is not in [0, 2^30)"},
+      {small_with("\"rank\": 3", "\"rank\": -1"), "rank -1 is not in [0, 2^30)"},
+      {small_with("\"world_size\": 4", "\"world_size\": 2147483648"), "world_size 2147483648"},
+      {small_with("[8, 100,", "[7, 100,"), "step 1: step number 7 twice"},
+      {small_with("[7, 100,", "[-7, 100,"), "step number -7 is not a ProfilerStep number"},
+      {small_with("\"has_steps\": true", "\"has_steps\": false"), "step number 7 in a file without steps"},
+      {small_with("[0, 1, 3, 60, 30]", "[0, 2, 3, 60, 30]"), "cell 1: step 2 out of range (2 steps)"},
+      {small_with("[0, 1, 0, 50]", "[0, 2, 0, 50]"), "launch 0: key 2 out of range (2 keys)"},
+      {small_with("\"launchers\": [\"aten::mm\"]", "\"launchers\": []"), "launch 0: launcher 0 out of range (0 launchers)"},
+      // Shape and types.
+      {small_with("\"files\": [{", "\"files\": [], \"x\": [{"), "no files"},
+      {small_with("\"rank\": 3", "\"rank\": \"3\""), "rank is not an integer"},
+      {small_with("\"events\": 10", "\"events\": NaN"), "JSON error"},
+      {small_with("\"events\": 10", "\"events\": 1e400"), "events is not an integer"},
+      {small_with("[\"cpu_op\", \"aten::mm\", \"cpu_op\"]", "[\"cpu_op\", \"aten::mm\"]"), "key 0: key has 2 fields, not 3"},
+      {std::string(100000, '[') + std::string(100000, ']'), "JSON error"},
+      {k_small.substr(0, k_small.size() / 2), "JSON error"},
+  };
+  BOOST_TEST(read_error(k_small) == "");
+  for (const auto& [bytes, needle] : cases) {
+    const auto e = read_error(bytes);
+    BOOST_TEST(e.rfind("bad.tdsum.json: ", 0) == 0u, e);
+    BOOST_TEST(e.find(needle) != std::string::npos, needle << " | " << e);
+  }
+}
+
+// The figures may reach the limit (2^61 in all) and still compare, without overflow
+// (the sanitizer build checks that), with the side counted twice.
+BOOST_AUTO_TEST_CASE(figures_up_to_the_limit_compare_without_overflow) {
+  // Step 7's duration: 2^61 less k_small's other figures (1 diagnostic, 10 events,
+  // 1000 bytes, 460 in steps, 280 in cells, 50 in launches).
+  const std::int64_t edge = (std::int64_t{1} << 61) - 1801;
+  const auto s = tracediff::reading::read_summary_bytes(small_with("[7, 100,", "[7, " + std::to_string(edge) + ","),
+                                                        "edge.tdsum.json");
+  const auto report = tracediff::analysis::compare_summaries(s, s, {});
+  BOOST_TEST(report.test.step_times.max_ns == edge);
+  BOOST_TEST(report.test.step_mean.dur_ns == (edge + 100) / 2);
+  BOOST_TEST(read_error(small_with("[7, 100,", "[7, " + std::to_string(edge + 1) + ",")) != "");
+}
+
+BOOST_AUTO_TEST_CASE(a_summary_file_reads_as_its_bytes_do_and_writes_back_unchanged) {
+  const auto gen = temp_dir("sumrt-gen");
+  BOOST_REQUIRE(std::system((std::string("'") + TRACEGEN_BINARY + "' --out '" + gen +
+                             "' --ranks 2 --steps 2 >/dev/null").c_str()) == 0);
+  const auto dir = temp_dir("sumrt");
+  BOOST_REQUIRE(run_cli({"summarize", gen, "-o", dir + "/s.tdsum.json", "-q"}).exit_code == 0);
+  const auto bytes = read_file(dir + "/s.tdsum.json");
+  const auto from_file = tracediff::reading::read_summary_file(dir + "/s.tdsum.json");
+  BOOST_TEST(summary_text(from_file) == bytes);
+  BOOST_TEST(summary_text(tracediff::reading::read_summary_bytes(bytes, "s")) == bytes);
+  try {
+    tracediff::reading::read_summary_file(dir + "/missing.tdsum.json");
+    BOOST_TEST(false);
+  } catch (const tracediff::Fatal& e) {
+    BOOST_TEST(std::string(e.what()) == dir + "/missing.tdsum.json: cannot read");
+  }
 }
 
 BOOST_AUTO_TEST_SUITE_END()

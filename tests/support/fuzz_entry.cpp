@@ -2,6 +2,7 @@
 
 #include <boost/json.hpp>
 
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <sstream>
@@ -10,8 +11,10 @@
 #include "analysis/compare.hpp"
 #include "output/html_writer.hpp"
 #include "output/human_writers.hpp"
+#include "output/summary_writer.hpp"
 #include "output/writers.hpp"
 #include "reading/fast_reader.hpp"
+#include "reading/summary_reader.hpp"
 #include "reading/trace_reader.hpp"
 #include "support/reader_diff.hpp"
 #include "util/errors.hpp"
@@ -84,6 +87,37 @@ model::TraceSet as_set(const char* label, reading::ReadResult r) {
   return set;
 }
 
+// Every writer, as the CLI runs them; `html` costs ~50 ms under ASan, so only some
+// inputs go through it.
+void write_all(const model::DiffReport& report, bool html_too) {
+  std::ostringstream csv, json, html, markdown, terminal;
+  output::write_csv(report, csv);
+  output::write_json(report, json);
+  boost::json::error_code ec;
+  boost::json::parse(json.str(), ec);  // the JSON output is valid JSON (and UTF-8) whatever the names
+  FUZZ_CHECK(!ec);
+  if (html_too) {
+    output::write_html(report, {10}, html);
+    FUZZ_CHECK(html.str().find("</html>") != std::string::npos);
+  }
+  output::MarkdownOptions mo;
+  mo.max_bytes = 4000;
+  output::write_markdown(report, mo, markdown);
+  FUZZ_CHECK(markdown.str().size() <= mo.max_bytes);
+  output::TerminalOptions to;
+  output::write_terminal_summary(report, to, terminal);
+}
+
+bool same(const model::SideStats& a, const model::SideStats& b) {
+  return a.count == b.count && a.total_ns == b.total_ns && a.self_ns == b.self_ns;
+}
+
+std::string summary_text(const model::SetSummary& s) {
+  std::ostringstream out;
+  output::write_summary(s, out);
+  return out.str();
+}
+
 }  // namespace
 
 void fuzz_reader(std::string_view bytes) {
@@ -122,24 +156,54 @@ void fuzz_pipeline(std::string_view bytes) {
     return;  // exit 1 with a message
   }
 
-  std::ostringstream csv, json, html, markdown, terminal;
-  output::write_csv(report, csv);
-  output::write_json(report, json);
-  boost::json::error_code ec;
-  boost::json::parse(json.str(), ec);  // the JSON output is valid JSON (and UTF-8) whatever the names
-  FUZZ_CHECK(!ec);
   // HTML costs ~50 ms under ASan, most of it the fixed Chart.js and CSP hashing, so
   // only a third of the inputs (by size) go through it.
-  if ((bytes.size() / 12) % 3 == 0) {
-    output::write_html(report, {10}, html);
-    FUZZ_CHECK(html.str().find("</html>") != std::string::npos);
+  write_all(report, (bytes.size() / 12) % 3 == 0);
+}
+
+void fuzz_summary(std::string_view bytes) {
+  const std::string path = "fuzz.tdsum.json";
+  model::SetSummary summary;
+  try {
+    summary = reading::read_summary_bytes(bytes, path);
+  } catch (const Fatal& e) {
+    FUZZ_CHECK(std::string_view(e.what()).starts_with(path + ": "));  // the message names the file
+    return;
   }
-  output::MarkdownOptions mo;
-  mo.max_bytes = 4000;
-  output::write_markdown(report, mo, markdown);
-  FUZZ_CHECK(markdown.str().size() <= mo.max_bytes);
-  output::TerminalOptions to;
-  output::write_terminal_summary(report, to, terminal);
+
+  // What the reader accepts, the writer writes back and the reader takes again, and
+  // from then on the bytes stay the same (the first writing may normalise: spacing,
+  // unknown diagnostics dropped).
+  const auto once = summary_text(summary);
+  model::SetSummary again;
+  try {
+    again = reading::read_summary_bytes(once, path);
+  } catch (const Fatal& e) {
+    std::fprintf(stderr, "%s\n", e.what());
+    fail("the summary writer's output of an accepted summary does not read back");
+  }
+  FUZZ_CHECK(summary_text(again) == once);
+
+  // What cli::load_set_summary does with one summary, then the summary against itself.
+  std::stable_sort(summary.files.begin(), summary.files.end(), [](const auto& a, const auto& b) {
+    return a.rank != b.rank ? a.rank < b.rank : a.path < b.path;
+  });
+  const auto report = analysis::compare_summaries(summary, summary, analysis::CompareOptions{});
+  // Nothing differs from itself.
+  for (const auto& row : report.rows) {
+    FUZZ_CHECK(same(row.control, row.test));
+    FUZZ_CHECK(row.change == model::Change::unchanged);
+    FUZZ_CHECK(row.verdict == model::Verdict::same && !row.significant);
+  }
+  for (const auto c : {model::Change::added, model::Change::deleted, model::Change::increased,
+                       model::Change::decreased})
+    FUZZ_CHECK(report.ops_diff.of(c).empty());
+  for (const auto& l : report.by_launcher) FUZZ_CHECK(l.control_ns == l.test_ns);
+  FUZZ_CHECK(report.control.units == report.test.units);
+  FUZZ_CHECK(report.control.step_times.mean_ns == report.test.step_times.mean_ns);
+  FUZZ_CHECK(same(report.control.cpu_total, report.test.cpu_total));
+  FUZZ_CHECK(same(report.control.gpu_total, report.test.gpu_total));
+  write_all(report, (bytes.size() / 12) % 3 == 0);
 }
 
 }  // namespace tracediff::fuzz
