@@ -48,8 +48,9 @@ model::SetSummary load_set_summary(const std::string& label, const std::vector<s
     auto sets = reading::read_trace_sets({{label, in.traces}}, ro, threads, progress, summarise_and_drop);
     set = analysis::summarize_set(sets[0]);
   }
+  std::uint64_t figures = 0;  // the side's summaries together stay within the reader's limit
   for (const auto& path : in.summaries) {
-    auto part = reading::read_summary_file(path);
+    auto part = reading::read_summary_file(path, &figures);
     // The summary's own inputs, so that the report reads as if the traces were given.
     set.inputs.insert(set.inputs.end(), part.inputs.begin(), part.inputs.end());
     set.diagnostics.merge(part.diagnostics);

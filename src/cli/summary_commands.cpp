@@ -79,7 +79,8 @@ int run_merge(int argc, const char* const* argv) {
   if (!parse(app, argc, argv)) return k_exit_ok;
   check_output_path(out, inputs);
   std::vector<model::SetSummary> parts;
-  for (const auto& in : inputs) parts.push_back(reading::read_summary_file(in));
+  std::uint64_t figures = 0;  // the merged summary must be readable too
+  for (const auto& in : inputs) parts.push_back(reading::read_summary_file(in, &figures));
   write(out, analysis::merge_summaries(std::move(parts)));
   return k_exit_ok;
 }

@@ -2,6 +2,7 @@
 
 #include <boost/json.hpp>
 
+#include <algorithm>
 #include <fstream>
 #include <sstream>
 #include <unordered_set>
@@ -27,6 +28,7 @@ constexpr std::int64_t k_max_step = 999'999'999'999'999'999;
 struct Reader {
   const std::string& path;
   std::uint64_t total = 0;  // of every figure so far (k_max_total)
+  bool shared = false;      // total started with other summaries' figures
   // Where in the document, for messages: file `file_no`, `item` number `item_no`.
   static constexpr std::size_t k_none = ~std::size_t{0};
   std::size_t file_no = k_none;
@@ -72,7 +74,8 @@ struct Reader {
   std::uint64_t figure(const json::value& v, const char* what) {
     const auto n = count(v, what);
     if (n > k_max_total - total)
-      fail(std::string(what) + " " + std::to_string(n) + ": the summary's figures add up past 2^61, beyond any trace");
+      fail(std::string(what) + " " + std::to_string(n) + ": the summary's figures add up past 2^61" +
+           (shared ? " with those of the summaries before it" : "") + ", beyond any trace");
     total += n;
     return n;
   }
@@ -212,18 +215,22 @@ bool is_summary_path(const std::string& path) {
   return path.size() >= suffix.size() && path.compare(path.size() - suffix.size(), suffix.size(), suffix) == 0;
 }
 
-model::SetSummary read_summary_file(const std::string& path) {
+model::SetSummary read_summary_file(const std::string& path, std::uint64_t* figures) {
   std::ifstream in(path, std::ios::binary);
   if (!in) throw Fatal(path + ": cannot read");
   std::ostringstream ss;
   ss << in.rdbuf();
-  return read_summary_bytes(ss.view(), path);
+  return read_summary_bytes(ss.view(), path, figures);
 }
 
-model::SetSummary read_summary_bytes(std::string_view bytes, const std::string& path) {
+model::SetSummary read_summary_bytes(std::string_view bytes, const std::string& path, std::uint64_t* figures) {
   boost::system::error_code ec;
   const auto doc = json::parse(bytes, ec);
   Reader r{path};
+  if (figures) {
+    r.total = std::min(*figures, k_max_total);
+    r.shared = *figures > 0;
+  }
   if (ec) r.fail("JSON error: " + ec.message());
   const auto& top = r.object(doc, "the document");
   if (r.string(r.at(top, "format"), "format") != "tracediff-summary") r.fail("format is not \"tracediff-summary\"");
@@ -244,6 +251,7 @@ model::SetSummary read_summary_bytes(std::string_view bytes, const std::string& 
   r.file_no = Reader::k_none;
   // summarize refuses a set without a readable trace, as the comparison does.
   if (s.files.empty()) r.fail("no files");
+  if (figures) *figures = r.total;
   return s;
 }
 

@@ -2,6 +2,7 @@
 // Reads a `tracediff summarize` file (*.tdsum.json) back into a model::SetSummary,
 // validating it: a wrong format, a newer schema, an inconsistent index or figures
 // no trace can give is a Fatal error naming the file.
+#include <cstdint>
 #include <string>
 #include <string_view>
 
@@ -10,8 +11,12 @@
 namespace tracediff::reading {
 
 bool is_summary_path(const std::string& path);  // *.tdsum.json
-model::SetSummary read_summary_file(const std::string& path);
+// Summaries whose figures go into one comparison (a side) or one merged summary
+// share the 2^61 limit: pass the same `figures` to each (in: the total of those read
+// before; out: with this one's).
+model::SetSummary read_summary_file(const std::string& path, std::uint64_t* figures = nullptr);
 // The same on bytes already in memory; `path` names them in errors (the fuzz target).
-model::SetSummary read_summary_bytes(std::string_view bytes, const std::string& path);
+model::SetSummary read_summary_bytes(std::string_view bytes, const std::string& path,
+                                     std::uint64_t* figures = nullptr);
 
 }  // namespace tracediff::reading

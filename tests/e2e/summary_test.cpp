@@ -201,6 +201,28 @@ BOOST_AUTO_TEST_CASE(figures_up_to_the_limit_compare_without_overflow) {
   BOOST_TEST(read_error(small_with("[7, 100,", "[7, " + std::to_string(edge + 1) + ",")) != "");
 }
 
+// Summaries given together for one side (or merged) share the limit: each of these
+// is fine alone, and two of them on one side are refused, naming the second.
+BOOST_AUTO_TEST_CASE(summaries_of_one_side_share_the_limit) {
+  const std::int64_t half = std::int64_t{1} << 60;
+  const auto dir = temp_dir("sum-limit");
+  write_file(dir + "/a.tdsum.json", small_with("[7, 100,", "[7, " + std::to_string(half) + ","));
+  write_file(dir + "/b.tdsum.json", small_with("[7, 100,", "[7, " + std::to_string(half) + ",").replace(
+                                        k_small.find("\"rank\": 3"), 9, "\"rank\": 5"));
+  std::uint64_t figures = 0;
+  tracediff::reading::read_summary_file(dir + "/a.tdsum.json", &figures);
+  BOOST_TEST(figures > static_cast<std::uint64_t>(half));
+  auto r = run_cli({dir + "/a.tdsum.json", dir + "/b.tdsum.json", "--csv", "-", "-q"});
+  BOOST_TEST(r.exit_code == 0, r.err);
+  r = run_cli({dir + "/a.tdsum.json", dir + "/a.tdsum.json", "--add-control", dir + "/b.tdsum.json", "--csv", "-", "-q"});
+  BOOST_TEST(r.exit_code == 1);
+  BOOST_TEST(r.err.find("b.tdsum.json") != std::string::npos, r.err);
+  BOOST_TEST(r.err.find("with those of the summaries before it") != std::string::npos, r.err);
+  r = run_cli({"merge", dir + "/a.tdsum.json", dir + "/b.tdsum.json", "-o", dir + "/m.tdsum.json"});
+  BOOST_TEST(r.exit_code == 1);
+  BOOST_TEST(r.err.find("past 2^61") != std::string::npos, r.err);
+}
+
 BOOST_AUTO_TEST_CASE(a_summary_file_reads_as_its_bytes_do_and_writes_back_unchanged) {
   const auto gen = temp_dir("sumrt-gen");
   BOOST_REQUIRE(std::system((std::string("'") + TRACEGEN_BINARY + "' --out '" + gen +
