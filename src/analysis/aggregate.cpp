@@ -85,7 +85,7 @@ void summarize_steps(model::StepTimes& st) {
   st.min_ns = d.front();
   st.max_ns = d.back();
   const std::size_t n = d.size();
-  st.median_ns = n % 2 ? d[n / 2] : (d[n / 2 - 1] + d[n / 2]) / 2;
+  st.median_ns = n % 2 ? d[n / 2] : static_cast<std::int64_t>((__int128{d[n / 2 - 1]} + d[n / 2]) / 2);
   __int128 sum = 0;
   for (auto v : d) sum += v;
   st.mean_ns = static_cast<std::int64_t>(sum / static_cast<__int128>(n));

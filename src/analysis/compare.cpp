@@ -58,11 +58,11 @@ void finish_report(model::DiffReport& report, const CompareOptions& options) {
     auto& c = gpu ? report.control.gpu_total : report.control.cpu_total;
     auto& t = gpu ? report.test.gpu_total : report.test.cpu_total;
     c.count += row.control.count;
-    c.total_ns += row.control.total_ns;
-    c.self_ns += row.control.self_ns;
+    add_sat(c.total_ns, row.control.total_ns);
+    add_sat(c.self_ns, row.control.self_ns);
     t.count += row.test.count;
-    t.total_ns += row.test.total_ns;
-    t.self_ns += row.test.self_ns;
+    add_sat(t.total_ns, row.test.total_ns);
+    add_sat(t.self_ns, row.test.self_ns);
   }
 }
 

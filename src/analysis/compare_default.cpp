@@ -129,13 +129,13 @@ SideData collect(const model::SetSummary& set, const Selection& sel, const Compa
       const auto u = unit_of.find({fi, c.step});
       if (u == unit_of.end()) continue;
       a->stats.count += c.count;
-      a->stats.total_ns += c.total_ns;
-      a->stats.self_ns += c.self_ns;
+      detail::add_sat(a->stats.total_ns, c.total_ns);
+      detail::add_sat(a->stats.self_ns, c.self_ns);
       a->per_unit[u->second] += static_cast<double>(c.total_ns);
     }
     for (const auto& l : f.launches) {
       if (!key_of[l.key] || !unit_of.count({fi, l.step})) continue;
-      data.launches[f.launchers[l.launcher]][*key_of[l.key]] += l.total_ns;
+      detail::add_sat(data.launches[f.launchers[l.launcher]][*key_of[l.key]], l.total_ns);
     }
   }
 
@@ -145,8 +145,8 @@ SideData collect(const model::SetSummary& set, const Selection& sel, const Compa
     auto& r = by_rank[d.rank];
     r.rank = d.rank;
     ++r.steps;
-    r.step_mean_ns += d.dur_ns;
-    r.gpu_busy_mean_ns += d.gpu_busy_ns;
+    detail::add_sat(r.step_mean_ns, d.dur_ns);
+    detail::add_sat(r.gpu_busy_mean_ns, d.gpu_busy_ns);
   }
   for (auto& [rank, r] : by_rank) {
     r.step_mean_ns /= static_cast<std::int64_t>(r.steps);
@@ -158,9 +158,11 @@ SideData collect(const model::SetSummary& set, const Selection& sel, const Compa
   if (!summary.step_details.empty()) {
     const auto n = static_cast<std::int64_t>(summary.step_details.size());
     for (const auto& d : summary.step_details) {
-      m.dur_ns += d.dur_ns, m.gpu_busy_ns += d.gpu_busy_ns, m.gpu_idle_ns += d.gpu_idle_ns;
-      m.kernel_ns += d.kernel_ns, m.comm_ns += d.comm_ns, m.memcpy_ns += d.memcpy_ns;
-      m.memset_ns += d.memset_ns, m.cpu_self_ns += d.cpu_self_ns, m.runtime_ns += d.runtime_ns;
+      for (auto [sum, v] : {std::pair{&m.dur_ns, d.dur_ns}, {&m.gpu_busy_ns, d.gpu_busy_ns},
+                            {&m.gpu_idle_ns, d.gpu_idle_ns}, {&m.kernel_ns, d.kernel_ns}, {&m.comm_ns, d.comm_ns},
+                            {&m.memcpy_ns, d.memcpy_ns}, {&m.memset_ns, d.memset_ns},
+                            {&m.cpu_self_ns, d.cpu_self_ns}, {&m.runtime_ns, d.runtime_ns}})
+        detail::add_sat(*sum, v);
     }
     for (auto* v : {&m.dur_ns, &m.gpu_busy_ns, &m.gpu_idle_ns, &m.kernel_ns, &m.comm_ns, &m.memcpy_ns,
                     &m.memset_ns, &m.cpu_self_ns, &m.runtime_ns})
@@ -266,10 +268,10 @@ model::DiffReport compare_summaries(const model::SetSummary& control, const mode
       auto& lr = launchers[who];
       lr.launcher = who;
       for (const auto& [key, ns] : per_key) {
-        (side ? lr.test_ns : lr.control_ns) += ns;
+        detail::add_sat(side ? lr.test_ns : lr.control_ns, ns);
         auto k = std::find_if(lr.kernels.begin(), lr.kernels.end(), [&name = key.second](auto& x) { return x.name == name; });
         if (k == lr.kernels.end()) k = lr.kernels.insert(lr.kernels.end(), {key.second, 0, 0});
-        (side ? k->test_ns : k->control_ns) += ns;
+        detail::add_sat(side ? k->test_ns : k->control_ns, ns);
       }
     }
   }
@@ -279,7 +281,7 @@ model::DiffReport compare_summaries(const model::SetSummary& control, const mode
         std::int64_t both = 0;
         for (const auto* s2 : {&c, &t})
           if (auto w = s2->launches.find(who); w != s2->launches.end())
-            if (auto k = w->second.find(key); k != w->second.end()) both += k->second;
+            if (auto k = w->second.find(key); k != w->second.end()) detail::add_sat(both, k->second);
         auto& best = top_launcher[key];
         if (both > best.first || (both == best.first && (best.second.empty() || who < best.second)))
           best = {both, who};

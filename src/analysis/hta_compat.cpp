@@ -205,7 +205,7 @@ model::DiffReport compare_hta(const model::TraceSet& control, const model::Trace
           for (auto* row : {nr.key, nr.full}) {
             if (!row) continue;
             row->stats.count += 1;
-            row->stats.total_ns += dur_ns;
+            add_sat(row->stats.total_ns, dur_ns);
           }
           if (nr.step) summary.step_times.steps.push_back({f.rank, *nr.step, dur_ns});
         }

@@ -7,6 +7,7 @@
 #include <tuple>
 #include <unordered_map>
 
+#include "analysis/aggregate.hpp"
 #include "analysis/steps.hpp"
 #include "util/arena.hpp"
 #include "util/errors.hpp"
@@ -334,25 +335,25 @@ model::FileSummary summarize_file(const model::TraceFile& f) {
       const auto key = key_of(e);
       auto& c = cell_of(key, step);
       c.count += 1;
-      c.total_ns += e.dur_ns;
-      c.self_ns += nesting.self_ns[i];
+      detail::add_sat(c.total_ns, e.dur_ns);
+      detail::add_sat(c.self_ns, nesting.self_ns[i]);
       if (model::is_gpu_work(e.kind)) {
         std::uint32_t who;
         const auto l = e.correlation >= 0 ? launch_of.find(e.correlation) : -1;
         if (l < 0) who = launcher_id(~1u, "(launch not in trace)");
         else if (nesting.launcher[static_cast<std::size_t>(l)] == ~0u) who = launcher_id(~0u, "(no enclosing operator)");
         else who = launcher_id(nesting.launcher[static_cast<std::size_t>(l)], {});
-        launch_ns(who, key, step) += e.dur_ns;
+        detail::add_sat(launch_ns(who, key, step), e.dur_ns);
       }
     }
     switch (e.kind) {
       case Kind::kernel:
-        (names.comm_kernel(e.name) ? d.comm_ns : d.kernel_ns) += e.dur_ns;
+        detail::add_sat(names.comm_kernel(e.name) ? d.comm_ns : d.kernel_ns, e.dur_ns);
         break;
-      case Kind::gpu_memcpy: d.memcpy_ns += e.dur_ns; break;
-      case Kind::gpu_memset: d.memset_ns += e.dur_ns; break;
-      case Kind::cpu_op: d.cpu_self_ns += nesting.self_ns[i]; break;
-      case Kind::runtime: d.runtime_ns += e.dur_ns; break;
+      case Kind::gpu_memcpy: detail::add_sat(d.memcpy_ns, e.dur_ns); break;
+      case Kind::gpu_memset: detail::add_sat(d.memset_ns, e.dur_ns); break;
+      case Kind::cpu_op: detail::add_sat(d.cpu_self_ns, nesting.self_ns[i]); break;
+      case Kind::runtime: detail::add_sat(d.runtime_ns, e.dur_ns); break;
       default: break;
     }
     if (model::is_gpu_work(e.kind)) gpu.push_back({step, e.pid, e.ts_ns, e.ts_ns + e.dur_ns});
@@ -368,13 +369,14 @@ model::FileSummary summarize_file(const model::TraceFile& f) {
   for (auto* first = gpu.data(); first != gpu.data() + gpu.size();) {
     auto* last = first;
     while (last != gpu.data() + gpu.size() && last->step == first->step && last->pid == first->pid) ++last;
-    s.steps[first->step].detail.gpu_busy_ns += union_length(first, last);
+    detail::add_sat(s.steps[first->step].detail.gpu_busy_ns, union_length(first, last));
     ++devices[first->step];
     first = last;
   }
   for (std::uint32_t i = 0; i < s.steps.size(); ++i) {
     auto& d = s.steps[i].detail;
-    d.gpu_idle_ns = std::max<std::int64_t>(0, d.dur_ns * devices[i] - d.gpu_busy_ns);
+    const __int128 idle = __int128{d.dur_ns} * devices[i] - d.gpu_busy_ns;
+    d.gpu_idle_ns = static_cast<std::int64_t>(std::clamp<__int128>(idle, 0, INT64_MAX));
   }
   std::sort(s.cells.begin(), s.cells.end(),
             [](const model::Cell& a, const model::Cell& b) { return std::tie(a.key, a.step) < std::tie(b.key, b.step); });

@@ -1,8 +1,10 @@
 #include <boost/test/unit_test.hpp>
 
+#include <cstdint>
 #include <map>
 #include <random>
 
+#include "analysis/compare.hpp"
 #include "analysis/summarize.hpp"
 #include "reading/trace_reader.hpp"
 #include "support/test_support.hpp"
@@ -101,6 +103,39 @@ BOOST_AUTO_TEST_CASE(file_without_steps_is_one_pseudo_step) {
   BOOST_REQUIRE(s.steps.size() == 1u);
   BOOST_TEST(s.steps[0].detail.dur_ns == 30000);
   BOOST_TEST(s.cells.size() == 2u);
+}
+
+// The longest dur read is 2^48 ns (78 hours); 40,000 of them in one cell, step and
+// launcher add up past int64: the sums saturate (no undefined behaviour: the
+// sanitizer build checks that), and the comparison adds the two sides' as well.
+BOOST_AUTO_TEST_CASE(absurd_sums_saturate_instead_of_overflowing) {
+  const long longest_us = 281474976710;  // 2^48 ns, rounded down to whole µs
+  std::vector<std::string> events;
+  for (int i = 0; i < 40000; ++i) {
+    events.push_back(ev("cpu_op", "aten::long", 1, i, longest_us));
+    events.push_back(ev("cuda_runtime", "cudaLaunchKernel", 1, i, 1, i));
+    events.push_back(ev("kernel", "gemm", 7, i, longest_us, i, 2));
+  }
+  const auto f = read(trace(events));
+  const auto s = analysis::summarize_file(f);
+  const auto* c = cell(s, "aten::long");
+  BOOST_REQUIRE(c);
+  BOOST_TEST(c->count == 40000u);
+  BOOST_TEST(c->total_ns == INT64_MAX);
+  BOOST_TEST(c->self_ns >= 0);
+  BOOST_TEST(cell(s, "gemm")->total_ns == INT64_MAX);
+  BOOST_TEST(s.steps.at(0).detail.kernel_ns == INT64_MAX);
+  BOOST_TEST(s.steps.at(0).detail.gpu_idle_ns >= 0);
+  model::SetSummary set;
+  set.files = {s, s};
+  set.files[1].rank = 1;
+  const auto report = analysis::compare_summaries(set, set, {});
+  for (const auto& row : report.rows) {
+    BOOST_TEST(row.control.total_ns >= 0, row.name);
+    BOOST_TEST(row.control.total_ns == row.test.total_ns, row.name);
+  }
+  BOOST_TEST(report.control.gpu_total.total_ns == INT64_MAX);
+  BOOST_TEST(report.control.step_mean.kernel_ns >= 0);
 }
 
 BOOST_AUTO_TEST_SUITE_END()
