@@ -143,7 +143,7 @@ done
 
 # --- Measuring --------------------------------------------------------------
 
-now() { echo "$EPOCHREALTIME"; }  # bash 5: microseconds, no fork
+TIMEFORMAT='%3R %3U %3S'  # bash's `time`: wall, user, system seconds, to the millisecond
 # median of the numbers on stdin
 median() { sort -g | awk '{v[NR] = $1} END {if (NR == 0) print "nan"; else if (NR % 2) print v[(NR + 1) / 2]; else print (v[NR / 2] + v[NR / 2 + 1]) / 2}'; }
 fmax() { sort -g | tail -n 1; }
@@ -172,35 +172,40 @@ for s in "${SET_LIST[@]}"; do
   td_wall=() td_cpu=() td_user=() td_sys=() td_rss=()
   fl_wall=() fl_cpu=() fl_read=() fl_infl=() fl_parse=() fl_rss=() fl_readc=() fl_inflc=() fl_parsec=()
   tf=$(mktemp)
-  TMPDIRS+=("$tf" "$tf.err" "$tf.out")
+  TMPDIRS+=("$tf" "$tf.err" "$tf.out" "$tf.time")
   for ((i = 1; i <= RUNS; i++)); do
-    # tracediff, the whole command (HTML report included)
-    t0=$(now)
-    if ! "$TIME" -o "$tf" -f '%e %U %S %M' "$TD" "$c" "$t" -o "$out" -q >/dev/null 2>"$tf.err"; then
-      cat "$tf.err" "$tf" >&2 || true
+    # tracediff, the whole command (HTML report included). Wall and CPU time come from
+    # bash's own `time` (no process between the shell and the program: /usr/bin/time
+    # and $(...) forks added 5-6 ms to each side, a tenth of set a); peak RSS from a
+    # second run under /usr/bin/time.
+    if ! { time "$TD" "$c" "$t" -o "$out" -q >/dev/null 2>"$tf.err"; } 2>"$tf.time"; then
+      cat "$tf.err" >&2 || true
       die "tracediff failed on set $s (run $i)"
     fi
-    t1=$(now)
-    read -r _ u sy m <"$tf"
-    w=$(awk -v a="$t0" -v b="$t1" 'BEGIN {printf "%.4f", b - a}')
+    read -r w u sy <"$tf.time"
+    "$TIME" -o "$tf" -f '%M' "$TD" "$c" "$t" -o "$out" -q >/dev/null 2>"$tf.err" ||
+      { cat "$tf.err" >&2; die "tracediff failed on set $s (run $i, RSS)"; }
+    read -r m <"$tf"
     td_wall+=("$w") td_user+=("$u") td_sys+=("$sy") td_rss+=("$m")
-    td_cpu+=("$(awk -v a="$u" -v b="$sy" 'BEGIN {printf "%.2f", a + b}')")
+    td_cpu+=("$(awk -v a="$u" -v b="$sy" 'BEGIN {printf "%.3f", a + b}')")
     printf '%s\t%d\ttracediff\t%s\t%s\t%s\t%s\t\t\t\t\t\t\n' "$s" "$i" "$w" "$u" "$sy" "$m" >>"$RUNLOG"
 
-    # the floor
-    t0=$(now)
-    "$TIME" -o "$tf" -f '%e %U %S %M' "$FLOOR" --tsv "$c" "$t" >"$tf.out" 2>"$tf.err" ||
+    # the floor, timed the same way; its RSS (informative) from the first run only
+    { time "$FLOOR" --tsv "$c" "$t" >"$tf.out" 2>"$tf.err"; } 2>"$tf.time" ||
       { cat "$tf.err" >&2; die "tracediff_floor failed on set $s (run $i)"; }
-    t1=$(now)
-    read -r _ u sy m <"$tf"
+    read -r w u sy <"$tf.time"
     read -r _ _ _ _ rd inf ps rdc infc psc <"$tf.out"
-    w=$(awk -v a="$t0" -v b="$t1" 'BEGIN {printf "%.4f", b - a}')
-    fl_wall+=("$w") fl_cpu+=("$(awk -v a="$u" -v b="$sy" 'BEGIN {printf "%.2f", a + b}')") fl_read+=("$rd") fl_infl+=("$inf") fl_parse+=("$ps") fl_rss+=("$m") fl_readc+=("$rdc") fl_inflc+=("$infc") fl_parsec+=("$psc")
+    if ((i == 1)); then
+      "$TIME" -o "$tf" -f '%M' "$FLOOR" --tsv "$c" "$t" >/dev/null 2>"$tf.err" ||
+        { cat "$tf.err" >&2; die "tracediff_floor failed on set $s (RSS)"; }
+      read -r m <"$tf"
+    fi
+    fl_wall+=("$w") fl_cpu+=("$(awk -v a="$u" -v b="$sy" 'BEGIN {printf "%.3f", a + b}')") fl_read+=("$rd") fl_infl+=("$inf") fl_parse+=("$ps") fl_rss+=("$m") fl_readc+=("$rdc") fl_inflc+=("$infc") fl_parsec+=("$psc")
     printf '%s\t%d\tfloor\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$s" "$i" "$w" "$u" "$sy" "$m" "$rd" "$inf" "$ps" "$rdc" "$infc" "$psc" >>"$RUNLOG"
     printf '   run %d/%d: tracediff %6.2f s, %7.1f MiB   floor %6.2f s\n' "$i" "$RUNS" \
       "${td_wall[-1]}" "$(awk -v k="${td_rss[-1]}" 'BEGIN {print k / 1024}')" "${fl_wall[-1]}" >&2
   done
-  rm -f "$tf.err" "$tf.out"
+  rm -f "$tf.err" "$tf.out" "$tf.time"
 
   tw=$(printf '%s\n' "${td_wall[@]}" | median)
   tc=$(printf '%s\n' "${td_cpu[@]}" | median)
@@ -241,9 +246,9 @@ for s in "${SET_LIST[@]}"; do
   read -r files mb tw tc trss mbps fw ratio wt wok rok _ _ _ _ fc _ _ _ cratio <<<"${ROW[$s]}"
   verdict() { [[ $1 == yes ]] && echo ok || echo MISS; }
   # shellcheck disable=SC2059
-  printf "$fmt" "$s" "${LABEL[$s]}" "$files" "$mb" "$(printf %.2f "$tw")" "$tc" "$trss" "$mbps" \
-    "$(printf %.2f "$fw")" "$fc" "$(printf %.2fx "$ratio")" "$(printf %.2fx "$cratio")" \
-    "<= $(printf %.2f "$wt") s $(verdict "$wok"), <= ${RSS_TARGET[$s]} MiB $(verdict "$rok")"
+  printf "$fmt" "$s" "${LABEL[$s]}" "$files" "$mb" "$(printf %.3f "$tw")" "$(printf %.3f "$tc")" "$trss" "$mbps" \
+    "$(printf %.3f "$fw")" "$(printf %.3f "$fc")" "$(printf %.2fx "$ratio")" "$(printf %.2fx "$cratio")" \
+    "<= $(printf %.3f "$wt") s $(verdict "$wok"), <= ${RSS_TARGET[$s]} MiB $(verdict "$rok")"
 done
 echo
 echo "floor breakdown (one thread; medians, s; phases in thread CPU time, which load on the machine barely affects):"
