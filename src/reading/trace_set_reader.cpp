@@ -96,6 +96,7 @@ std::vector<model::TraceSet> read_trace_sets(const std::vector<SetSpec>& sides,
   // One file per thread at a time: files are independent, and a rank's file is
   // the unit of work users have (kineto-trace-format.md §6, "Huge files").
   if (threads == 0) threads = std::max(1u, std::thread::hardware_concurrency());
+  const bool cores_to_spare = threads > 1;  // also with a single file: it can read ahead
   threads = std::min<unsigned>(threads, static_cast<unsigned>(std::max<std::size_t>(jobs.size(), 1)));
   // Files in parallel, but not two huge ones at once: a worker starts a file only
   // while the JSON in flight stays under k_parallel_json_budget (or nothing else is
@@ -126,7 +127,7 @@ std::vector<model::TraceSet> read_trace_sets(const std::vector<SetSpec>& sides,
         room.wait(lock, [&] { return in_flight == 0 || in_flight + estimate[i] <= k_parallel_json_budget; });
         // Alone, with no other file allowed beside it (a huge file, or the last one):
         // another core would idle, so it inflates this file ahead of the scan.
-        file_options.read_ahead = threads > 1 && in_flight == 0 &&
+        file_options.read_ahead = cores_to_spare && in_flight == 0 &&
                                   (next >= jobs.size() || estimate[i] + estimate[order[next]] > k_parallel_json_budget);
         in_flight += estimate[i];
       }
