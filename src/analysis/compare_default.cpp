@@ -157,16 +157,13 @@ SideData collect(const model::SetSummary& set, const Selection& sel, const Compa
   auto& m = summary.step_mean;
   if (!summary.step_details.empty()) {
     const auto n = static_cast<std::int64_t>(summary.step_details.size());
-    for (const auto& d : summary.step_details) {
-      for (auto [sum, v] : {std::pair{&m.dur_ns, d.dur_ns}, {&m.gpu_busy_ns, d.gpu_busy_ns},
-                            {&m.gpu_idle_ns, d.gpu_idle_ns}, {&m.kernel_ns, d.kernel_ns}, {&m.comm_ns, d.comm_ns},
-                            {&m.memcpy_ns, d.memcpy_ns}, {&m.memset_ns, d.memset_ns},
-                            {&m.cpu_self_ns, d.cpu_self_ns}, {&m.runtime_ns, d.runtime_ns}})
-        detail::add_sat(*sum, v);
-    }
-    for (auto* v : {&m.dur_ns, &m.gpu_busy_ns, &m.gpu_idle_ns, &m.kernel_ns, &m.comm_ns, &m.memcpy_ns,
-                    &m.memset_ns, &m.cpu_self_ns, &m.runtime_ns})
-      *v /= n;
+    using D = model::StepDetail;
+    static constexpr std::int64_t D::*figures[] = {&D::dur_ns,    &D::gpu_busy_ns, &D::gpu_idle_ns,
+                                                   &D::kernel_ns, &D::comm_ns,     &D::memcpy_ns,
+                                                   &D::memset_ns, &D::cpu_self_ns, &D::runtime_ns};
+    for (const auto& d : summary.step_details)
+      for (const auto f : figures) detail::add_sat(m.*f, d.*f);
+    for (const auto f : figures) m.*f /= n;
   }
   return data;
 }
