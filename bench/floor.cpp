@@ -31,37 +31,14 @@
 #include <system_error>
 #include <vector>
 
+#include "null_handler.hpp"
+
 namespace {
 
 namespace fs = std::filesystem;
 namespace json = boost::json;
 using Clock = std::chrono::steady_clock;
 
-struct NullHandler {
-  static constexpr std::size_t max_array_size = -1;
-  static constexpr std::size_t max_object_size = -1;
-  static constexpr std::size_t max_string_size = -1;
-  static constexpr std::size_t max_key_size = -1;
-
-  bool on_document_begin(json::error_code&) { return true; }
-  bool on_document_end(json::error_code&) { return true; }
-  bool on_array_begin(json::error_code&) { return true; }
-  bool on_array_end(std::size_t, json::error_code&) { return true; }
-  bool on_object_begin(json::error_code&) { return true; }
-  bool on_object_end(std::size_t, json::error_code&) { return true; }
-  bool on_string_part(json::string_view, std::size_t, json::error_code&) { return true; }
-  bool on_string(json::string_view, std::size_t, json::error_code&) { return true; }
-  bool on_key_part(json::string_view, std::size_t, json::error_code&) { return true; }
-  bool on_key(json::string_view, std::size_t, json::error_code&) { return true; }
-  bool on_number_part(json::string_view, json::error_code&) { return true; }
-  bool on_int64(std::int64_t, json::string_view, json::error_code&) { return true; }
-  bool on_uint64(std::uint64_t, json::string_view, json::error_code&) { return true; }
-  bool on_double(double, json::string_view, json::error_code&) { return true; }
-  bool on_bool(bool, json::error_code&) { return true; }
-  bool on_null(json::error_code&) { return true; }
-  bool on_comment_part(json::string_view, json::error_code&) { return true; }
-  bool on_comment(json::string_view, json::error_code&) { return true; }
-};
 
 // A growable byte buffer that, unlike std::vector, does not zero what it allocates
 // (value-initialising hundreds of MB would be measured as "inflate" time). It is
@@ -209,7 +186,7 @@ void process(const std::string& path, struct libdeflate_decompressor* d, Buffer&
   const auto t2 = Clock::now();
   const double c2 = thread_cpu();
 
-  json::basic_parser<NullHandler> p{json::parse_options{}};
+  json::basic_parser<bench::NullHandler> p{json::parse_options{}};
   json::error_code ec;
   const std::size_t n = p.write_some(false, text.data(), text.size(), ec);
   if (ec) {

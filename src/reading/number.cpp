@@ -150,4 +150,26 @@ std::optional<double> parse_double(std::string_view text) {
   return v;
 }
 
+bool is_json_number(std::string_view w) {
+  std::size_t i = 0;
+  if (i < w.size() && w[i] == '-') ++i;
+  if (i == w.size()) return false;
+  if (w[i] == '0') ++i;
+  else if (is_digit(w[i])) while (i < w.size() && is_digit(w[i])) ++i;
+  else return false;
+  if (i < w.size() && w[i] == '.') {
+    const std::size_t b = ++i;
+    while (i < w.size() && is_digit(w[i])) ++i;
+    if (i == b) return false;
+  }
+  if (i < w.size() && (w[i] == 'e' || w[i] == 'E')) {
+    ++i;
+    if (i < w.size() && (w[i] == '+' || w[i] == '-')) ++i;
+    const std::size_t b = i;
+    while (i < w.size() && is_digit(w[i])) ++i;
+    if (i == b) return false;
+  }
+  return i == w.size();
+}
+
 }  // namespace tracediff::reading

@@ -26,6 +26,10 @@ inline std::uint64_t non_digit_bytes(std::uint64_t w) {
 // Plain integer text ("3", "-1", " 7 "); nullopt otherwise.
 std::optional<std::int64_t> parse_integer(std::string_view text);
 
+// Whether the whole text is a number by RFC 8259's grammar:
+// -?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?
+bool is_json_number(std::string_view text);
+
 // The double Python's float() gives for the text (correctly rounded), for HTA parity.
 std::optional<double> parse_double(std::string_view text);
 

@@ -2,6 +2,8 @@
 
 #include <cstdio>
 
+#include "reading/number.hpp"
+
 namespace tracediff::reading {
 
 namespace {
@@ -21,28 +23,6 @@ unsigned hex4(std::string_view h) {
   return v;
 }
 
-// RFC 8259 number grammar: -?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?
-bool is_json_number(std::string_view w) {
-  std::size_t i = 0;
-  if (i < w.size() && w[i] == '-') ++i;
-  if (i == w.size()) return false;
-  if (w[i] == '0') ++i;
-  else if (is_digit(w[i])) while (i < w.size() && is_digit(w[i])) ++i;
-  else return false;
-  if (i < w.size() && w[i] == '.') {
-    const std::size_t b = ++i;
-    while (i < w.size() && is_digit(w[i])) ++i;
-    if (i == b) return false;
-  }
-  if (i < w.size() && (w[i] == 'e' || w[i] == 'E')) {
-    ++i;
-    if (i < w.size() && (w[i] == '+' || w[i] == '-')) ++i;
-    const std::size_t b = i;
-    while (i < w.size() && is_digit(w[i])) ++i;
-    if (i == b) return false;
-  }
-  return i == w.size();
-}
 
 }  // namespace
 

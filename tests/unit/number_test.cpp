@@ -6,6 +6,7 @@
 
 #include "reading/number.hpp"
 
+using tracediff::reading::is_json_number;
 using tracediff::reading::non_digit_bytes;
 using tracediff::reading::parse_double;
 using tracediff::reading::parse_integer;
@@ -72,6 +73,15 @@ BOOST_AUTO_TEST_CASE(integers_and_doubles) {
   BOOST_TEST(!parse_integer("0x0"));
   BOOST_TEST(*parse_double("1712195495519689.047") == 1712195495519689.047);
   BOOST_TEST(!parse_double("nan"));
+}
+
+// RFC 8259's grammar exactly: what Boost.JSON accepts as a number, nothing more.
+BOOST_AUTO_TEST_CASE(json_number_grammar) {
+  for (const char* good : {"0", "-0", "7", "-12", "0.5", "10.25", "1e5", "1E+5", "2.5e-3", "-0.0e0"})
+    BOOST_TEST(is_json_number(good), good);
+  for (const char* bad : {"", "-", "01", "+1", ".5", "1.", "1e", "1e+", "1.2.3", "NaN", "Infinity", "0x10",
+                          " 1", "1 ", "--1", "1e5.0"})
+    BOOST_TEST(!is_json_number(bad), bad);
 }
 
 // The eight-at-a-time digit test behind the reader's timestamps: every byte value in
