@@ -2,9 +2,11 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdlib>
+#include <deque>
 #include <map>
 #include <numeric>
 #include <set>
+#include <string_view>
 
 #include "analysis/aggregate.hpp"
 #include "analysis/compare.hpp"
@@ -16,19 +18,22 @@ namespace tracediff::analysis {
 
 namespace {
 
-using Key = std::pair<std::string, std::string>;  // (category, name or short name)
+// (category, name or short name): views of the summaries' strings (or of SideData::short_names),
+// which outlive the comparison; copying every name cost more than the rest of it.
+using Key = std::pair<std::string_view, std::string_view>;
 
 // What one side contributes to one row.
 struct SideAgg {
   model::SideStats stats;
   model::Device device = model::Device::cpu;
-  std::string full_name;
+  std::string_view full_name;
   std::vector<double> per_unit;  // total ns in each step unit, for the noise estimate
 };
 
 struct SideData {
   std::map<Key, SideAgg> rows;
-  std::map<std::string, std::map<Key, std::int64_t>> launches;  // launcher -> key -> ns
+  std::map<std::string_view, std::map<Key, std::int64_t>> launches;  // launcher -> key -> ns
+  std::deque<std::string> short_names;  // what --short-names keys view (a deque: they stay put)
   std::size_t units = 0;
 };
 
@@ -110,7 +115,9 @@ SideData collect(const model::SetSummary& set, const Selection& sel, const Compa
         agg_of.push_back(nullptr);
         continue;
       }
-      const Key key{k.category, options.short_names ? shorten_name(k.name) : k.name};
+      std::string_view name = k.name;
+      if (options.short_names) name = data.short_names.emplace_back(shorten_name(k.name));
+      const Key key{k.category, name};
       auto [it, inserted] = data.rows.try_emplace(key);
       auto& a = it->second;
       if (inserted) {
@@ -258,8 +265,8 @@ model::DiffReport compare_summaries(const model::SetSummary& control, const mode
   }
 
   // Launchers: the CPU operator behind most of each GPU row's time, and the table.
-  std::map<Key, std::pair<std::int64_t, std::string>> top_launcher;
-  std::map<std::string, model::LauncherRow> launchers;
+  std::map<Key, std::pair<std::int64_t, std::string_view>> top_launcher;
+  std::map<std::string_view, model::LauncherRow> launchers;
   for (int side = 0; side < 2; ++side) {
     for (const auto& [who, per_key] : (side ? t : c).launches) {
       auto& lr = launchers[who];
@@ -267,7 +274,7 @@ model::DiffReport compare_summaries(const model::SetSummary& control, const mode
       for (const auto& [key, ns] : per_key) {
         detail::add_sat(side ? lr.test_ns : lr.control_ns, ns);
         auto k = std::find_if(lr.kernels.begin(), lr.kernels.end(), [&name = key.second](auto& x) { return x.name == name; });
-        if (k == lr.kernels.end()) k = lr.kernels.insert(lr.kernels.end(), {key.second, 0, 0});
+        if (k == lr.kernels.end()) k = lr.kernels.insert(lr.kernels.end(), {std::string(key.second), 0, 0});
         detail::add_sat(side ? k->test_ns : k->control_ns, ns);
       }
     }
