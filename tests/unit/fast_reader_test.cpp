@@ -32,13 +32,6 @@ reading::ReadResult tolerant(std::string_view bytes, bool hta = false) {
   return reading::read_trace(source, "mem.json", options(hta));
 }
 
-// Empty when the fast path gave up or agrees with the tolerant reader.
-std::string disagreement(std::string_view bytes, bool hta) {
-  const auto f = fast(bytes, hta);
-  if (!f) return {};
-  return test::first_difference(*f, tolerant(bytes, hta));
-}
-
 // Escapes, nesting, trailing commas, every kind of value in every kept field.
 const std::string k_trace = "\xEF\xBB\xBF" R"JSON( {
   "schemaVersion": 1, "x": [1, -2.5e+3, true, false, null, {"a": [{}]}, "s\"\\\/\b\f\n\r\t\u00e9"],
