@@ -3,8 +3,8 @@
 #include <cmath>
 #include <limits>
 
-#include "output/escape.hpp"
-#include "output/format.hpp"
+#include "util/escape.hpp"
+#include "util/format.hpp"
 #include "util/errors.hpp"
 
 namespace tracediff::analysis {
@@ -66,7 +66,7 @@ bool parse_number(std::string_view s, double& value) {
 // A name as a message can show it: valid UTF-8, no control bytes (a trace's names
 // reach a terminal here), at most 60 code points with the middle elided.
 std::string safe_name(std::string_view raw) {
-  const std::string s = output::utf8_sanitize(raw);
+  const std::string s = utf8_sanitize(raw);
   std::string clean;
   for (std::size_t i = 0; i < s.size(); ++i) {
     const auto c = static_cast<unsigned char>(s[i]);
@@ -111,8 +111,8 @@ bool holds(GateComparator cmp, double value, double threshold) {
 }
 
 std::string pct_text(double control, double test) {
-  if (control == 0) return test == 0 ? output::format_pct(0.0) : output::format_pct(std::nullopt, true);
-  return output::format_pct(relative(control, test));
+  if (control == 0) return test == 0 ? format_pct(0.0) : format_pct(std::nullopt, true);
+  return format_pct(relative(control, test));
 }
 
 // Compares a control/test pair of durations; fills fired and detail ("<subject> <measure>
@@ -124,9 +124,9 @@ void judge_durations(const GateCondition& cond, double control, double test, con
   result.fired = holds(cond.comparator, value, cond.threshold);
   const std::string measure = cond.unit == GateUnit::percent
                                   ? pct_text(control, test)
-                                  : output::format_duration_ns(output::to_ns(test - control), true);
-  result.detail = subject + " " + measure + " (" + output::format_duration_ns(output::to_ns(control), false) +
-                  " \xE2\x86\x92 " + output::format_duration_ns(output::to_ns(test), false) +
+                                  : format_duration_ns(to_ns(test - control), true);
+  result.detail = subject + " " + measure + " (" + format_duration_ns(to_ns(control), false) +
+                  " \xE2\x86\x92 " + format_duration_ns(to_ns(test), false) +
                   (basis.empty() ? "" : " " + basis) + ")";
 }
 
@@ -226,7 +226,7 @@ GateResult evaluate_one(const GateCondition& cond, const DiffReport& r) {
       const auto& names = r.ops_diff.of(change);
       result.evaluated = true;
       result.fired = holds(cond.comparator, static_cast<double>(names.size()), cond.threshold);
-      result.detail = output::format_count(static_cast<std::int64_t>(names.size()), false) + " " +
+      result.detail = format_count(static_cast<std::int64_t>(names.size()), false) + " " +
                       model::change_name(change);
       if (!names.empty()) {
         result.detail += " (";

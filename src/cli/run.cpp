@@ -15,7 +15,7 @@
 #include "cli/load.hpp"
 #include "cli/options.hpp"
 #include "cli/summary_commands.hpp"
-#include "output/format.hpp"
+#include "util/format.hpp"
 #include "output/html_writer.hpp"
 #include "output/human_writers.hpp"
 #include "output/writers.hpp"
@@ -87,7 +87,7 @@ class ReadProgress {
       if (secs < 1.0) continue;
       const auto rate = static_cast<std::uint64_t>(static_cast<double>(m_bytes) / secs);
       std::cerr << "\rtracediff: reading " << m_done << "/" << m_total << " files, "
-                << output::format_bytes(m_bytes) << ", " << output::format_bytes(rate) << "/s, "
+                << format_bytes(m_bytes) << ", " << format_bytes(rate) << "/s, "
                 << static_cast<long>(secs) << " s\x1b[K" << std::flush;
       m_drawn = true;
     }

@@ -1,4 +1,4 @@
-#include "output/escape.hpp"
+#include "util/escape.hpp"
 #include "output/machine_number.hpp"
 #include "output/writers.hpp"
 

@@ -46,8 +46,8 @@
 #include <string>
 #include <vector>
 
-#include "output/escape.hpp"
-#include "output/format.hpp"
+#include "util/escape.hpp"
+#include "util/format.hpp"
 #include "output/template_render.hpp"
 #include "util/embedded.hpp"
 

@@ -1,7 +1,7 @@
 #include <string>
 #include <vector>
 
-#include "output/escape.hpp"
+#include "util/escape.hpp"
 #include "output/machine_number.hpp"
 #include "output/writers.hpp"
 

@@ -7,8 +7,8 @@
 #include <string>
 #include <vector>
 
-#include "output/escape.hpp"
-#include "output/format.hpp"
+#include "util/escape.hpp"
+#include "util/format.hpp"
 #include "output/html_writer.hpp"
 #include "output/human_writers.hpp"
 

@@ -1,6 +1,6 @@
 #include "output/summary_writer.hpp"
 
-#include "output/escape.hpp"
+#include "util/escape.hpp"
 
 namespace tracediff::output {
 

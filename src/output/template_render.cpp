@@ -3,7 +3,7 @@
 #include <stdexcept>
 #include <utility>
 
-#include "output/escape.hpp"
+#include "util/escape.hpp"
 #include "util/embedded.hpp"
 
 namespace tracediff::output::templates {

@@ -16,7 +16,7 @@ namespace tracediff::output::templates {
 namespace mu = kainjow::mustache;
 using mu::data;
 
-// templates/NAME, parsed, escaping {{x}} with output::html_escape.
+// templates/NAME, parsed, escaping {{x}} with html_escape.
 // Throws std::runtime_error if it is missing or broken.
 mu::mustache load(std::string_view name);
 // Throws std::runtime_error if rendering found the template broken.

@@ -5,8 +5,8 @@
 #include <string>
 #include <vector>
 
-#include "output/escape.hpp"
-#include "output/format.hpp"
+#include "util/escape.hpp"
+#include "util/format.hpp"
 #include "output/human_writers.hpp"
 
 namespace tracediff::output {

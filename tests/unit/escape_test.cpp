@@ -1,8 +1,8 @@
 #include <boost/test/unit_test.hpp>
 
-#include "output/escape.hpp"
+#include "util/escape.hpp"
 
-using namespace tracediff::output;
+using namespace tracediff;
 
 BOOST_AUTO_TEST_SUITE(escape)
 

@@ -3,9 +3,9 @@
 #include <cstdint>
 #include <limits>
 
-#include "output/format.hpp"
+#include "util/format.hpp"
 
-using namespace tracediff::output;
+using namespace tracediff;
 
 BOOST_AUTO_TEST_SUITE(format)
 

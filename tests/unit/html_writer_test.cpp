@@ -10,7 +10,7 @@
 #include <vector>
 
 #include "model/report.hpp"
-#include "output/format.hpp"
+#include "util/format.hpp"
 #include "output/html_writer.hpp"
 #include "util/embedded.hpp"
 
@@ -578,7 +578,7 @@ BOOST_AUTO_TEST_CASE(hta_compat_keeps_the_totals_only_report) {
 }
 
 BOOST_AUTO_TEST_CASE(counts_per_step_read_plainly) {
-  using output::format_count_per_step;
+  using tracediff::format_count_per_step;
   BOOST_TEST(format_count_per_step(4, false) == "4");
   BOOST_TEST(format_count_per_step(0.5, false) == "0.5");
   BOOST_TEST(format_count_per_step(2.3333, false) == "2.33");

@@ -1,8 +1,8 @@
-#include "output/format.hpp"
+#include "util/format.hpp"
 
 #include <cmath>
 
-namespace tracediff::output {
+namespace tracediff {
 
 namespace {
 
@@ -154,4 +154,4 @@ std::optional<double> relative_pct(double control, double test) {
   return 100.0 * (test - control) / control;
 }
 
-}  // namespace tracediff::output
+}  // namespace tracediff

@@ -15,7 +15,7 @@
 #include <optional>
 #include <string>
 
-namespace tracediff::output {
+namespace tracediff {
 
 // A duration with a unit chosen so the number is in [1, 1000): ns (integer), µs,
 // ms or s, rounded half away from zero to 3 significant digits (seconds keep every
@@ -45,4 +45,4 @@ std::int64_t to_ns(double ns);
 // 100 × (test − control) / control; nullopt when control is 0.
 std::optional<double> relative_pct(double control, double test);
 
-}  // namespace tracediff::output
+}  // namespace tracediff

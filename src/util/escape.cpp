@@ -1,9 +1,9 @@
-#include "output/escape.hpp"
+#include "util/escape.hpp"
 
 #include <algorithm>
 #include <cstdint>
 
-namespace tracediff::output {
+namespace tracediff {
 
 namespace {
 
@@ -158,4 +158,4 @@ std::string markdown_code_cell(std::string_view raw) {
   return fence + (pad ? " " : "") + body + (pad ? " " : "") + fence;
 }
 
-}  // namespace tracediff::output
+}  // namespace tracediff

@@ -4,7 +4,7 @@
 #include <string>
 #include <string_view>
 
-namespace tracediff::output {
+namespace tracediff {
 
 // Replaces invalid UTF-8 sequences with U+FFFD; valid text is returned unchanged.
 std::string utf8_sanitize(std::string_view s);
@@ -25,4 +25,4 @@ std::string csv_field(std::string_view s);
 // HTML cannot change the table. Newlines become spaces.
 std::string markdown_code_cell(std::string_view s);
 
-}  // namespace tracediff::output
+}  // namespace tracediff
