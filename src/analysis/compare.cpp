@@ -5,6 +5,7 @@
 #include <unordered_map>
 
 #include "analysis/aggregate.hpp"
+#include "analysis/decide.hpp"
 #include "analysis/modes.hpp"
 #include "analysis/short_name.hpp"
 #include "analysis/steps.hpp"
@@ -52,6 +53,12 @@ void finish_report(model::DiffReport& report, const CompareOptions& options) {
                          : options.device == DeviceFilter::gpu ? "gpu"
                                                                : "all";
   report.short_names = options.short_names;
+  // The relative change of each row, once: per step, or of the totals in --hta-compat.
+  for (auto& row : report.rows) {
+    const double c = row.per_step_basis ? row.control_step.total_ns : static_cast<double>(row.control.total_ns);
+    const double d = row.per_step_basis ? row.diff_per_step_ns() : static_cast<double>(row.diff_ns());
+    row.pct = c == 0 ? std::nullopt : std::optional<double>(100.0 * d / c);
+  }
   for (const auto& row : report.rows) {
     if (row.device == model::Device::other) continue;
     const bool gpu = row.device == model::Device::gpu;
@@ -73,11 +80,13 @@ model::DiffReport compare_traces(const model::TraceSet& control, const model::Tr
   if (!options.hta_compat) return compare_summaries(summarize_set(control), summarize_set(test), options);
   auto report = detail::compare_hta(control, test, options);
   for (auto& row : report.rows) row.per_step_basis = false;
-  report.diagnostics.merge(control.diagnostics);
-  report.diagnostics.merge(test.diagnostics);
-  for (const auto* set : {&control, &test})
-    for (const auto& f : set->files) report.diagnostics.merge(f.diagnostics);
+  for (const auto* set : {&control, &test}) {
+    const auto& side = set == &control ? report.control.label : report.test.label;
+    report.diagnostics.merge(set->diagnostics, side);
+    for (const auto& f : set->files) report.diagnostics.merge(f.diagnostics, side);
+  }
   detail::finish_report(report, options);
+  detail::decide_hta(report, options);
   return report;
 }
 

@@ -2,6 +2,7 @@
 // compare_traces and ops_diff: two TraceSets in, one DiffReport out.
 #include <cstdint>
 #include <optional>
+#include <string>
 #include <vector>
 
 #include "model/report.hpp"
@@ -29,6 +30,10 @@ struct CompareOptions {
   // A per-step change counts only when at least this large (both must hold).
   double min_change_pct = 5.0;
   double min_change_us = 0.0;
+  // Host categories that count as operators (rows); nullopt: every host category.
+  std::optional<std::vector<std::string>> categories;
+  bool keep_warmup = false;  // keep a warm-up first step in the comparison
+  int top = 10;              // length of the top regressions and improvements
 };
 
 // Throws UsageError for a rank or step that the side does not have, Fatal when a

@@ -10,6 +10,7 @@
 
 #include "analysis/aggregate.hpp"
 #include "analysis/compare.hpp"
+#include "analysis/decide.hpp"
 #include "analysis/modes.hpp"
 #include "analysis/noise.hpp"
 #include "analysis/short_name.hpp"
@@ -28,12 +29,13 @@ struct SideAgg {
   model::SideStats stats;
   model::Device device = model::Device::cpu;
   std::string_view full_name;
-  std::vector<double> per_unit;  // total ns in each step unit, for the noise estimate
+  std::vector<double> per_unit;  // total ns in each step unit, for the noise test
 };
 
 struct SideData {
   std::map<Key, SideAgg> rows;
-  std::map<std::string_view, std::map<Key, std::int64_t>> launches;  // launcher -> key -> ns
+  // launcher -> key -> GPU ns in each step unit
+  std::map<std::string_view, std::map<Key, std::vector<double>>> launches;
   std::deque<std::string> short_names;  // what --short-names keys view (a deque: they stay put)
   std::size_t units = 0;
 };
@@ -42,6 +44,53 @@ struct Unit {
   std::size_t file;
   std::uint32_t step;
 };
+
+bool keep_key(const model::SummaryKey& k, model::Device device, const CompareOptions& options) {
+  const bool keep = options.device == DeviceFilter::all ||
+                    (options.device == DeviceFilter::cpu && device == model::Device::cpu) ||
+                    (options.device == DeviceFilter::gpu && device == model::Device::gpu);
+  if (!keep) return false;
+  // --categories picks the host categories that count as operators.
+  if (device == model::Device::cpu && options.categories)
+    return std::find(options.categories->begin(), options.categories->end(), k.category) != options.categories->end();
+  return true;
+}
+
+// Every selected step of every selected file (one per file when whole), in (rank,
+// step) order. A file's first step far outside its others is warm-up: left out
+// (and reported) unless the steps were chosen by hand or --keep-warmup.
+std::vector<Unit> step_units(const model::SetSummary& set, const std::set<int>& ranks,
+                             const std::set<std::int64_t>& iterations, bool any_steps, bool detect_warmup,
+                             model::SideSummary& summary) {
+  std::vector<Unit> units;
+  for (std::size_t fi = 0; fi < set.files.size(); ++fi) {
+    const auto& f = set.files[fi];
+    if (!ranks.count(f.rank) || f.has_steps != any_steps) continue;
+    std::vector<Unit> mine;
+    for (std::uint32_t si = 0; si < f.steps.size(); ++si)
+      if (!any_steps || iterations.count(f.steps[si].step)) mine.push_back({fi, si});
+    std::sort(mine.begin(), mine.end(), [&](const Unit& a, const Unit& b) { return f.steps[a.step].step < f.steps[b.step].step; });
+    if (detect_warmup && any_steps) {
+      std::vector<double> durations;
+      for (const auto& u : mine) durations.push_back(static_cast<double>(f.steps[u.step].detail.dur_ns));
+      if (is_warmup(durations)) {
+        auto d = f.steps[mine.front().step].detail;
+        d.rank = f.rank;
+        d.step = f.steps[mine.front().step].step;
+        summary.warmup.push_back(d);
+        mine.erase(mine.begin());
+      }
+    }
+    units.insert(units.end(), mine.begin(), mine.end());
+  }
+  std::stable_sort(units.begin(), units.end(), [&](const Unit& a, const Unit& b) {
+    const auto& fa = set.files[a.file];
+    const auto& fb = set.files[b.file];
+    if (fa.rank != fb.rank) return fa.rank < fb.rank;
+    return fa.steps[a.step].step < fb.steps[b.step].step;
+  });
+  return units;
+}
 
 SideData collect(const model::SetSummary& set, const Selection& sel, const CompareOptions& options,
                  model::SideSummary& summary) {
@@ -70,21 +119,9 @@ SideData collect(const model::SetSummary& set, const Selection& sel, const Compa
   detail::check_selection(set.label, summary);
   const std::set<int> rank_set(summary.ranks.begin(), summary.ranks.end());
   const std::set<std::int64_t> iter_set(summary.iterations.begin(), summary.iterations.end());
+  detail::describe_side(set, rank_set, summary.meta);
 
-  // Step units: every selected step of every selected file (one per file when whole).
-  std::vector<Unit> units;
-  for (std::size_t fi = 0; fi < set.files.size(); ++fi) {
-    const auto& f = set.files[fi];
-    if (!rank_set.count(f.rank) || f.has_steps != any_steps) continue;
-    for (std::uint32_t si = 0; si < f.steps.size(); ++si)
-      if (!any_steps || iter_set.count(f.steps[si].step)) units.push_back({fi, si});
-  }
-  std::stable_sort(units.begin(), units.end(), [&](const Unit& a, const Unit& b) {
-    const auto& fa = set.files[a.file];
-    const auto& fb = set.files[b.file];
-    if (fa.rank != fb.rank) return fa.rank < fb.rank;
-    return fa.steps[a.step].step < fb.steps[b.step].step;
-  });
+  const auto units = step_units(set, rank_set, iter_set, any_steps, !sel.iterations && !options.keep_warmup, summary);
   data.units = units.size();
   summary.units = units.size();
 
@@ -108,10 +145,7 @@ SideData collect(const model::SetSummary& set, const Selection& sel, const Compa
     std::vector<SideAgg*> agg_of;
     for (const auto& k : f.keys) {
       const model::Device device = model::device_of(k.kind);
-      const bool keep = options.device == DeviceFilter::all ||
-                        (options.device == DeviceFilter::cpu && device == model::Device::cpu) ||
-                        (options.device == DeviceFilter::gpu && device == model::Device::gpu);
-      if (!keep) {
+      if (!keep_key(k, device, options)) {
         key_of.push_back(nullptr);
         agg_of.push_back(nullptr);
         continue;
@@ -142,8 +176,12 @@ SideData collect(const model::SetSummary& set, const Selection& sel, const Compa
       a->per_unit[u->second] += static_cast<double>(c.total_ns);
     }
     for (const auto& l : f.launches) {
-      if (!key_of[l.key] || !unit_of.count({fi, l.step})) continue;
-      detail::add_sat(data.launches[f.launchers[l.launcher]][*key_of[l.key]], l.total_ns);
+      if (!key_of[l.key]) continue;
+      const auto u = unit_of.find({fi, l.step});
+      if (u == unit_of.end()) continue;
+      auto& per_unit = data.launches[f.launchers[l.launcher]][*key_of[l.key]];
+      if (per_unit.empty()) per_unit.assign(units.size(), 0.0);
+      per_unit[u->second] += static_cast<double>(l.total_ns);
     }
   }
 
@@ -165,13 +203,9 @@ SideData collect(const model::SetSummary& set, const Selection& sel, const Compa
   auto& m = summary.step_mean;
   if (!summary.step_details.empty()) {
     const auto n = static_cast<std::int64_t>(summary.step_details.size());
-    using D = model::StepDetail;
-    static constexpr std::int64_t D::*figures[] = {&D::dur_ns,    &D::gpu_busy_ns, &D::gpu_idle_ns,
-                                                   &D::kernel_ns, &D::comm_ns,     &D::memcpy_ns,
-                                                   &D::memset_ns, &D::cpu_self_ns, &D::runtime_ns};
     for (const auto& d : summary.step_details)
-      for (const auto f : figures) detail::add_sat(m.*f, d.*f);
-    for (const auto f : figures) m.*f /= n;
+      for (const auto f : detail::k_step_figures) detail::add_sat(m.*f, d.*f);
+    for (const auto f : detail::k_step_figures) m.*f /= n;
   }
   return data;
 }
@@ -197,34 +231,54 @@ model::Change change_per_step(std::uint64_t c, std::size_t cu, std::uint64_t t, 
   return lhs > rhs ? Change::increased : lhs < rhs ? Change::decreased : Change::unchanged;
 }
 
-void compare_ranks(model::DiffReport& r) {
-  auto spread = [](const std::vector<model::RankDetail>& v) -> std::int64_t {
-    if (v.empty()) return 0;
-    auto [lo, hi] = std::minmax_element(v.begin(), v.end(), [](auto& a, auto& b) {
-      return a.step_mean_ns < b.step_mean_ns;
-    });
-    return hi->step_mean_ns - lo->step_mean_ns;
-  };
-  r.ranks.control_spread_ns = spread(r.control.rank_details);
-  r.ranks.test_spread_ns = spread(r.test.rank_details);
-  // Pair ranks by id when both sides have the same ranks, else by position.
-  const auto& c = r.control.rank_details;
-  const auto& t = r.test.rank_details;
-  const bool same_ids = c.size() == t.size() &&
-                        std::equal(c.begin(), c.end(), t.begin(), [](auto& a, auto& b) { return a.rank == b.rank; });
-  const std::size_t n = same_ids ? c.size() : std::min(c.size(), t.size());
-  double best = -1;
-  for (std::size_t i = 0; i < n; ++i) {
-    if (c[i].step_mean_ns == 0) continue;
-    const double pct = 100.0 * static_cast<double>(t[i].step_mean_ns - c[i].step_mean_ns) /
-                       static_cast<double>(c[i].step_mean_ns);
-    if (std::abs(pct) > best) {
-      best = std::abs(pct);
-      r.ranks.changed_most_control_rank = c[i].rank;
-      r.ranks.changed_most_test_rank = t[i].rank;
-      r.ranks.changed_most_pct = pct;
+double sum(const std::vector<double>& v) { return std::accumulate(v.begin(), v.end(), 0.0); }
+
+// GPU time by launching operator, with its kernels; and each GPU row's main launcher.
+void launchers(const SideData& c, const SideData& t, const NoiseRule& rule, model::DiffReport& report) {
+  std::map<Key, std::pair<double, std::string_view>> top_launcher;  // key -> (ns on both sides, launcher)
+  std::map<std::string_view, std::map<Key, std::pair<const std::vector<double>*, const std::vector<double>*>>> both;
+  for (const auto& [who, per_key] : c.launches)
+    for (const auto& [key, v] : per_key) both[who][key].first = &v;
+  for (const auto& [who, per_key] : t.launches)
+    for (const auto& [key, v] : per_key) both[who][key].second = &v;
+  const std::vector<double> c_zero(c.units, 0.0), t_zero(t.units, 0.0);
+  for (const auto& [who, per_key] : both) {
+    model::LauncherRow lr;
+    lr.launcher = who;
+    std::vector<double> lc(c.units, 0.0), lt(t.units, 0.0);
+    for (const auto& [key, sides] : per_key) {
+      const auto& kc = sides.first ? *sides.first : c_zero;
+      const auto& kt = sides.second ? *sides.second : t_zero;
+      for (std::size_t u = 0; u < kc.size(); ++u) lc[u] += kc[u];
+      for (std::size_t u = 0; u < kt.size(); ++u) lt[u] += kt[u];
+      model::LauncherRow::Kernel k;
+      k.name = key.second;
+      k.control_ns = static_cast<std::int64_t>(sum(kc));
+      k.test_ns = static_cast<std::int64_t>(sum(kt));
+      k.time = compare_samples(kc, kt, rule);
+      const double ns = sum(kc) + sum(kt);
+      auto& best = top_launcher[key];
+      if (ns > best.first || (ns == best.first && (best.second.empty() || who < best.second))) best = {ns, who};
+      lr.kernels.push_back(std::move(k));
     }
+    lr.control_ns = static_cast<std::int64_t>(sum(lc));
+    lr.test_ns = static_cast<std::int64_t>(sum(lt));
+    lr.time = compare_samples(lc, lt, rule);
+    lr.control_per_step_ns = lr.time.control;
+    lr.test_per_step_ns = lr.time.test;
+    std::sort(lr.kernels.begin(), lr.kernels.end(), [](auto& a, auto& b) {
+      const double da = std::fabs(a.time.diff()), db = std::fabs(b.time.diff());
+      return da != db ? da > db : a.name < b.name;
+    });
+    report.by_launcher.push_back(std::move(lr));
   }
+  for (auto& row : report.rows)
+    if (auto it = top_launcher.find({row.category, row.name}); it != top_launcher.end())
+      row.launched_by = it->second.second;
+  std::sort(report.by_launcher.begin(), report.by_launcher.end(), [](auto& a, auto& b) {
+    const double da = std::fabs(a.time.diff()), db = std::fabs(b.time.diff());
+    return da != db ? da > db : a.launcher < b.launcher;
+  });
 }
 
 }  // namespace
@@ -236,9 +290,6 @@ model::DiffReport compare_summaries(const model::SetSummary& control, const mode
   report.min_change_us = options.min_change_us;
   const auto c = collect(control, options.control, options, report.control);
   const auto t = collect(test, options.test, options, report.test);
-  for (const auto* side : {&report.control, &report.test})
-    if (side->whole_trace)
-      report.notes.push_back(side->label + " has no ProfilerStep: its traces are compared whole.");
 
   const NoiseRule rule{options.min_change_pct, options.min_change_us * 1000.0};
   // Every key of either side, in order: a merge of the two sorted maps.
@@ -258,57 +309,15 @@ model::DiffReport compare_summaries(const model::SetSummary& control, const mode
     row.control_step = per_step(ca, c.units);
     row.test_step = per_step(ta, t.units);
     row.change = change_per_step(row.control.count, c.units, row.test.count, t.units);
-    const auto v = judge(ca ? ca->per_unit : std::vector<double>(c.units, 0.0),
-                         ta ? ta->per_unit : std::vector<double>(t.units, 0.0), rule);
+    row.control_samples = ca ? ca->per_unit : std::vector<double>(c.units, 0.0);
+    row.test_samples = ta ? ta->per_unit : std::vector<double>(t.units, 0.0);
+    const auto v = judge(row.control_samples, row.test_samples, rule);
     row.significant = v.significant;
     row.verdict = v.verdict;
+    row.median_diff_ns = v.median_diff;
     report.rows.push_back(std::move(row));
   }
-
-  // Launchers: the CPU operator behind most of each GPU row's time, and the table.
-  std::map<Key, std::pair<std::int64_t, std::string_view>> top_launcher;
-  std::map<std::string_view, model::LauncherRow> launchers;
-  for (int side = 0; side < 2; ++side) {
-    for (const auto& [who, per_key] : (side ? t : c).launches) {
-      auto& lr = launchers[who];
-      lr.launcher = who;
-      for (const auto& [key, ns] : per_key) {
-        detail::add_sat(side ? lr.test_ns : lr.control_ns, ns);
-        auto k = std::find_if(lr.kernels.begin(), lr.kernels.end(), [&name = key.second](auto& x) { return x.name == name; });
-        if (k == lr.kernels.end()) k = lr.kernels.insert(lr.kernels.end(), {std::string(key.second), 0, 0});
-        detail::add_sat(side ? k->test_ns : k->control_ns, ns);
-      }
-    }
-  }
-  for (const auto& side : {&c, &t})
-    for (const auto& [who, per_key] : side->launches)
-      for (const auto& [key, ns] : per_key) {
-        std::int64_t both = 0;
-        for (const auto* s2 : {&c, &t})
-          if (auto w = s2->launches.find(who); w != s2->launches.end())
-            if (auto k = w->second.find(key); k != w->second.end()) detail::add_sat(both, k->second);
-        auto& best = top_launcher[key];
-        if (both > best.first || (both == best.first && (best.second.empty() || who < best.second)))
-          best = {both, who};
-      }
-  for (auto& row : report.rows)
-    if (auto it = top_launcher.find({row.category, row.name}); it != top_launcher.end())
-      row.launched_by = it->second.second;
-  auto units = [](std::size_t u) { return u ? static_cast<double>(u) : 1.0; };
-  for (auto& [who, lr] : launchers) {
-    lr.control_per_step_ns = static_cast<double>(lr.control_ns) / units(c.units);
-    lr.test_per_step_ns = static_cast<double>(lr.test_ns) / units(t.units);
-    std::sort(lr.kernels.begin(), lr.kernels.end(), [](auto& a, auto& b) {
-      const auto da = std::llabs(a.test_ns - a.control_ns), db = std::llabs(b.test_ns - b.control_ns);
-      return da != db ? da > db : a.name < b.name;
-    });
-    report.by_launcher.push_back(std::move(lr));
-  }
-  std::sort(report.by_launcher.begin(), report.by_launcher.end(), [](auto& a, auto& b) {
-    const double da = std::abs(a.test_per_step_ns - a.control_per_step_ns);
-    const double db = std::abs(b.test_per_step_ns - b.control_per_step_ns);
-    return da != db ? da > db : a.launcher < b.launcher;
-  });
+  launchers(c, t, rule, report);
 
   // One order for every writer: |Δ per step| descending, then name, then category.
   std::stable_sort(report.rows.begin(), report.rows.end(), [](const model::DiffRow& x, const model::DiffRow& y) {
@@ -320,13 +329,14 @@ model::DiffReport compare_summaries(const model::SetSummary& control, const mode
   report.by_impact.resize(report.rows.size());
   std::iota(report.by_impact.begin(), report.by_impact.end(), 0);
   for (const auto& row : report.rows) report.ops_diff.groups[static_cast<int>(row.change)].push_back(row.name);
-  compare_ranks(report);
   detail::finish_report(report, options);
+  detail::decide(report, options);
 
-  report.diagnostics.merge(control.diagnostics);
-  report.diagnostics.merge(test.diagnostics);
-  for (const auto* set : {&control, &test})
-    for (const auto& f : set->files) report.diagnostics.merge(f.diagnostics);
+  for (const auto* set : {&control, &test}) {
+    const auto& side = set == &control ? report.control.label : report.test.label;
+    report.diagnostics.merge(set->diagnostics, side);
+    for (const auto& f : set->files) report.diagnostics.merge(f.diagnostics, side);
+  }
   return report;
 }
 

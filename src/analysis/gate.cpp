@@ -1,5 +1,7 @@
 #include "analysis/gate.hpp"
 
+#include "analysis/noise.hpp"
+
 #include <cmath>
 #include <limits>
 
@@ -88,16 +90,11 @@ std::string safe_name(std::string_view raw) {
   return clean.substr(0, starts[head]) + "\xE2\x80\xA6" + clean.substr(starts[starts.size() - tail]);
 }
 
-double side_ns(const DiffRow& row, bool test) {
-  if (row.per_step_basis) return test ? row.test_step.total_ns : row.control_step.total_ns;
-  return static_cast<double>(test ? row.test.total_ns : row.control.total_ns);
-}
-
 // Relative change in %: +inf from nothing to something.
-double relative(double control, double test) {
-  if (control == 0) return test > 0 ? std::numeric_limits<double>::infinity()
-                                    : test < 0 ? -std::numeric_limits<double>::infinity() : 0.0;
-  return 100.0 * (test - control) / control;
+double relative(const model::Comparison& v) {
+  if (v.pct) return *v.pct;
+  return v.test > 0 ? std::numeric_limits<double>::infinity()
+                    : v.test < 0 ? -std::numeric_limits<double>::infinity() : 0.0;
 }
 
 bool holds(GateComparator cmp, double value, double threshold) {
@@ -110,24 +107,34 @@ bool holds(GateComparator cmp, double value, double threshold) {
   return false;
 }
 
-std::string pct_text(double control, double test) {
-  if (control == 0) return test == 0 ? format_pct(0.0) : format_pct(std::nullopt, true);
-  return format_pct(relative(control, test));
+std::string pct_text(const model::Comparison& v) {
+  if (v.control == 0) return v.test == 0 ? format_pct(0.0) : format_pct(std::nullopt, true);
+  return format_pct(v.pct);
 }
 
-// Compares a control/test pair of durations; fills fired and detail ("<subject> <measure>
-// (<c> → <t> <basis>)").
-void judge_durations(const GateCondition& cond, double control, double test, const std::string& subject,
-                     const std::string& basis, GateResult& result) {
-  const double value = cond.unit == GateUnit::percent ? relative(control, test) : test - control;
-  result.evaluated = true;
-  result.fired = holds(cond.comparator, value, cond.threshold);
-  const std::string measure = cond.unit == GateUnit::percent
-                                  ? pct_text(control, test)
-                                  : format_duration_ns(to_ns(test - control), true);
-  result.detail = subject + " " + measure + " (" + format_duration_ns(to_ns(control), false) +
-                  " \xE2\x86\x92 " + format_duration_ns(to_ns(test), false) +
-                  (basis.empty() ? "" : " " + basis) + ")";
+// A measured change against the condition: the threshold first, then the noise test
+// (unless the condition is raw, or the mode has none). Fills outcome and detail
+// ("<subject> <measure> (<c> → <t> <basis>)").
+void decide(const GateCondition& cond, const model::Comparison& v, bool noise_test, const std::string& subject,
+            const std::string& basis, GateResult& result) {
+  const double value = cond.unit == GateUnit::percent ? relative(v) : v.diff();
+  const std::string measure =
+      cond.unit == GateUnit::percent ? pct_text(v) : format_duration_ns(to_ns(v.diff()), true);
+  result.detail = subject + " " + measure + " (" + format_duration_ns(to_ns(v.control), false) + " \xE2\x86\x92 " +
+                  format_duration_ns(to_ns(v.test), false) + (basis.empty() ? "" : " " + basis) + ")";
+  if (!holds(cond.comparator, value, cond.threshold)) {
+    result.outcome = model::GateOutcome::passed;
+  } else if (!noise_test || cond.raw) {
+    result.outcome = model::GateOutcome::fired;
+  } else if (v.verdict == model::Verdict::untestable) {
+    result.outcome = model::GateOutcome::not_evaluated;
+    result.detail += ", not testable: too few steps to tell it from noise (raw: gates on the threshold alone)";
+  } else if (!v.significant) {
+    result.outcome = model::GateOutcome::within_noise;
+    result.detail += ", within noise";
+  } else {
+    result.outcome = model::GateOutcome::fired;
+  }
 }
 
 bool row_matches(const GateCondition& cond, const DiffRow& row) {
@@ -137,81 +144,116 @@ bool row_matches(const GateCondition& cond, const DiffRow& row) {
          (!row.full_name.empty() && row.full_name != row.name && glob_match(cond.pattern, row.full_name));
 }
 
-bool has_steps(const model::SideSummary& s) { return !s.whole_trace && !s.step_times.steps.empty(); }
+const model::Figure* figure(const DiffReport& r, std::string_view id) {
+  for (const auto& f : r.headline)
+    if (f.id == id) return &f;
+  return nullptr;
+}
+
+// The rows a glob matches, summed, judged as one figure.
+model::Comparison sum_of(const std::vector<const DiffRow*>& rows, const DiffReport& r) {
+  model::Comparison v;
+  std::vector<double> c, t;
+  for (const auto* row : rows) {
+    v.control += row->per_step_basis ? row->control_step.total_ns : static_cast<double>(row->control.total_ns);
+    v.test += row->per_step_basis ? row->test_step.total_ns : static_cast<double>(row->test.total_ns);
+    c.resize(std::max(c.size(), row->control_samples.size()));
+    t.resize(std::max(t.size(), row->test_samples.size()));
+    for (std::size_t i = 0; i < row->control_samples.size(); ++i) c[i] += row->control_samples[i];
+    for (std::size_t i = 0; i < row->test_samples.size(); ++i) t[i] += row->test_samples[i];
+  }
+  if (v.control != 0) v.pct = 100.0 * (v.test - v.control) / v.control;
+  if (!r.hta_compat) {
+    const auto j = judge(c, t, NoiseRule{r.min_change_pct, r.min_change_us * 1000.0});
+    v.verdict = j.verdict;
+    v.significant = j.significant;
+  }
+  return v;
+}
+
+[[noreturn]] void no_match(const GateCondition& cond, const char* what) {
+  throw UsageError("--fail-on '" + safe_name(cond.text) + "': no " + what + " row matches '" +
+                   safe_name(cond.pattern) + "' (prefix the condition with optional: if that may happen)");
+}
 
 GateResult evaluate_one(const GateCondition& cond, const DiffReport& r) {
   GateResult result;
-  result.condition = &cond;
-  const std::string basis = r.hta_compat ? "in total" : "per step";
+  result.condition = cond;
+  const bool noise = !r.hta_compat;
+  const std::string basis = r.hta_compat ? "in total" : "per " + r.unit;
   switch (cond.metric) {
-    case GateMetric::step_time: {
-      if (!has_steps(r.control) || !has_steps(r.test)) {
-        result.detail = "no step time to compare (a side has no ProfilerStep)";
-        return result;
-      }
-      judge_durations(cond, static_cast<double>(r.control.step_times.mean_ns),
-                      static_cast<double>(r.test.step_times.mean_ns), "step time", "", result);
-      return result;
-    }
+    case GateMetric::step_time:
     case GateMetric::gpu_busy: {
-      const auto c = r.control.step_mean.gpu_busy_ns, t = r.test.step_mean.gpu_busy_ns;
-      if (c == 0 && t == 0) {
-        result.detail = "no GPU busy time on either side";
+      const bool step = cond.metric == GateMetric::step_time;
+      const auto* f = figure(r, step ? "step_time" : "gpu_busy");
+      if (!f || (!step && f->value.control == 0 && f->value.test == 0)) {
+        result.detail = step ? "no step time to compare (a side has no ProfilerStep)" : "no GPU busy time on either side";
         return result;
       }
-      judge_durations(cond, static_cast<double>(c), static_cast<double>(t), "GPU busy time per step", "",
-                      result);
+      decide(cond, f->value, noise, step ? "step time" : "GPU busy time", basis, result);
       return result;
     }
     case GateMetric::op:
     case GateMetric::kernel: {
       const char* what = cond.metric == GateMetric::op ? "CPU" : "GPU";
-      double c = 0, t = 0;
-      std::size_t matched = 0;
-      const DiffRow* only = nullptr;
-      for (const auto& row : r.rows) {
-        if (!row_matches(cond, row)) continue;
-        c += side_ns(row, false);
-        t += side_ns(row, true);
-        only = &row;
-        ++matched;
-      }
-      if (matched == 0) {
-        result.detail = std::string("no ") + what + " row matches '" + safe_name(cond.pattern) + "'";
+      std::vector<const DiffRow*> matched;
+      for (const auto& row : r.rows)
+        if (row_matches(cond, row)) matched.push_back(&row);
+      if (matched.empty()) {
+        if (!cond.optional) no_match(cond, what);
+        result.detail = std::string("no ") + what + " row matches '" + safe_name(cond.pattern) + "' (optional)";
         return result;
       }
       const std::string subject =
-          matched == 1 ? safe_name(only->name)
-                       : std::to_string(matched) + " " + what + " rows matching '" + safe_name(cond.pattern) + "'";
-      judge_durations(cond, c, t, subject, basis, result);
+          matched.size() == 1 ? safe_name(matched[0]->name)
+                              : std::to_string(matched.size()) + " " + what + " rows matching '" +
+                                    safe_name(cond.pattern) + "'";
+      decide(cond, sum_of(matched, r), noise, subject, basis, result);
       return result;
     }
     case GateMetric::any_op:
     case GateMetric::any_kernel: {
       const char* what = cond.metric == GateMetric::any_op ? "CPU" : "GPU";
-      std::size_t matched = 0, fired = 0;
+      std::size_t matched = 0, fired = 0, noisy = 0, untestable = 0;
       std::string shown;
       for (auto i : r.impact_order()) {
         const auto& row = r.rows[i];
         if (!row_matches(cond, row)) continue;
         ++matched;
         GateResult one;
-        judge_durations(cond, side_ns(row, false), side_ns(row, true), safe_name(row.name), basis, one);
-        if (!one.fired) continue;
+        model::Comparison v;
+        v.control = row.per_step_basis ? row.control_step.total_ns : static_cast<double>(row.control.total_ns);
+        v.test = row.per_step_basis ? row.test_step.total_ns : static_cast<double>(row.test.total_ns);
+        v.pct = row.pct;
+        v.verdict = row.verdict;
+        v.significant = row.significant;
+        decide(cond, v, noise, safe_name(row.name), basis, one);
+        noisy += one.outcome == model::GateOutcome::within_noise;
+        untestable += one.outcome == model::GateOutcome::not_evaluated;
+        if (!one.fired()) continue;
         if (++fired <= 3) shown += (shown.empty() ? "" : "; ") + one.detail;
       }
       if (matched == 0) {
-        result.detail = std::string("no ") + what + " row matches '" + safe_name(cond.pattern) + "'";
+        if (!cond.optional) no_match(cond, what);
+        result.detail = std::string("no ") + what + " row matches '" + safe_name(cond.pattern) + "' (optional)";
         return result;
       }
-      result.evaluated = true;
-      result.fired = fired > 0;
-      if (fired == 0) {
-        result.detail = std::to_string(matched) + " " + what + " rows matching '" + safe_name(cond.pattern) +
-                        "', none beyond the threshold";
-      } else {
-        result.detail = std::to_string(fired) + " of " + std::to_string(matched) + " " + what + " rows: " + shown;
+      const std::string rows = std::to_string(matched) + " " + what + (matched == 1 ? " row" : " rows");
+      if (fired) {
+        result.outcome = model::GateOutcome::fired;
+        result.detail = std::to_string(fired) + " of " + rows + ": " + shown;
         if (fired > 3) result.detail += "; and " + std::to_string(fired - 3) + " more";
+      } else if (untestable) {
+        result.outcome = model::GateOutcome::not_evaluated;
+        result.detail = std::to_string(untestable) + " of " + rows +
+                        " beyond the threshold, not testable: too few steps to tell them from noise (raw: gates on "
+                        "the threshold alone)";
+      } else if (noisy) {
+        result.outcome = model::GateOutcome::within_noise;
+        result.detail = std::to_string(noisy) + " of " + rows + " beyond the threshold, all within noise";
+      } else {
+        result.outcome = model::GateOutcome::passed;
+        result.detail = rows + " matching '" + safe_name(cond.pattern) + "', none beyond the threshold";
       }
       return result;
     }
@@ -224,10 +266,10 @@ GateResult evaluate_one(const GateCondition& cond, const DiffReport& r) {
                           : cond.metric == GateMetric::increased ? model::Change::increased
                                                                  : model::Change::decreased;
       const auto& names = r.ops_diff.of(change);
-      result.evaluated = true;
-      result.fired = holds(cond.comparator, static_cast<double>(names.size()), cond.threshold);
-      result.detail = format_count(static_cast<std::int64_t>(names.size()), false) + " " +
-                      model::change_name(change);
+      result.outcome = holds(cond.comparator, static_cast<double>(names.size()), cond.threshold)
+                           ? model::GateOutcome::fired
+                           : model::GateOutcome::passed;
+      result.detail = format_count(static_cast<std::int64_t>(names.size()), false) + " " + model::change_name(change);
       if (!names.empty()) {
         result.detail += " (";
         for (std::size_t i = 0; i < names.size() && i < 3; ++i)
@@ -281,8 +323,21 @@ bool glob_match(std::string_view pattern, std::string_view text) {
 GateCondition parse_gate_condition(std::string_view raw) {
   GateCondition cond;
   cond.text = std::string(raw);
-  const auto text = trim(raw);
+  auto text = trim(raw);
   if (text.empty()) bad(raw, "empty expression");
+  // Qualifiers, in any order: "raw:" (the threshold alone decides) and "optional:"
+  // (a glob may match nothing).
+  for (bool more = true; more;) {
+    more = false;
+    for (auto [word, flag] : {std::pair<std::string_view, bool*>{"raw:", &cond.raw}, {"optional:", &cond.optional}})
+      if (text.substr(0, word.size()) == word) {
+        if (*flag) bad(raw, "'" + std::string(word) + "' given twice");
+        *flag = true;
+        text = trim(text.substr(word.size()));
+        more = true;
+      }
+  }
+  if (text.empty()) bad(raw, "no metric after the qualifiers");
 
   // The comparator is the last '<' or '>': kernel names hold '<' and '>' (templates),
   // a threshold never does.

@@ -1,14 +1,59 @@
 #include "analysis/noise.hpp"
 
+#include <algorithm>
 #include <cmath>
+#include <map>
+#include <mutex>
+#include <numeric>
+#include <utility>
 
 namespace tracediff::analysis {
+
+namespace {
+
+// Exact null distribution of U for samples of sizes (m, n) without ties: the
+// coefficients of the Gaussian binomial [m+n choose m]_q, P(U = u) = c_u / C(m+n, m).
+// Built as prod_{i=1..m} (1 - q^(n+i)) / (1 - q^i), in O(m * m * n). Returns the
+// cumulative distribution. Sizes are small (m * n <= k_exact_cells) and few distinct
+// per run (every row of a report has the same sizes), so they are cached.
+constexpr std::size_t k_exact_cells = 2500;
+
+const std::vector<double>& u_cdf(std::size_t m, std::size_t n) {
+  static std::mutex mutex;
+  static std::map<std::pair<std::size_t, std::size_t>, std::vector<double>> cache;
+  std::lock_guard lock(mutex);
+  auto& cdf = cache[{m, n}];
+  if (!cdf.empty()) return cdf;
+  const std::size_t deg = m * n;
+  std::vector<double> c(deg + 1, 0.0);
+  c[0] = 1;
+  for (std::size_t i = 1; i <= m; ++i) {
+    // Multiply by (1 - q^(n+i)), then divide by (1 - q^i): the quotient is exact.
+    for (std::size_t k = deg; k >= n + i; --k) c[k] -= c[k - n - i];
+    for (std::size_t k = i; k <= deg; ++k) c[k] += c[k - i];
+  }
+  const double total = std::accumulate(c.begin(), c.end(), 0.0);
+  cdf.resize(deg + 1);
+  double run = 0;
+  for (std::size_t k = 0; k <= deg; ++k) cdf[k] = (run += c[k]) / total;
+  return cdf;
+}
+
+}  // namespace
 
 double mean(const std::vector<double>& v) {
   if (v.empty()) return 0;
   double s = 0;
   for (double x : v) s += x;
   return s / static_cast<double>(v.size());
+}
+
+double median(std::vector<double> v) {
+  if (v.empty()) return 0;
+  const auto mid = v.begin() + static_cast<std::ptrdiff_t>(v.size() / 2);
+  std::nth_element(v.begin(), mid, v.end());
+  if (v.size() % 2) return *mid;
+  return (*mid + *std::max_element(v.begin(), mid)) / 2;
 }
 
 double stddev(const std::vector<double>& v) {
@@ -19,25 +64,99 @@ double stddev(const std::vector<double>& v) {
   return std::sqrt(ss / static_cast<double>(v.size() - 1));
 }
 
+double mann_whitney_min_p(std::size_t na, std::size_t nb) {
+  // 2 / C(na + nb, na), without overflow.
+  double ways = 1;
+  for (std::size_t i = 1; i <= std::min(na, nb); ++i) {
+    ways = ways * static_cast<double>(na + nb - std::min(na, nb) + i) / static_cast<double>(i);
+    if (ways > 1e12) return 0;
+  }
+  return std::min(1.0, 2 / ways);
+}
+
+double mann_whitney_p(const std::vector<double>& a, const std::vector<double>& b) {
+  const std::size_t m = a.size(), n = b.size(), total = m + n;
+  if (m == 0 || n == 0) return 1;
+  // Mid-ranks of the pooled samples (1-based), and the tie correction.
+  std::vector<std::pair<double, bool>> pooled;  // (value, from a)
+  pooled.reserve(total);
+  for (double x : a) pooled.push_back({x, true});
+  for (double x : b) pooled.push_back({x, false});
+  std::sort(pooled.begin(), pooled.end());
+  double rank_sum_a = 0, ties = 0;
+  for (std::size_t i = 0; i < total;) {
+    std::size_t j = i;
+    while (j < total && pooled[j].first == pooled[i].first) ++j;
+    const double mid_rank = static_cast<double>(i + j + 1) / 2;
+    for (std::size_t k = i; k < j; ++k)
+      if (pooled[k].second) rank_sum_a += mid_rank;
+    const auto t = static_cast<double>(j - i);
+    ties += t * t * t - t;
+    i = j;
+  }
+  const double md = static_cast<double>(m), nd = static_cast<double>(n), N = static_cast<double>(total);
+  const double u = rank_sum_a - md * (md + 1) / 2;
+  if (ties == 0 && m * n <= k_exact_cells) {
+    const auto& cdf = u_cdf(m, n);
+    const auto k = static_cast<std::size_t>(std::llround(u));
+    const double lower = cdf[k];                          // P(U <= u)
+    const double upper = 1 - (k ? cdf[k - 1] : 0.0);      // P(U >= u)
+    return std::min(1.0, 2 * std::min(lower, upper));
+  }
+  const double mu = md * nd / 2;
+  const double var = md * nd / 12 * ((N + 1) - ties / (N * (N - 1)));
+  if (!(var > 0)) return 1;  // every value the same
+  const double z = std::max(0.0, std::fabs(u - mu) - 0.5) / std::sqrt(var);
+  return std::min(1.0, std::erfc(z / std::sqrt(2.0)));
+}
+
+bool testable(std::size_t control, std::size_t test) {
+  return control >= k_min_samples && test >= k_min_samples && mann_whitney_min_p(control, test) < k_alpha;
+}
+
 Judgement judge(const std::vector<double>& control, const std::vector<double>& test, const NoiseRule& rule) {
   Judgement j;
-  const double mc = mean(control), mt = mean(test);
-  const double diff = mt - mc;
-  if (diff == 0) return j;
-  const double mag = std::abs(diff);
-  if (mag < rule.min_change_ns) return j;
-  if (mc > 0 && 100.0 * mag / mc < rule.min_change_pct) return j;
-  // Welch's standard error of the difference of means. With fewer than two units on
-  // a side there is no spread to measure: the thresholds alone decide.
-  if (control.size() >= 2 && test.size() >= 2) {
-    const double sc = stddev(control), st = stddev(test);
-    const double se = std::sqrt(sc * sc / static_cast<double>(control.size()) +
-                                st * st / static_cast<double>(test.size()));
-    if (mag <= rule.z * se) return j;
+  if (!testable(control.size(), test.size())) {
+    j.verdict = model::Verdict::untestable;
+    return j;
   }
+  const double mc = median(control), mt = median(test);
+  const double d = mt - mc;
+  j.median_diff = d;
+  const double mag = std::fabs(d);
+  if (d == 0 || mag < rule.min_change_ns) return j;
+  if (mc > 0 && 100.0 * mag / mc < rule.min_change_pct) return j;
+  // A change that the means and the medians disagree on is no clear change.
+  const double mean_diff = mean(test) - mean(control);
+  if ((mean_diff > 0) != (d > 0) || mean_diff == 0) return j;
+  j.p_value = mann_whitney_p(control, test);
+  if (!(j.p_value < k_alpha)) return j;
   j.significant = true;
-  j.verdict = diff > 0 ? model::Verdict::slower : model::Verdict::faster;
+  j.verdict = d > 0 ? model::Verdict::slower : model::Verdict::faster;
   return j;
+}
+
+model::Comparison compare_samples(const std::vector<double>& control, const std::vector<double>& test,
+                                  const NoiseRule& rule) {
+  model::Comparison v;
+  v.control = mean(control);
+  v.test = mean(test);
+  if (v.control != 0) v.pct = 100.0 * (v.test - v.control) / v.control;
+  const auto j = judge(control, test, rule);
+  v.verdict = j.verdict;
+  v.significant = j.significant;
+  return v;
+}
+
+bool is_warmup(const std::vector<double>& steps) {
+  if (steps.size() < 3) return false;
+  const std::vector<double> others(steps.begin() + 1, steps.end());
+  const double m = median(others);
+  std::vector<double> dev;
+  dev.reserve(others.size());
+  for (double x : others) dev.push_back(std::fabs(x - m));
+  const double spread = 1.4826 * median(dev);  // the MAD, scaled to a normal sigma
+  return steps[0] > 1.5 * m && steps[0] - m > 5 * spread;
 }
 
 }  // namespace tracediff::analysis

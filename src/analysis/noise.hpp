@@ -1,27 +1,58 @@
 #pragma once
-// "Is it real?": a row's per-step change against the step-to-step spread of its own
-// per-step totals on both sides (README, "Is it real?").
+// "Is it real?": one figure's per-step samples on each side, judged by a method that
+// warm-up steps and small samples do not fool (README, "Is it real?"):
+//   - fewer than 3 samples on a side, or too few for the rank test to ever reach
+//     its level: not testable;
+//   - the change is the difference of the medians; it must reach --min-change and
+//     agree in sign with the difference of the means;
+//   - Mann-Whitney U (two-sided, exact without ties for small samples, normal with
+//     tie correction otherwise) must give p < k_alpha.
+#include <cstddef>
 #include <vector>
 
 #include "model/report.hpp"
 
 namespace tracediff::analysis {
 
+constexpr double k_alpha = 0.01;
+constexpr std::size_t k_min_samples = 3;
+
 struct NoiseRule {
-  double min_change_pct = 5.0;  // smaller relative changes are "same"
-  double min_change_ns = 0.0;   // smaller absolute changes (per step) are "same"
-  double z = 3.0;               // the change must exceed z standard errors
+  double min_change_pct = 5.0;  // smaller relative changes (of the median) are "same"
+  double min_change_ns = 0.0;   // smaller absolute changes are "same"
 };
 
 struct Judgement {
-  bool significant = false;
   model::Verdict verdict = model::Verdict::same;
+  bool significant = false;
+  double median_diff = 0;  // median(test) - median(control)
+  double p_value = 1;      // 1 when the test did not run
 };
 
 double mean(const std::vector<double>& v);
+double median(std::vector<double> v);
 double stddev(const std::vector<double>& v);  // sample standard deviation; 0 below 2 values
 
-// control, test: per-unit totals (ns) of one row on each side.
+// Two-sided p-value of the Mann-Whitney U test of a against b.
+double mann_whitney_p(const std::vector<double>& a, const std::vector<double>& b);
+// The smallest p-value the test can give for samples of these sizes (all of one
+// side above all of the other, no ties).
+double mann_whitney_min_p(std::size_t na, std::size_t nb);
+
+// Whether samples of these sizes can be judged at all.
+bool testable(std::size_t control, std::size_t test);
+
+// control, test: the figure's value in each step unit of each side.
 Judgement judge(const std::vector<double>& control, const std::vector<double>& test, const NoiseRule& rule);
+
+// A figure per step from its per-unit samples on each side: the means, their relative
+// change, and the judgement.
+model::Comparison compare_samples(const std::vector<double>& control, const std::vector<double>& test,
+                                  const NoiseRule& rule);
+
+// A first step far outside the others (more than 1.5x their median, and more than 5
+// scaled median absolute deviations above it): the warm-up of a run. `steps` are a
+// file's step times in step order; needs 3 steps or more.
+bool is_warmup(const std::vector<double>& steps);
 
 }  // namespace tracediff::analysis

@@ -4,6 +4,7 @@
 #include <compare>
 #include <map>
 #include <memory_resource>
+#include <set>
 #include <tuple>
 #include <unordered_map>
 
@@ -25,11 +26,49 @@ bool is_comm_kernel(std::string_view name) {
   return false;
 }
 
+// torch.compile: its regions (PyTorch 2.1+), its autograd function (2.0), Triton kernels.
+bool is_compiled(std::string_view name) {
+  return name.starts_with("Torch-Compiled Region") || name.starts_with("CompiledFunction") ||
+         name.starts_with("triton_");
+}
+
 bool is_host(Kind k) { return model::device_of(k) == model::Device::cpu; }
+
+// What summarize_file asks of each distinct name, computed once per pool id.
+class NameFacts {
+ public:
+  explicit NameFacts(const model::StringPool& pool) : m_pool(pool), m_facts(pool.size(), 0) {}
+  bool step_span(std::uint32_t id) { return facts(id) & k_step; }
+  bool comm_kernel(std::uint32_t id) { return facts(id) & k_comm; }
+  bool graph_launch(std::uint32_t id) { return facts(id) & k_graph; }
+  bool compiled(std::uint32_t id) { return facts(id) & k_compiled; }
+
+ private:
+  static constexpr std::uint8_t k_known = 1, k_step = 2, k_comm = 4, k_graph = 8, k_compiled = 16;
+  std::uint8_t facts(std::uint32_t id) {
+    auto& f = m_facts[id];
+    if (!f) {
+      const auto name = m_pool.get(id);
+      f = k_known | (detail::profiler_step_number(name) ? k_step : 0) | (is_comm_kernel(name) ? k_comm : 0) |
+          (name.find("GraphLaunch") != std::string_view::npos ? k_graph : 0) | (is_compiled(name) ? k_compiled : 0);
+    }
+    return f;
+  }
+  const model::StringPool& m_pool;
+  std::vector<std::uint8_t> m_facts;
+};
 
 struct Nesting {
   std::pmr::vector<std::int64_t> self_ns;    // per event; GPU and other device events keep dur
+  std::pmr::vector<std::int64_t> incl_ns;    // per event: dur less what an enclosing event of its key covers
   std::pmr::vector<std::uint32_t> launcher;  // per event: pool id of the innermost cpu_op around it, or ~0
+};
+
+// Where each host event falls: the index of its step (or -1) and that step's window.
+struct StepWindows {
+  std::pmr::vector<std::int32_t> step_at;  // per event: its step index, -1 outside every step
+  std::vector<std::int64_t> begin, end;    // per step index
+  std::vector<std::int64_t> host_busy;     // per step index, filled by nest()
 };
 
 // Host event indices grouped by thread ((pid, tid) pool ids), each group in file
@@ -95,17 +134,29 @@ void merge_runs(T* first, T* last, Less less, Vector& scratch) {
   if (from != first) std::copy(from, from + n, first);
 }
 
-// Self time per host event: its duration minus the time of the events directly
-// inside it on the same thread. Each instant of an event is charged to the innermost
-// enclosing event only (a child that outlives its parent spills into the next
-// ancestor), so self times on a thread add up to at most its busy time.
-Nesting nest(const model::TraceFile& f, std::pmr::memory_resource* memory) {
+// One pass over each thread's host events in time order, with the stack of the
+// events that enclose the current one:
+//  - self time: its duration minus the time of the events directly inside it. Each
+//    instant is charged to the innermost enclosing event only (a child that outlives
+//    its parent spills into the next ancestor), so self times on a thread add up to at
+//    most its busy time;
+//  - inclusive time as a union: an event nested in an open event of the same key
+//    (Python's _call_impl inside _call_impl, recursion) adds only what sticks out;
+//  - the launcher of each runtime call: the innermost cpu_op around it;
+//  - host busy per step: the union of the thread's events within the step window, on
+//    threads that run operators.
+// ProfilerStep spans (a cpu_op in PyTorch <= 1.8) enclose a step: no operator, no
+// launcher, no busy time of their own.
+Nesting nest(const model::TraceFile& f, NameFacts& names, StepWindows& windows,
+             std::pmr::memory_resource* memory) {
   const auto& ev = f.events;
-  Nesting n{std::pmr::vector<std::int64_t>(memory), std::pmr::vector<std::uint32_t>(memory)};
+  Nesting n{std::pmr::vector<std::int64_t>(memory), std::pmr::vector<std::int64_t>(memory),
+            std::pmr::vector<std::uint32_t>(memory)};
   n.self_ns.resize(ev.size());
+  n.incl_ns.resize(ev.size());
   n.launcher.assign(ev.size(), ~0u);
   // self_ns starts at the duration; children's time is subtracted as they are met.
-  for (std::size_t i = 0; i < ev.size(); ++i) n.self_ns[i] = ev[i].dur_ns;
+  for (std::size_t i = 0; i < ev.size(); ++i) n.self_ns[i] = n.incl_ns[i] = ev[i].dur_ns;
   std::vector<std::uint32_t> group_end;
   auto order = by_thread(ev, group_end, memory);
   const auto before = [&](std::uint32_t a, std::uint32_t b) {
@@ -113,59 +164,105 @@ Nesting nest(const model::TraceFile& f, std::pmr::memory_resource* memory) {
     if (ev[a].dur_ns != ev[b].dur_ns) return ev[a].dur_ns > ev[b].dur_ns;
     return a < b;
   };
-  std::vector<std::uint32_t> stack;
+  const auto step_span = [&](std::uint32_t i) {
+    return (ev[i].kind == Kind::cpu_op || ev[i].kind == Kind::user_annotation) && names.step_span(ev[i].name);
+  };
+  // The stack, with per entry the entry below it of the same name and the latest end
+  // among the open entries of its key (itself included).
+  struct Open {
+    std::uint32_t event;
+    std::uint32_t below_same_name;
+    std::int64_t key_end;
+  };
+  constexpr std::uint32_t k_none = ~0u;
+  std::vector<Open> stack;
+  std::pmr::vector<std::uint32_t> top_of_name(f.pool.size(), k_none, memory);  // stack position
   std::pmr::vector<std::uint32_t> scratch(memory);
   std::uint32_t largest = 0;
   for (std::size_t t = 0; t < group_end.size(); ++t)
     largest = std::max(largest, group_end[t] - (t ? group_end[t - 1] : 0));
   scratch.reserve(largest);
+  auto& busy = windows.host_busy;
   std::uint32_t group_begin = 0;
   for (const auto group_stop : group_end) {
     auto* const first = order.data() + group_begin;
     auto* const last = order.data() + group_stop;
     group_begin = group_stop;
     merge_runs(first, last, before, scratch);  // the order a sort gives: `before` is total
+    const bool runs_ops = std::any_of(first, last, [&](std::uint32_t i) { return ev[i].kind == Kind::cpu_op && !step_span(i); });
+    std::int64_t seg_step = -1, seg_begin = 0, seg_end = 0;  // the busy segment being grown
+    const auto flush = [&] {
+      if (seg_step >= 0) detail::add_sat(busy[static_cast<std::size_t>(seg_step)], seg_end - seg_begin);
+    };
+    for (const auto& o : stack) top_of_name[ev[o.event].name] = k_none;
     stack.clear();
     for (const auto* it = first; it != last; ++it) {
       const auto i = *it;
       const auto begin = ev[i].ts_ns, end = begin + ev[i].dur_ns;
-      while (!stack.empty() && ev[stack.back()].ts_ns + ev[stack.back()].dur_ns <= begin) stack.pop_back();
+      while (!stack.empty() && ev[stack.back().event].ts_ns + ev[stack.back().event].dur_ns <= begin) {
+        top_of_name[ev[stack.back().event].name] = stack.back().below_same_name;
+        stack.pop_back();
+      }
       std::int64_t t = begin;
       for (auto s = stack.rbegin(); s != stack.rend() && t < end; ++s) {
-        const auto seg_end = std::min(end, ev[*s].ts_ns + ev[*s].dur_ns);
-        if (seg_end > t) {
-          n.self_ns[*s] -= seg_end - t;
-          t = seg_end;
+        const auto seg = std::min(end, ev[s->event].ts_ns + ev[s->event].dur_ns);
+        if (seg > t) {
+          n.self_ns[s->event] -= seg - t;
+          t = seg;
         }
       }
       if (ev[i].kind == Kind::runtime)
         for (auto s = stack.rbegin(); s != stack.rend(); ++s)
-          if (ev[*s].kind == Kind::cpu_op) {
-            n.launcher[i] = ev[*s].name;
+          if (ev[s->event].kind == Kind::cpu_op && !step_span(s->event)) {
+            n.launcher[i] = ev[s->event].name;
             break;
           }
-      stack.push_back(i);
+      // The latest end among open events of the same key covers the start of this one.
+      const std::uint32_t prev = top_of_name[ev[i].name];
+      std::uint32_t same = prev;
+      while (same != k_none && ev[stack[same].event].category != ev[i].category) same = stack[same].below_same_name;
+      const std::int64_t covered = same == k_none ? INT64_MIN : stack[same].key_end;
+      if (covered > begin) n.incl_ns[i] = std::max<std::int64_t>(0, end - covered);
+      top_of_name[ev[i].name] = static_cast<std::uint32_t>(stack.size());
+      stack.push_back({i, prev, std::max(end, covered)});
+      if (runs_ops && !step_span(i)) {
+        const std::int64_t st = windows.step_at[i];
+        if (st >= 0) {
+          const auto b = std::max(begin, windows.begin[static_cast<std::size_t>(st)]);
+          const auto e = std::min(end, windows.end[static_cast<std::size_t>(st)]);
+          if (st != seg_step || b > seg_end) {
+            flush();
+            seg_step = st, seg_begin = b, seg_end = std::max(b, e);
+          } else {
+            seg_end = std::max(seg_end, e);
+          }
+        }
+      }
     }
+    flush();
   }
   for (auto& v : n.self_ns) v = std::max<std::int64_t>(0, v);
   return n;
 }
 
-// GPU work of one device in one step, for the busy time (union of intervals).
+// A GPU interval: its device, and the step it was launched in (or -1).
 struct GpuInterval {
-  std::uint32_t step, pid;
+  std::int64_t step;
+  std::uint32_t pid;
   std::int64_t begin, end;
   auto operator<=>(const GpuInterval&) const = default;
 };
 
-// Length of the union of intervals sorted by start.
-std::int64_t union_length(const GpuInterval* first, const GpuInterval* last) {
+// Length of the union of intervals sorted by start, each cut to start at `from`.
+std::int64_t union_length(const GpuInterval* first, const GpuInterval* last, std::int64_t from) {
   std::int64_t total = 0, cur_b = 0, cur_e = 0;
   bool open = false;
   for (auto* iv = first; iv != last; ++iv) {
-    if (!open || iv->begin > cur_e) {
+    const auto b = std::max(iv->begin, from);
+    if (iv->end <= b) continue;
+    if (!open || b > cur_e) {
       if (open) total += cur_e - cur_b;
-      cur_b = iv->begin, cur_e = iv->end, open = true;
+      cur_b = b, cur_e = iv->end, open = true;
     } else {
       cur_e = std::max(cur_e, iv->end);
     }
@@ -174,26 +271,37 @@ std::int64_t union_length(const GpuInterval* first, const GpuInterval* last) {
   return total;
 }
 
-// What summarize_file asks of each distinct name, computed once per pool id.
-class NameFacts {
- public:
-  explicit NameFacts(const model::StringPool& pool) : m_pool(pool), m_facts(pool.size(), 0) {}
-  bool step_span(std::uint32_t id) { return facts(id) & k_step; }
-  bool comm_kernel(std::uint32_t id) { return facts(id) & k_comm; }
-
- private:
-  static constexpr std::uint8_t k_known = 1, k_step = 2, k_comm = 4;
-  std::uint8_t facts(std::uint32_t id) {
-    auto& f = m_facts[id];
-    if (!f) {
-      const auto name = m_pool.get(id);
-      f = k_known | (detail::profiler_step_number(name) ? k_step : 0) | (is_comm_kernel(name) ? k_comm : 0);
-    }
-    return f;
+// GPU busy within each step window, summed over devices: the union of all GPU work
+// on a device (whichever step launched it), cut to the window, so that busy + idle =
+// step time x devices.
+std::vector<std::int64_t> busy_in_windows(std::pmr::vector<GpuInterval>& gpu, const std::vector<std::int64_t>& begin,
+                                          const std::vector<std::int64_t>& end) {
+  std::vector<std::int64_t> busy(begin.size(), 0);
+  {  // by device, then start: runs of that order already (each stream's work is in order)
+    std::pmr::vector<GpuInterval> scratch(gpu.get_allocator());
+    merge_runs(gpu.data(), gpu.data() + gpu.size(), [](const GpuInterval& a, const GpuInterval& b) {
+      return a.pid != b.pid ? a.pid < b.pid : a.begin < b.begin;
+    }, scratch);
   }
-  const model::StringPool& m_pool;
-  std::vector<std::uint8_t> m_facts;
-};
+  std::vector<std::pair<std::int64_t, std::int64_t>> segments;  // one device's union, in order
+  for (std::size_t i = 0; i < gpu.size();) {
+    segments.clear();
+    const auto pid = gpu[i].pid;
+    for (; i < gpu.size() && gpu[i].pid == pid; ++i) {
+      if (!segments.empty() && gpu[i].begin <= segments.back().second)
+        segments.back().second = std::max(segments.back().second, gpu[i].end);
+      else
+        segments.push_back({gpu[i].begin, gpu[i].end});
+    }
+    for (std::size_t w = 0; w < begin.size(); ++w) {
+      auto it = std::lower_bound(segments.begin(), segments.end(), begin[w],
+                                 [](const auto& seg, std::int64_t t) { return seg.second <= t; });
+      for (; it != segments.end() && it->first < end[w]; ++it)
+        detail::add_sat(busy[w], std::min(it->second, end[w]) - std::max(it->first, begin[w]));
+    }
+  }
+  return busy;
+}
 
 }  // namespace
 
@@ -205,21 +313,24 @@ model::FileSummary summarize_file(const model::TraceFile& f) {
   s.rank_source = f.rank_source;
   s.world_size = f.world_size;
   s.gpu_names = f.gpu_names;
+  s.cuda_runtime_version = f.cuda_runtime_version;
+  s.cuda_driver_version = f.cuda_driver_version;
   s.events = f.events.size();
   s.json_bytes = f.json_bytes;
   s.truncated = f.truncated;
   s.diagnostics = f.diagnostics;
 
-  // The per-event arrays below (about 40 bytes an event) share one arena.
-  Arena arena(f.events.size() * 64 + f.pool.size() * 4 + 4096);
+  // The per-event arrays below (about 50 bytes an event) share one arena.
+  Arena arena(f.events.size() * 80 + f.pool.size() * 8 + 4096);
   const detail::LaunchIndex launch_of(f, arena.get());
   const auto steps = detail::assign_steps(f, launch_of, arena.get());
-  const auto nesting = nest(f, arena.get());
   const auto& ev = f.events;
   s.has_steps = !steps.host_steps.empty();
+  NameFacts names(f.pool);
 
   // Steps: the file's CPU-side step spans, or one pseudo-step over the whole file.
   std::unordered_map<std::int64_t, std::uint32_t> step_index;
+  StepWindows windows;
   if (s.has_steps) {
     for (const auto& w : steps.host_steps) {
       if (step_index.count(w.step)) continue;  // a step number twice (several processes): first span
@@ -228,27 +339,41 @@ model::FileSummary summarize_file(const model::TraceFile& f) {
       st.step = w.step;
       st.detail.dur_ns = w.end_ns - w.begin_ns;
       s.steps.push_back(st);
+      windows.begin.push_back(w.begin_ns);
+      windows.end.push_back(w.end_ns);
     }
   } else {
     std::int64_t b = INT64_MAX, e = INT64_MIN;
     for (const auto& x : ev)
       if (is_host(x.kind)) b = std::min(b, x.ts_ns), e = std::max(e, x.ts_ns + x.dur_ns);
+    if (b > e) b = e = 0;
     model::StepSummary st;
-    st.detail.dur_ns = b <= e ? e - b : 0;
+    st.detail.dur_ns = e - b;
     s.steps.push_back(st);
+    windows.begin.push_back(b);
+    windows.end.push_back(e);
   }
-  std::int64_t last_step = k_no_step;  // runs of events share a step
-  std::uint32_t last_index = 0;
-  auto step_of = [&](std::size_t i) -> std::int64_t {
-    if (!s.has_steps) return 0;
-    const auto it = steps.iteration[i];
-    if (it == k_no_step) return -1;
-    if (it != last_step) {
-      last_index = step_index.at(it);
-      last_step = it;
+  // Each event's step index, -1 outside every step.
+  windows.step_at = std::pmr::vector<std::int32_t>(ev.size(), -1, arena.get());
+  {
+    std::int64_t last_step = k_no_step;  // runs of events share a step
+    std::int32_t last_index = -1;
+    for (std::size_t i = 0; i < ev.size(); ++i) {
+      if (!s.has_steps) {
+        windows.step_at[i] = 0;
+        continue;
+      }
+      const auto it = steps.iteration[i];
+      if (it == k_no_step) continue;
+      if (it != last_step) {
+        last_index = static_cast<std::int32_t>(step_index.at(it));
+        last_step = it;
+      }
+      windows.step_at[i] = last_index;
     }
-    return last_index;
-  };
+  }
+  windows.host_busy.assign(s.steps.size(), 0);
+  const auto nesting = nest(f, names, windows, arena.get());
 
   // Keys: (category, name) pool ids -> index into s.keys. A name nearly always has one
   // category, so a table by name id, and a map for the rest.
@@ -283,7 +408,6 @@ model::FileSummary summarize_file(const model::TraceFile& f) {
     return s.cells[last.second];
   };
 
-  NameFacts names(f.pool);
   std::unordered_map<std::uint32_t, std::uint32_t> launcher_index;  // pool id -> index
   // Launch cells: (launcher, key, step) -> index into s.launches, with each key's last
   // one at hand (a kernel is nearly always launched by one operator, in runs of a
@@ -320,7 +444,10 @@ model::FileSummary summarize_file(const model::TraceFile& f) {
 
   for (std::uint32_t i = 0; i < ev.size(); ++i) {
     const auto& e = ev[i];
-    const auto st = step_of(i);
+    if (e.kind == Kind::runtime && names.graph_launch(e.name)) s.cuda_graphs = true;
+    if ((is_host(e.kind) || e.kind == Kind::kernel) && names.compiled(e.name)) s.compiled = true;
+    const auto st = windows.step_at[i];
+    if (model::is_gpu_work(e.kind)) gpu.push_back({st, e.pid, e.ts_ns, e.ts_ns + e.dur_ns});
     if (st < 0) {
       if (is_host(e.kind)) ++outside;
       continue;
@@ -328,23 +455,21 @@ model::FileSummary summarize_file(const model::TraceFile& f) {
     const auto step = static_cast<std::uint32_t>(st);
     auto& d = s.steps[step].detail;
     // Step spans themselves are step times, not operators (HTA quirk Q1).
-    const bool step_span = (e.kind == Kind::user_annotation || e.kind == Kind::cpu_op ||
-                            e.kind == Kind::gpu_user_annotation) &&
-                           names.step_span(e.name);
-    if (!step_span) {
-      const auto key = key_of(e);
-      auto& c = cell_of(key, step);
-      c.count += 1;
-      detail::add_sat(c.total_ns, e.dur_ns);
-      detail::add_sat(c.self_ns, nesting.self_ns[i]);
-      if (model::is_gpu_work(e.kind)) {
-        std::uint32_t who;
-        const auto l = e.correlation >= 0 ? launch_of.find(e.correlation) : -1;
-        if (l < 0) who = launcher_id(~1u, "(launch not in trace)");
-        else if (nesting.launcher[static_cast<std::size_t>(l)] == ~0u) who = launcher_id(~0u, "(no enclosing operator)");
-        else who = launcher_id(nesting.launcher[static_cast<std::size_t>(l)], {});
-        detail::add_sat(launch_ns(who, key, step), e.dur_ns);
-      }
+    if ((e.kind == Kind::user_annotation || e.kind == Kind::cpu_op || e.kind == Kind::gpu_user_annotation) &&
+        names.step_span(e.name))
+      continue;
+    const auto key = key_of(e);
+    auto& c = cell_of(key, step);
+    c.count += 1;
+    detail::add_sat(c.total_ns, nesting.incl_ns[i]);
+    detail::add_sat(c.self_ns, nesting.self_ns[i]);
+    if (model::is_gpu_work(e.kind)) {
+      std::uint32_t who;
+      const auto l = e.correlation >= 0 ? launch_of.find(e.correlation) : -1;
+      if (l < 0) who = launcher_id(~1u, "(launch not in trace)");
+      else if (nesting.launcher[static_cast<std::size_t>(l)] == ~0u) who = launcher_id(~0u, "(no enclosing operator)");
+      else who = launcher_id(nesting.launcher[static_cast<std::size_t>(l)], {});
+      detail::add_sat(launch_ns(who, key, step), e.dur_ns);
     }
     switch (e.kind) {
       case Kind::kernel:
@@ -356,26 +481,31 @@ model::FileSummary summarize_file(const model::TraceFile& f) {
       case Kind::runtime: detail::add_sat(d.runtime_ns, e.dur_ns); break;
       default: break;
     }
-    if (model::is_gpu_work(e.kind)) gpu.push_back({step, e.pid, e.ts_ns, e.ts_ns + e.dur_ns});
   }
 
-  // GPU busy: the union of each (step, device)'s intervals, sorted together (mostly
-  // in order already: by step, then time).
+  // GPU work launched in a step that runs past its end: the union per (step, device)
+  // of that work after the step's end. Idle is against every device of the file.
+  std::set<std::uint32_t> devices;
   {
     std::pmr::vector<GpuInterval> scratch(arena.get());
     merge_runs(gpu.data(), gpu.data() + gpu.size(), std::less<>(), scratch);
   }
-  std::vector<int> devices(s.steps.size(), 0);  // per step: devices with GPU work
   for (auto* first = gpu.data(); first != gpu.data() + gpu.size();) {
     auto* last = first;
     while (last != gpu.data() + gpu.size() && last->step == first->step && last->pid == first->pid) ++last;
-    detail::add_sat(s.steps[first->step].detail.gpu_busy_ns, union_length(first, last));
-    ++devices[first->step];
+    devices.insert(first->pid);
+    if (first->step >= 0) {
+      const auto w = static_cast<std::size_t>(first->step);
+      detail::add_sat(s.steps[w].detail.gpu_spill_ns, union_length(first, last, windows.end[w]));
+    }
     first = last;
   }
-  for (std::uint32_t i = 0; i < s.steps.size(); ++i) {
+  const auto busy = busy_in_windows(gpu, windows.begin, windows.end);
+  for (std::size_t i = 0; i < s.steps.size(); ++i) {
     auto& d = s.steps[i].detail;
-    const __int128 idle = __int128{d.dur_ns} * devices[i] - d.gpu_busy_ns;
+    d.gpu_busy_ns = busy[i];
+    d.host_busy_ns = windows.host_busy[i];
+    const __int128 idle = __int128{d.dur_ns} * static_cast<__int128>(devices.size()) - d.gpu_busy_ns;
     d.gpu_idle_ns = static_cast<std::int64_t>(std::clamp<__int128>(idle, 0, INT64_MAX));
   }
   std::sort(s.cells.begin(), s.cells.end(),

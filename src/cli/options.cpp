@@ -49,6 +49,23 @@ const char* k_footer =
 
 }  // namespace
 
+std::vector<std::string> parse_categories(const std::string& text) {
+  std::vector<std::string> out;
+  std::size_t start = 0;
+  while (start <= text.size()) {
+    auto end = text.find(',', start);
+    if (end == std::string::npos) end = text.size();
+    std::string c = text.substr(start, end - start);
+    while (!c.empty() && c.front() == ' ') c.erase(c.begin());
+    while (!c.empty() && c.back() == ' ') c.pop_back();
+    for (auto& ch : c) ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));  // as rows show them
+    if (c.empty()) throw UsageError("--categories '" + text + "': an empty category");
+    out.push_back(std::move(c));
+    start = end + 1;
+  }
+  return out;
+}
+
 void parse_min_change(const std::string& text, analysis::CompareOptions& o) {
   // Longer suffixes first: "ms" and "ns" also end in "s".
   static const std::pair<std::string_view, double> units[] = {
@@ -162,6 +179,15 @@ ParseOutcome parse_options(int argc, const char* const* argv, Options& o) {
                "Reproduce HTA's TraceDiff numbers exactly, quirks included (default rank and step:\n"
                "the smallest of each side)")
       ->group("Selection");
+  std::string categories;
+  app.add_option("--categories", categories,
+                 "Host categories that count as operators, e.g. cpu_op,cuda_runtime (default: every\n"
+                 "host category; leave out python_function or user_annotation to hide Python frames\n"
+                 "or annotations)")
+      ->group("Selection");
+  app.add_flag("--keep-warmup", o.compare.keep_warmup,
+               "Keep a first step far slower than the others (warm-up) in the comparison")
+      ->group("Selection");
   std::vector<std::string> min_change;
   app.add_option("--min-change", min_change,
                  "Per-step changes smaller than this are 'same within noise': a percentage (5%)\n"
@@ -197,6 +223,8 @@ ParseOutcome parse_options(int argc, const char* const* argv, Options& o) {
   if (o.label_control == o.label_test) throw UsageError("--label-control and --label-test must differ");
 
   for (const auto& m : min_change) parse_min_change(m, o.compare);
+  o.compare.top = o.top;
+  if (!categories.empty()) o.compare.categories = parse_categories(categories);
   o.compare.device = device == "cpu"   ? analysis::DeviceFilter::cpu
                      : device == "gpu" ? analysis::DeviceFilter::gpu
                                        : analysis::DeviceFilter::all;

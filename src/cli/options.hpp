@@ -31,6 +31,9 @@ ParseOutcome parse_options(int argc, const char* const* argv, Options& options);
 // "5%" sets the relative threshold, "2us"/"0.5ms"/... the absolute one. Throws UsageError.
 void parse_min_change(const std::string& text, analysis::CompareOptions& options);
 
+// "cpu_op, cuda_runtime" -> {"cpu_op", "cuda_runtime"} (lower case, as rows show categories).
+std::vector<std::string> parse_categories(const std::string& text);
+
 // "N", "N,M", "all" -> ranks (nullopt for all). Throws UsageError.
 std::optional<std::vector<int>> parse_rank_list(const std::string& text);
 // "N", "N,M", "A-B", "all" and mixes ("1,3-5") -> steps (nullopt for all).

@@ -28,12 +28,14 @@ namespace tracediff::cli {
 
 namespace {
 
-// Warnings on stderr: every kept sample, then a count for the rest.
-void print_warnings(const model::DiffReport& report) {
+// Warnings on stderr: every kept sample (with its side), then a count for the rest;
+// the notes too when no terminal summary shows them.
+void print_warnings(const model::DiffReport& report, bool notes) {
   const auto& d = report.diagnostics;
   std::size_t shown[model::k_diag_count] = {};
   for (const auto& s : d.samples()) {
-    std::cerr << "tracediff: warning: " << s.file << ": " << s.message << '\n';
+    std::cerr << "tracediff: warning: " << (s.side.empty() ? "" : s.side + ": ") << s.file << ": " << s.message
+              << '\n';
     ++shown[static_cast<std::size_t>(s.id)];
   }
   for (std::size_t i = 0; i < model::k_diag_count; ++i) {
@@ -42,7 +44,8 @@ void print_warnings(const model::DiffReport& report) {
       std::cerr << "tracediff: warning: " << d.count(id) - shown[i] << " more " << model::diag_name(id)
                 << ": " << model::diag_description(id) << '\n';
   }
-  for (const auto& note : report.notes) std::cerr << "tracediff: note: " << note << '\n';
+  if (notes)
+    for (const auto& note : report.notes) std::cerr << "tracediff: note: " << note << '\n';
 }
 
 // "tracediff: reading 3/8 files, 1.2 GB, 410 MB/s" on stderr, redrawn in place, once
@@ -131,15 +134,14 @@ bool colour_allowed(int fd) {
 
 // --fail-on outcomes on stderr: one line per condition that holds; a condition with
 // nothing to measure is a warning (a typo in a name must not pass silently).
-bool report_gate(const std::vector<analysis::GateResult>& results, bool quiet) {
+bool report_gate(const std::vector<model::GateResult>& results, bool quiet) {
   bool fired = false;
   for (const auto& r : results) {
-    if (r.fired) {
-      std::cerr << "tracediff: fail-on: " << r.condition->text << ": " << r.detail << '\n';
+    if (r.fired()) {
+      std::cerr << "tracediff: fail-on: " << r.condition.text << ": " << r.detail << '\n';
       fired = true;
-    } else if (!r.evaluated && !quiet) {
-      std::cerr << "tracediff: warning: fail-on: " << r.condition->text << ": not evaluated: " << r.detail
-                << '\n';
+    } else if (r.outcome == model::GateOutcome::not_evaluated && !quiet) {
+      std::cerr << "tracediff: warning: fail-on: " << r.condition.text << ": not evaluated: " << r.detail << '\n';
     }
   }
   return fired;
@@ -157,10 +159,11 @@ int run_checked(int argc, const char* const* argv) {
   tune_malloc(inputs);
 
   ReadProgress progress(!o.quiet && isatty(2) == 1);
-  const auto report = load_and_compare(o, progress.callback());
+  auto report = load_and_compare(o, progress.callback());
   progress.finish();
-  if (!o.quiet) print_warnings(report);
-  const auto gate = analysis::evaluate_gate(o.fail_on, report);
+  report.gate = analysis::evaluate_gate(o.fail_on, report);
+  const bool stdout_taken = o.csv == "-" || o.json == "-" || o.html == "-" || o.markdown == "-";
+  if (!o.quiet) print_warnings(report, stdout_taken);
 
   if (o.csv) {
     AtomicFile f(*o.csv);
@@ -182,12 +185,10 @@ int run_checked(int argc, const char* const* argv) {
     AtomicFile f(*o.markdown);
     output::MarkdownOptions mo;
     mo.top = o.top;
-    mo.gate = gate;
     output::write_markdown(report, mo, f.stream());
     f.commit();
   }
   // The terminal summary, unless stdout already carries an output.
-  const bool stdout_taken = o.csv == "-" || o.json == "-" || o.html == "-" || o.markdown == "-";
   if (!o.quiet && !stdout_taken) {
     output::TerminalOptions to;
     to.top = o.top;
@@ -195,7 +196,7 @@ int run_checked(int argc, const char* const* argv) {
     output::write_terminal_summary(report, to, std::cout);
     std::cout.flush();
   }
-  return report_gate(gate, o.quiet) ? k_exit_gate : k_exit_ok;
+  return report_gate(report.gate, o.quiet) ? k_exit_gate : k_exit_ok;
 }
 
 }  // namespace

@@ -41,12 +41,14 @@ void Diagnostics::report(DiagId id, std::string file, std::uint64_t offset, std:
     m_samples.push_back({id, std::move(file), offset, std::move(message)});
 }
 
-void Diagnostics::merge(const Diagnostics& other) {
+void Diagnostics::merge(const Diagnostics& other, std::string_view side) {
   for (std::size_t i = 0; i < k_diag_count; ++i) m_counts[i] += other.m_counts[i];
   for (const auto& s : other.m_samples) {
     const auto kept = std::count_if(m_samples.begin(), m_samples.end(),
                                     [&](const DiagSample& x) { return x.id == s.id; });
-    if (static_cast<std::size_t>(kept) < k_samples_per_id) m_samples.push_back(s);
+    if (static_cast<std::size_t>(kept) >= k_samples_per_id) continue;
+    m_samples.push_back(s);
+    if (!side.empty()) m_samples.back().side = side;
   }
 }
 

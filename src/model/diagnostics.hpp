@@ -29,6 +29,7 @@ struct DiagSample {
   std::string file;
   std::uint64_t offset = 0;  // byte offset in the (inflated) JSON; 0 when not applicable
   std::string message;
+  std::string side;  // the label of the side it came from, once the sides are merged
 };
 
 class Diagnostics {
@@ -38,7 +39,8 @@ class Diagnostics {
   void add(DiagId id, std::uint64_t n = 1) { m_counts[static_cast<std::size_t>(id)] += n; }
   // Counts one and keeps the message as a sample while fewer than k_samples_per_id are kept.
   void report(DiagId id, std::string file, std::uint64_t offset, std::string message);
-  void merge(const Diagnostics& other);
+  // With a side, the merged samples are tagged with it (a self-diff reads each file twice).
+  void merge(const Diagnostics& other, std::string_view side = {});
   // Keeps a sample without counting it (restoring saved diagnostics).
   void add_sample(DiagSample sample) { m_samples.push_back(std::move(sample)); }
 

@@ -29,17 +29,29 @@ const char* verdict_name(Verdict v) {
     case Verdict::slower: return "slower";
     case Verdict::faster: return "faster";
     case Verdict::same: return "same";
+    case Verdict::untestable: return "untestable";
   }
   return "";
 }
 
-std::optional<double> DiffRow::diff_pct() const {
-  if (per_step_basis) {
-    if (control_step.total_ns == 0) return std::nullopt;
-    return 100.0 * diff_per_step_ns() / control_step.total_ns;
+const char* verdict_words(Verdict v) {
+  switch (v) {
+    case Verdict::slower: return "slower";
+    case Verdict::faster: return "faster";
+    case Verdict::same: return "same within noise";
+    case Verdict::untestable: return "not testable";
   }
-  if (control.total_ns == 0) return std::nullopt;
-  return 100.0 * static_cast<double>(diff_ns()) / static_cast<double>(control.total_ns);
+  return "";
+}
+
+const char* gate_outcome_name(GateOutcome o) {
+  switch (o) {
+    case GateOutcome::fired: return "fired";
+    case GateOutcome::passed: return "passed";
+    case GateOutcome::within_noise: return "within_noise";
+    case GateOutcome::not_evaluated: return "not_evaluated";
+  }
+  return "";
 }
 
 std::vector<std::size_t> DiffReport::impact_order() const {

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "model/diagnostics.hpp"
+#include "model/gate.hpp"
 #include "model/trace.hpp"
 
 namespace tracediff::model {
@@ -20,9 +21,22 @@ enum class Change : std::uint8_t { added, deleted, increased, decreased, unchang
 const char* change_name(Change c);   // "added", ...
 const char* change_symbol(Change c); // HTA's "+", "-", "="
 
-// Duration verdict of a row, from per-step figures and their noise (README "Is it real?").
-enum class Verdict : std::uint8_t { slower, faster, same };
-const char* verdict_name(Verdict v);  // "slower", "faster", "same"
+// Verdict on a figure's change, from its per-step samples (README "Is it real?"):
+// untestable when a side has too few samples to tell.
+enum class Verdict : std::uint8_t { slower, faster, same, untestable };
+const char* verdict_name(Verdict v);   // JSON and CSV: "slower", "faster", "same", "untestable"
+const char* verdict_words(Verdict v);  // people: "slower", "faster", "same within noise", "not testable"
+
+// One figure on both sides and what analysis decided about its change. Writers show
+// these values as they are.
+struct Comparison {
+  double control = 0, test = 0;  // per step unit (a mean), or a total where so labelled
+  std::optional<double> pct;     // 100 (test - control) / control; nullopt when control is 0
+  Verdict verdict = Verdict::same;
+  bool significant = false;
+  double diff() const { return test - control; }
+  bool is_new() const { return control == 0 && test != 0; }
+};
 
 struct SideStats {
   std::uint64_t count = 0;
@@ -50,6 +64,12 @@ struct DiffRow {
   Verdict verdict = Verdict::same;         // by duration per step, noise-aware
   bool significant = false;                // the per-step change stands out from the noise
   std::string launched_by;                 // GPU rows: the CPU operator that launched most of its time
+  std::string label;                       // the name as views show it (distinct_labels over all rows)
+  std::string launched_by_label;
+  std::optional<double> pct;               // diff_pct(): set by analysis
+  double median_diff_ns = 0;               // what the verdict judged: median(test) - median(control)
+  // Inclusive time of each step unit (selected, warm-up left out), for the gate's sums.
+  std::vector<double> control_samples, test_samples;
 
   double diff_per_step_ns() const { return test_step.total_ns - control_step.total_ns; }
   std::int64_t diff_count() const {
@@ -58,7 +78,7 @@ struct DiffRow {
   std::int64_t diff_ns() const { return test.total_ns - control.total_ns; }
   // Relative change of the duration: per step in the default mode, of the totals in
   // --hta-compat; nullopt when control is 0.
-  std::optional<double> diff_pct() const;
+  std::optional<double> diff_pct() const { return pct; }
   bool per_step_basis = true;  // false in --hta-compat
 };
 
@@ -85,13 +105,15 @@ struct StepDetail {
   int rank = 0;
   std::int64_t step = 0;
   std::int64_t dur_ns = 0;
-  std::int64_t gpu_busy_ns = 0;    // union of kernel/memcpy/memset intervals, per device, summed
-  std::int64_t gpu_idle_ns = 0;    // step time × devices used − busy
+  std::int64_t gpu_busy_ns = 0;    // union of kernel/memcpy/memset intervals within the step, per device, summed
+  std::int64_t gpu_idle_ns = 0;    // step time × devices − busy
+  std::int64_t gpu_spill_ns = 0;   // GPU work launched in the step that ran after it ended (union, per device)
+  std::int64_t host_busy_ns = 0;   // union of host events within the step, on the threads that run operators
   std::int64_t kernel_ns = 0;      // compute kernels (communication kernels apart)
   std::int64_t comm_ns = 0;        // NCCL/RCCL/HCCL communication kernels
   std::int64_t memcpy_ns = 0;
   std::int64_t memset_ns = 0;
-  std::int64_t cpu_self_ns = 0;    // CPU operators' self time
+  std::int64_t cpu_self_ns = 0;    // CPU operators' self time (cpu_op events, ProfilerStep spans left out)
   std::int64_t runtime_ns = 0;     // CUDA runtime/driver calls
 };
 
@@ -111,6 +133,16 @@ struct FileInfo {
   bool truncated = false;
 };
 
+// What a side ran on and with, where its traces say so.
+struct SideMeta {
+  std::vector<std::string> gpus;          // "NVIDIA A100-SXM4-80GB × 8", one per distinct model
+  std::vector<int> world_sizes;           // distinct distributedInfo.world_size
+  std::vector<std::int64_t> cuda_runtime; // distinct cuda_runtime_version
+  std::vector<std::int64_t> cuda_driver;  // distinct cuda_driver_version
+  bool cuda_graphs = false;               // a graph launch (cudaGraphLaunch, hipGraphLaunch)
+  bool compiled = false;                  // torch.compile regions or Triton kernels
+};
+
 struct SideSummary {
   std::string label;
   std::vector<std::string> inputs;
@@ -127,26 +159,66 @@ struct SideSummary {
   std::vector<StepDetail> step_details;   // one per (rank, step), sorted
   StepDetail step_mean;                   // means over step_details (rank, step = 0)
   std::vector<RankDetail> rank_details;   // one per selected rank
+  std::vector<StepDetail> warmup;         // steps found to be warm-up and left out (README "Is it real?")
+  SideMeta meta;
 };
 
 // GPU time by the CPU operator that launched it (through the correlation id of the
 // runtime call, then the innermost cpu_op around that call on its thread).
 struct LauncherRow {
   std::string launcher;  // CPU operator name; "(unknown)" when the launch has no enclosing op
+  std::string label;     // as views show it
+  Comparison time;       // GPU time per step, judged
   double control_per_step_ns = 0, test_per_step_ns = 0;
   std::int64_t control_ns = 0, test_ns = 0;
   struct Kernel {
     std::string name;
+    std::string label;
     std::int64_t control_ns = 0, test_ns = 0;
+    Comparison time;  // per step, judged
   };
   std::vector<Kernel> kernels;  // by |Δ| descending, then name
 };
 
-// Ranks side by side: which one changed most (by mean step time).
+// One rank of each side, paired by rank id (or by position when the sides' ranks differ).
+struct RankRow {
+  std::optional<int> control_rank, test_rank;
+  std::size_t control_steps = 0, test_steps = 0;
+  Comparison step_time, gpu_busy;  // per step, judged
+  bool changed_most = false;
+};
+
+// Ranks side by side: which one changed most (by mean step time, among ranks whose
+// change is significant).
 struct RankComparison {
   std::int64_t control_spread_ns = 0, test_spread_ns = 0;  // max − min of rank step means
   std::optional<int> changed_most_control_rank, changed_most_test_rank;
   double changed_most_pct = 0;
+};
+
+// A figure of the headline or of the step breakdown.
+struct Figure {
+  std::string id;     // JSON `figure`: "step_time", "gpu_busy", ...
+  std::string label;  // "Step time"
+  std::string note;   // what it is made of, in a few words
+  Comparison value;
+};
+
+// The largest significant changes, in order: indices into DiffReport::rows.
+struct TopList {
+  std::vector<std::size_t> rows;
+  std::size_t more = 0;          // significant, beyond the list's length
+  std::size_t within_noise = 0;  // the same direction, within noise
+  std::size_t untestable = 0;    // the same direction, not testable
+  // No row could be tested (too few steps on a side): rows are then the largest raw
+  // changes, to be shown as not testable, never as real.
+  bool raw = false;
+};
+
+// A property on which the sides differ: the likeliest cause of a change, said first.
+struct SideDifference {
+  std::string what;           // "GPU", "World size", "CUDA runtime", "CUDA graphs", "torch.compile"
+  std::string control, test;  // "NVIDIA A100-SXM4-80GB × 8"; "none" when a side lacks it
 };
 
 struct DiffReport {
@@ -163,6 +235,18 @@ struct DiffReport {
   double min_change_us = 0.0;
   Diagnostics diagnostics;              // both sides; samples name their file
   std::vector<std::string> notes;       // plain-language remarks ("compared whole: no ProfilerStep")
+
+  // Decided once, shown by every writer (default mode; --hta-compat fills headline
+  // with HTA's totals and the top lists by raw difference).
+  std::string unit = "step";            // what one per-step unit is: "step", "trace", or "unit" (mixed)
+  std::vector<Figure> headline;         // what people read first
+  std::vector<Figure> breakdown;        // where the step time went
+  std::vector<RankRow> rank_rows;       // when a side has more than one rank
+  TopList top_regressions, top_improvements;
+  std::vector<std::size_t> top_launchers;  // significant launchers, by |Δ per step|
+  std::vector<SideDifference> sides_differ;
+  std::vector<GateResult> gate;         // --fail-on, in the order given
+  bool queue_backs_up = false;          // GPU work outlives its step on a side (a note says where)
 
   // by_impact when it is a permutation of the rows (a report built by hand in a test
   // may leave it empty), else row order.

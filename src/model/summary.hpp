@@ -15,7 +15,9 @@
 namespace tracediff::model {
 
 // Version of the *.tdsum.json layout; bump on any incompatible change.
-constexpr int k_summary_schema_version = 1;
+// 2: inclusive time as the union of a name's nested occurrences; GPU busy within the
+// step window, spill and host busy; CUDA versions, graphs and compiled regions.
+constexpr int k_summary_schema_version = 2;
 
 constexpr std::int64_t k_whole_trace_step = -1;  // the one pseudo-step of a file without steps
 
@@ -35,7 +37,7 @@ struct Cell {
   std::uint32_t key = 0;   // index into FileSummary::keys
   std::uint32_t step = 0;  // index into FileSummary::steps
   std::uint64_t count = 0;
-  std::int64_t total_ns = 0;
+  std::int64_t total_ns = 0;  // inclusive: an occurrence nested in one of the same key adds nothing
   std::int64_t self_ns = 0;
 };
 
@@ -53,6 +55,9 @@ struct FileSummary {
   RankSource rank_source = RankSource::fallback;
   std::optional<int> world_size;
   std::vector<std::string> gpu_names;
+  std::optional<std::int64_t> cuda_runtime_version, cuda_driver_version;
+  bool cuda_graphs = false;  // a graph launch (cudaGraphLaunch, hipGraphLaunch) in the file
+  bool compiled = false;     // torch.compile regions or Triton kernels in the file
   std::uint64_t events = 0;
   std::uint64_t json_bytes = 0;
   bool truncated = false;

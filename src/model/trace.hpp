@@ -95,6 +95,7 @@ struct TraceFile {
   std::optional<int> world_size;
   std::optional<std::int64_t> base_time_ns;
   std::vector<std::string> gpu_names;  // deviceProperties[].name
+  std::optional<std::int64_t> cuda_runtime_version, cuda_driver_version;  // newer CUDA builds write them
   std::uint64_t total_events = 0;      // entries of traceEvents, every phase
   StringPool pool;
   EventArray events;                   // complete events with a category, in file order

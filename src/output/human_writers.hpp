@@ -1,22 +1,21 @@
 #pragma once
 // The human summaries of a DiffReport: the terminal summary (stdout by default) and
 // Markdown for a pull-request comment or $GITHUB_STEP_SUMMARY. Like every writer they
-// read the report as it is: the top regressions and improvements are the rows of
-// report.by_impact whose per-step Δ duration is positive (negative), in that order.
+// read the report as it is: the headline, verdicts, top lists, notes and gate outcomes
+// are decided in analysis.
 //
 //   tracediff: Control → Test
-//                                Control        Test           Δ        Δ%
-//   Step time, mean              77.5 ms     87.0 ms    +9.50 ms    +12.3%
+//   Per step (mean)              Control        Test           Δ        Δ%
+//   Step time                    77.5 ms     87.0 ms    +9.50 ms    +12.3%  ▲
 //   ...
-//   Top 10 regressions (per step)
-//   aten::mm                     1.20 ms     1.38 ms     +180 µs    +15.0%
+//   Regressions (per step): top 10 of 24; 312 more within noise
+//     aten::mm                   1.20 ms     1.38 ms     +180 µs    +15.0%  ▲
 #include <cstddef>
 #include <ostream>
 #include <string>
 #include <string_view>
 #include <vector>
 
-#include "analysis/gate.hpp"
 #include "model/report.hpp"
 
 namespace tracediff::output {
@@ -35,8 +34,6 @@ void write_terminal_summary(const model::DiffReport& report, const TerminalOptio
 struct MarkdownOptions {
   int top = 10;                  // rows in each of the regressions and improvements tables
   std::size_t max_bytes = 65000; // hard cap (a GitHub comment holds 65,536 characters)
-  // --fail-on outcomes, shown as a "Gate" section when not empty.
-  std::vector<analysis::GateResult> gate;
 };
 
 // GitHub-flavoured Markdown: headline, gate, group sizes, top regressions and
@@ -56,18 +53,12 @@ std::size_t display_width(std::string_view s);
 // At most max_width columns, the middle elided with "…" when wider.
 std::string elide_middle(std::string_view s, std::size_t max_width);
 
-// The Δ of a row that the summaries rank by: per step, or of the totals in --hta-compat.
-double row_delta_ns(const model::DiffRow& row);
-double row_control_ns(const model::DiffRow& row);
-double row_test_ns(const model::DiffRow& row);
-
-struct TopRows {
-  std::vector<const model::DiffRow*> regressions, improvements;  // at most top each
-  std::size_t regressions_total = 0, improvements_total = 0;
-};
-// Rows of report.by_impact with Δ > 0 (< 0), ProfilerStep rows left out (the step
-// time is in the headline).
-TopRows top_rows(const model::DiffReport& report, std::size_t top);
+// "GPU A → B; World size 8 → 2": where the sides differ, in one line.
+std::string sides_differ_text(const model::DiffReport& report);
+// "Regressions (per step): top 10 of 24; 312 more within noise".
+std::string top_heading(const char* title, const model::TopList& list, const model::DiffReport& report);
+// "fired: step time +12.3% (...)": a --fail-on outcome in words.
+std::string gate_line(const model::GateResult& result);
 }  // namespace detail
 
 }  // namespace tracediff::output

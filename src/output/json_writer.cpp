@@ -48,6 +48,16 @@ void side(std::ostream& out, const model::SideSummary& s) {
   numbers(out, s.available_iterations);
   out << ",\n    \"whole_trace\": " << (s.whole_trace ? "true" : "false") << ", \"gpu_names\": ";
   strings(out, s.gpu_names);
+  out << ",\n    \"meta\": {\"gpus\": ";
+  strings(out, s.meta.gpus);
+  out << ", \"world_sizes\": ";
+  numbers(out, s.meta.world_sizes);
+  out << ", \"cuda_runtime_versions\": ";
+  numbers(out, s.meta.cuda_runtime);
+  out << ", \"cuda_driver_versions\": ";
+  numbers(out, s.meta.cuda_driver);
+  out << ", \"cuda_graphs\": " << (s.meta.cuda_graphs ? "true" : "false")
+      << ", \"compiled\": " << (s.meta.compiled ? "true" : "false") << '}';
   const auto& st = s.step_times;
   out << ",\n    \"step_time_us\": {\"count\": " << st.steps.size() << ", \"mean\": " << us_decimal(st.mean_ns)
       << ", \"median\": " << us_decimal(st.median_ns) << ", \"min\": " << us_decimal(st.min_ns)
@@ -61,7 +71,8 @@ void detail_fields(std::ostream& out, const model::StepDetail& d) {
       << ", \"gpu_idle_us\": " << us_decimal(d.gpu_idle_ns) << ", \"kernel_us\": " << us_decimal(d.kernel_ns)
       << ", \"comm_kernel_us\": " << us_decimal(d.comm_ns) << ", \"memcpy_us\": " << us_decimal(d.memcpy_ns)
       << ", \"memset_us\": " << us_decimal(d.memset_ns) << ", \"cpu_self_us\": " << us_decimal(d.cpu_self_ns)
-      << ", \"runtime_us\": " << us_decimal(d.runtime_ns);
+      << ", \"runtime_us\": " << us_decimal(d.runtime_ns) << ", \"gpu_spill_us\": " << us_decimal(d.gpu_spill_ns)
+      << ", \"host_busy_us\": " << us_decimal(d.host_busy_ns);
 }
 
 void steps(std::ostream& out, const model::SideSummary& s) {
@@ -76,7 +87,51 @@ void steps(std::ostream& out, const model::SideSummary& s) {
     detail_fields(out, d);
     out << '}';
   });
+  out << ",\n      \"warmup\": ";
+  list(out, s.warmup, [&](const model::StepDetail& d) {
+    out << "\n        {\"rank\": " << d.rank << ", \"step\": " << d.step << ", ";
+    detail_fields(out, d);
+    out << '}';
+  });
   out << '}';
+}
+
+// A judged figure's values, in µs: "control": .., "test": .., "diff": .., "diff_pct": ..,
+// "verdict": .., "significant": ..
+void comparison(std::ostream& out, const model::Comparison& v) {
+  out << "\"control\": " << us_decimal(v.control) << ", \"test\": " << us_decimal(v.test)
+      << ", \"diff\": " << us_decimal(v.diff()) << ", \"diff_pct\": " << pct_decimal(v.pct, "null")
+      << ", \"verdict\": \"" << model::verdict_name(v.verdict) << "\", \"significant\": "
+      << (v.significant ? "true" : "false");
+}
+
+void figures(std::ostream& out, const std::vector<model::Figure>& v) {
+  list(out, v, [&](const model::Figure& f) {
+    out << "\n    {\"figure\": \"" << f.id << "\", \"label\": " << json_string(f.label) << ", ";
+    comparison(out, f.value);
+    out << '}';
+  });
+}
+
+void top_list(std::ostream& out, const model::DiffReport& r, const model::TopList& t) {
+  list(out, t.rows, [&](std::size_t i) {
+    const auto& row = r.rows[i];
+    out << "\n    {\"name\": " << json_string(row.name) << ", \"label\": " << json_string(row.label)
+        << ", \"category\": " << json_string(row.category) << ", \"device\": \"" << model::device_name(row.device)
+        << "\", \"control_per_step_us\": "
+        << us_decimal(row.per_step_basis ? row.control_step.total_ns : static_cast<double>(row.control.total_ns))
+        << ", \"test_per_step_us\": "
+        << us_decimal(row.per_step_basis ? row.test_step.total_ns : static_cast<double>(row.test.total_ns))
+        << ", \"diff_per_step_us\": "
+        << us_decimal(row.per_step_basis ? row.diff_per_step_ns() : static_cast<double>(row.diff_ns()))
+        << ", \"diff_pct\": " << pct_decimal(row.pct, "null") << ", \"verdict\": \""
+        << model::verdict_name(row.verdict) << "\"}";
+  });
+}
+
+void top_counts(std::ostream& out, const model::TopList& t) {
+  out << "{\"shown\": " << t.rows.size() << ", \"more\": " << t.more << ", \"within_noise\": " << t.within_noise
+      << ", \"untestable\": " << t.untestable << ", \"raw\": " << (t.raw ? "true" : "false") << '}';
 }
 
 void ranks(std::ostream& out, const std::vector<model::RankDetail>& v) {
@@ -96,11 +151,35 @@ void write_json(const model::DiffReport& r, std::ostream& out) {
   side(out, r.control);
   out << ",\n  \"test\": ";
   side(out, r.test);
+  out << ",\n  \"unit\": \"" << r.unit << "\",\n  \"sides_differ\": ";
+  list(out, r.sides_differ, [&](const model::SideDifference& d) {
+    out << "\n    {\"what\": " << json_string(d.what) << ", \"control\": " << json_string(d.control)
+        << ", \"test\": " << json_string(d.test) << '}';
+  });
+  out << ",\n  \"headline\": ";
+  figures(out, r.headline);
+  out << ",\n  \"breakdown\": ";
+  figures(out, r.breakdown);
+  out << ",\n  \"queue_backs_up\": " << (r.queue_backs_up ? "true" : "false");
+  out << ",\n  \"top_regressions\": ";
+  top_list(out, r, r.top_regressions);
+  out << ",\n  \"top_improvements\": ";
+  top_list(out, r, r.top_improvements);
+  out << ",\n  \"top_counts\": {\"regressions\": ";
+  top_counts(out, r.top_regressions);
+  out << ", \"improvements\": ";
+  top_counts(out, r.top_improvements);
+  out << "},\n  \"gate\": ";
+  list(out, r.gate, [&](const model::GateResult& g) {
+    out << "\n    {\"condition\": " << json_string(g.condition.text) << ", \"outcome\": \""
+        << model::gate_outcome_name(g.outcome) << "\", \"detail\": " << json_string(g.detail) << '}';
+  });
   out << ",\n  \"rows\": [";
   for (std::size_t i = 0; i < r.rows.size(); ++i) {
     const auto& row = r.rows[i];
     out << (i ? ",\n    " : "\n    ") << "{\"name\": " << json_string(row.name);
     if (row.full_name != row.name) out << ", \"full_name\": " << json_string(row.full_name);
+    out << ", \"label\": " << json_string(row.label);
     out << ", \"category\": " << json_string(row.category) << ", \"device\": \"" << model::device_name(row.device)
         << "\", \"control_count\": " << row.control.count << ", \"test_count\": " << row.test.count
         << ", \"control_total_us\": " << us_decimal(row.control.total_ns)
@@ -120,6 +199,7 @@ void write_json(const model::DiffReport& r, std::ostream& out) {
           << ", \"test_self_per_step_us\": " << us_decimal(row.test_step.self_ns)
           << ",\n     \"control_stddev_per_step_us\": " << us_decimal(row.control_step.stddev_ns)
           << ", \"test_stddev_per_step_us\": " << us_decimal(row.test_step.stddev_ns)
+          << ", \"median_diff_per_step_us\": " << us_decimal(row.median_diff_ns)
           << ", \"verdict\": \"" << model::verdict_name(row.verdict) << "\", \"significant\": "
           << (row.significant ? "true" : "false");
       if (!row.launched_by.empty()) out << ", \"launched_by\": " << json_string(row.launched_by);
@@ -137,14 +217,10 @@ void write_json(const model::DiffReport& r, std::ostream& out) {
     steps(out, r.control);
     out << ",\n    \"test\": ";
     steps(out, r.test);
-    out << ",\n    \"change_pct\": "
-        << pct_decimal(r.control.step_times.mean_ns
-                           ? std::optional<double>(100.0 * static_cast<double>(r.test.step_times.mean_ns -
-                                                                                r.control.step_times.mean_ns) /
-                                                   static_cast<double>(r.control.step_times.mean_ns))
-                           : std::nullopt,
-                       "null")
-        << "\n  },\n  \"ranks\": {\"control\": ";
+    std::optional<double> step_pct;
+    for (const auto& f : r.headline)
+      if (f.id == "step_time") step_pct = f.value.pct;
+    out << ",\n    \"change_pct\": " << pct_decimal(step_pct, "null") << "\n  },\n  \"ranks\": {\"control\": ";
     ranks(out, r.control.rank_details);
     out << ", \"test\": ";
     ranks(out, r.test.rank_details);
@@ -154,21 +230,39 @@ void write_json(const model::DiffReport& r, std::ostream& out) {
       out << ", \"changed_most\": {\"control_rank\": " << *r.ranks.changed_most_control_rank
           << ", \"test_rank\": " << *r.ranks.changed_most_test_rank
           << ", \"change_pct\": " << pct_decimal(r.ranks.changed_most_pct, "null") << '}';
+    out << ",\n    \"rows\": ";
+    list(out, r.rank_rows, [&](const model::RankRow& rr) {
+      const auto rank = [](const std::optional<int>& v) { return v ? std::to_string(*v) : std::string("null"); };
+      out << "\n      {\"control_rank\": " << rank(rr.control_rank) << ", \"test_rank\": " << rank(rr.test_rank)
+          << ", \"control_steps\": " << rr.control_steps << ", \"test_steps\": " << rr.test_steps
+          << ", \"changed_most\": " << (rr.changed_most ? "true" : "false") << ",\n       \"step_time\": {";
+      comparison(out, rr.step_time);
+      out << "}, \"gpu_busy\": {";
+      comparison(out, rr.gpu_busy);
+      out << "}}";
+    });
     out << "},\n  \"by_launcher\": [";
     for (std::size_t i = 0; i < r.by_launcher.size(); ++i) {
       const auto& l = r.by_launcher[i];
       out << (i ? ",\n    " : "\n    ") << "{\"launcher\": " << json_string(l.launcher)
           << ", \"control_us\": " << us_decimal(l.control_ns) << ", \"test_us\": " << us_decimal(l.test_ns)
           << ", \"control_per_step_us\": " << us_decimal(l.control_per_step_ns)
-          << ", \"test_per_step_us\": " << us_decimal(l.test_per_step_ns) << ", \"kernels\": ";
+          << ", \"test_per_step_us\": " << us_decimal(l.test_per_step_ns)
+          << ", \"diff_pct\": " << pct_decimal(l.time.pct, "null") << ", \"verdict\": \""
+          << model::verdict_name(l.time.verdict) << "\", \"significant\": " << (l.time.significant ? "true" : "false")
+          << ", \"kernels\": ";
       list(out, l.kernels, [&](const model::LauncherRow::Kernel& k) {
         out << "\n      {\"name\": " << json_string(k.name) << ", \"control_us\": " << us_decimal(k.control_ns)
-            << ", \"test_us\": " << us_decimal(k.test_ns) << '}';
+            << ", \"test_us\": " << us_decimal(k.test_ns) << ", \"control_per_step_us\": "
+            << us_decimal(k.time.control) << ", \"test_per_step_us\": " << us_decimal(k.time.test)
+            << ", \"verdict\": \"" << model::verdict_name(k.time.verdict) << "\"}";
       });
       out << '}';
     }
     out << (r.by_launcher.empty() ? "],\n" : "\n  ],\n");
-    out << "  \"min_change\": {\"pct\": " << decimal(r.min_change_pct, 3)
+    out << "  \"top_launchers\": ";
+    list(out, r.top_launchers, [&](std::size_t k) { out << json_string(r.by_launcher[k].launcher); });
+    out << ",\n  \"min_change\": {\"pct\": " << decimal(r.min_change_pct, 3)
         << ", \"us\": " << decimal(r.min_change_us, 3) << "},\n";
   }
   out << "  \"notes\": ";
@@ -183,7 +277,8 @@ void write_json(const model::DiffReport& r, std::ostream& out) {
   }
   out << "},\n    \"samples\": ";
   list(out, r.diagnostics.samples(), [&](const model::DiagSample& s) {
-    out << "\n      {\"kind\": \"" << model::diag_name(s.id) << "\", \"file\": " << json_string(s.file)
+    out << "\n      {\"kind\": \"" << model::diag_name(s.id) << "\", \"side\": " << json_string(s.side)
+        << ", \"file\": " << json_string(s.file)
         << ", \"offset\": " << s.offset << ", \"message\": " << json_string(s.message) << '}';
   });
   out << "\n  }\n}\n";

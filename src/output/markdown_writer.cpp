@@ -9,7 +9,6 @@
 
 #include "util/escape.hpp"
 #include "util/format.hpp"
-#include "output/html_writer.hpp"
 #include "output/human_writers.hpp"
 
 #ifndef TRACEDIFF_VERSION
@@ -22,8 +21,6 @@ namespace {
 
 using model::DiffReport;
 using model::DiffRow;
-
-constexpr std::size_t k_name_chars = 120;  // names in tables, middle elided beyond
 
 // A trace string made printable: line breaks and tabs become spaces, other control
 // bytes '?' (an escape sequence would reach a terminal with --markdown -).
@@ -75,21 +72,27 @@ std::string code_span(std::string_view raw) {
   return fence + (pad ? " " : "") + s + (pad ? " " : "") + fence;
 }
 
-bool has_steps(const model::SideSummary& s) { return !s.whole_trace && !s.step_times.steps.empty(); }
-
 std::string label(const model::SideSummary& s, const char* fallback) {
   return md_text(detail::elide_middle(detail::terminal_safe(s.label.empty() ? fallback : s.label), 40));
 }
 
-std::string arrow(double delta) {
-  return delta > 0 ? " \xE2\x96\xB2" : delta < 0 ? " \xE2\x96\xBC" : "";  // ▲ ▼
+// A verdict as one mark: ▲ slower, ▼ faster, ≈ within noise, ? not testable.
+std::string mark(model::Verdict v, bool hta) {
+  if (hta) return "";
+  switch (v) {
+    case model::Verdict::slower: return " \xE2\x96\xB2";
+    case model::Verdict::faster: return " \xE2\x96\xBC";
+    case model::Verdict::same: return " \xE2\x89\x88";
+    case model::Verdict::untestable: return " ?";
+  }
+  return "";
 }
 
-std::string headline_row(const std::string& what, double c, double t) {
-  const double d = t - c;
-  return "| " + what + " | " + format_duration_ns(to_ns(c), false) + " | " + format_duration_ns(to_ns(t), false) +
-         " | " + format_duration_ns(to_ns(d), true) + " | " +
-         format_pct(relative_pct(c, t), c == 0 && t != 0) + arrow(d) + " |\n";
+std::string figure_row(const model::Figure& f, bool hta) {
+  const auto& v = f.value;
+  return "| " + md_text(f.label) + " | " + format_duration_ns(to_ns(v.control), false) + " | " +
+         format_duration_ns(to_ns(v.test), false) + " | " + format_duration_ns(to_ns(v.diff()), true) + " | " +
+         format_pct(v.pct, v.is_new()) + mark(v.verdict, hta) + " |\n";
 }
 
 std::string more_rows(std::size_t n) {
@@ -116,58 +119,62 @@ std::string bounded_block(const std::string& header, const std::vector<std::stri
   return out;
 }
 
-std::string top_table(const char* title, const std::vector<const DiffRow*>& rows, std::size_t total,
-                      const DiffReport& r, std::size_t budget, bool& any_noise) {
-  const std::string basis = r.hta_compat ? "in total" : "per step";
-  std::string head = "#### " + std::string(title) + " (" + basis + ")";
-  if (total > rows.size())
-    head += ": top " + std::to_string(rows.size()) + " of " + format_count(static_cast<std::int64_t>(total), false);
-  head += "\n\n";
-  if (rows.empty()) return head + "None.\n\n";
+std::string top_table(const char* title, const model::TopList& list, const DiffReport& r, std::size_t budget) {
+  std::string head = "#### " + md_text(detail::top_heading(title, list, r)) + "\n\n";
+  if (list.rows.empty()) return head + "None.\n\n";
   head +=
       "| Name | Device | Control | Test | \xCE\x94 | \xCE\x94% |\n"
       "|:--|:--|--:|--:|--:|--:|\n";
   std::vector<std::string> lines;
-  for (const auto* row : rows) {
-    const double c = detail::row_control_ns(*row), t = detail::row_test_ns(*row), d = detail::row_delta_ns(*row);
-    const bool noise = row->per_step_basis && !row->significant;
-    any_noise = any_noise || noise;
-    lines.push_back("| " + markdown_code_cell(plain(detail::shorten_name(row->name, k_name_chars))) + " | " +
-                    model::device_name(row->device) + " | " + format_duration_ns(to_ns(c), false) + " | " +
-                    format_duration_ns(to_ns(t), false) + " | " + format_duration_ns(to_ns(d), true) + " | " +
-                    format_pct(row->diff_pct(), c == 0 && t != 0) + (noise ? " \\~" : "") + " |\n");
+  for (auto i : list.rows) {
+    const auto& row = r.rows[i];
+    const double c = row.per_step_basis ? row.control_step.total_ns : static_cast<double>(row.control.total_ns);
+    const double t = row.per_step_basis ? row.test_step.total_ns : static_cast<double>(row.test.total_ns);
+    lines.push_back("| " + markdown_code_cell(plain(row.label)) + " | " + model::device_name(row.device) + " | " +
+                    format_duration_ns(to_ns(c), false) + " | " + format_duration_ns(to_ns(t), false) + " | " +
+                    format_duration_ns(to_ns(t - c), true) + " | " + format_pct(row.pct, c == 0 && t != 0) +
+                    mark(row.verdict, r.hta_compat) + " |\n");
   }
-  return bounded_block(head, lines, total, budget) + "\n";
+  return bounded_block(head, lines, list.rows.size(), budget) + "\n";
 }
 
-std::string names_list(const char* title, const std::vector<std::string>& names, std::size_t budget) {
-  if (names.empty()) return {};
+// The rows of one ops_diff group, by their labels.
+std::string names_list(const char* title, const DiffReport& r, model::Change group, std::size_t budget) {
+  const auto total = r.ops_diff.of(group).size();
+  if (total == 0) return {};
   std::vector<std::string> lines;
-  for (const auto& n : names) {
+  for (auto i : r.impact_order()) {
     // Stop building once the budget is certainly spent: 100k names must stay cheap.
     if (lines.size() * 8 > budget) break;
-    lines.push_back("- " + code_span(detail::shorten_name(n, k_name_chars)) + "\n");
+    if (r.rows[i].change == group) lines.push_back("- " + code_span(r.rows[i].label) + "\n");
   }
-  return bounded_block(std::string("**") + title + "** (" +
-                           format_count(static_cast<std::int64_t>(names.size()), false) + ")\n\n",
-                       lines, names.size(), budget) +
+  return bounded_block(std::string("**") + title + "** (" + format_count(static_cast<std::int64_t>(total), false) +
+                           ")\n\n",
+                       lines, total, budget) +
          "\n";
 }
 
-std::string gate_section(const std::vector<analysis::GateResult>& gate, std::size_t budget) {
+std::string gate_section(const std::vector<model::GateResult>& gate, std::size_t budget) {
   if (gate.empty()) return {};
-  std::size_t fired = 0;
-  for (const auto& g : gate) fired += g.fired;
+  std::size_t fired = 0, unevaluated = 0;
+  for (const auto& g : gate) {
+    fired += g.fired();
+    unevaluated += g.outcome == model::GateOutcome::not_evaluated;
+  }
   std::string head = fired ? "#### \xE2\x9D\x8C Gate failed: " + std::to_string(fired) + " of " +
                                  std::to_string(gate.size()) + " `--fail-on` conditions hold\n\n"
-                           : "#### \xE2\x9C\x85 Gate passed: none of " + std::to_string(gate.size()) +
-                                 " `--fail-on` conditions holds\n\n";
+                     : unevaluated ? "#### \xE2\x9A\xA0\xEF\xB8\x8F Gate passed, " + std::to_string(unevaluated) +
+                                         " of " + std::to_string(gate.size()) +
+                                         " `--fail-on` conditions not evaluated\n\n"
+                                   : "#### \xE2\x9C\x85 Gate passed: none of " + std::to_string(gate.size()) +
+                                         " `--fail-on` conditions holds\n\n";
   std::vector<std::string> lines;
   for (const auto& g : gate) {
-    const std::string expr = code_span(g.condition ? g.condition->text : std::string("?"));
-    const char* mark = !g.evaluated ? "\xE2\x9A\xA0\xEF\xB8\x8F" : g.fired ? "\xE2\x9D\x8C" : "\xE2\x9C\x85";
-    lines.push_back("- " + std::string(mark) + " " + expr + ": " + (g.evaluated ? "" : "not evaluated: ") +
-                    md_text(g.detail) + "\n");
+    const char* sign = g.outcome == model::GateOutcome::fired           ? "\xE2\x9D\x8C"
+                       : g.outcome == model::GateOutcome::not_evaluated ? "\xE2\x9A\xA0\xEF\xB8\x8F"
+                                                                        : "\xE2\x9C\x85";
+    lines.push_back("- " + std::string(sign) + " " + code_span(g.condition.text) + ": " +
+                    md_text(detail::gate_line(g)) + "\n");
   }
   return bounded_block(head, lines, lines.size(), budget) + "\n";
 }
@@ -177,21 +184,20 @@ std::string headline(const DiffReport& r) {
   const auto& t = r.test;
   std::string out = "<!-- tracediff-report -->\n### tracediff: " + label(c, "Control") + " \xE2\x86\x92 " +
                     label(t, "Test") + "\n\n";
-  out += "| | " + label(c, "Control") + " | " + label(t, "Test") + " | \xCE\x94 | \xCE\x94% |\n";
+  if (!r.sides_differ.empty()) {
+    out += "> [!WARNING]\n> **The sides differ**, the likeliest cause of a change:\n";
+    for (const auto& d : r.sides_differ)
+      out += "> - " + md_text(d.what) + ": " + md_text(d.control) + " \xE2\x86\x92 " + md_text(d.test) + "\n";
+    out += "\n";
+  }
+  const std::string basis = r.hta_compat ? "In total" : "Per " + r.unit + " (mean)";
+  out += "| " + basis + " | " + label(c, "Control") + " | " + label(t, "Test") + " | \xCE\x94 | \xCE\x94% |\n";
   out += "|:--|--:|--:|--:|--:|\n";
-  const bool steps = has_steps(c) && has_steps(t);
-  if (steps)
-    out += headline_row("Step time, mean", static_cast<double>(c.step_times.mean_ns),
-                        static_cast<double>(t.step_times.mean_ns));
-  if (c.step_mean.gpu_busy_ns != 0 || t.step_mean.gpu_busy_ns != 0)
-    out += headline_row("GPU busy per step", static_cast<double>(c.step_mean.gpu_busy_ns),
-                        static_cast<double>(t.step_mean.gpu_busy_ns));
-  out += headline_row("CPU operators, total", static_cast<double>(c.cpu_total.total_ns),
-                      static_cast<double>(t.cpu_total.total_ns));
-  out += headline_row("GPU work, total", static_cast<double>(c.gpu_total.total_ns),
-                      static_cast<double>(t.gpu_total.total_ns));
+  for (const auto& f : r.headline) out += figure_row(f, r.hta_compat);
   out += "\n";
-  if (!steps) out += "_Step time not compared: a side has no ProfilerStep (whole traces compared)._\n\n";
+  if (!r.hta_compat && !r.headline.empty())
+    out += "<sub>\xE2\x96\xB2 slower \xC2\xB7 \xE2\x96\xBC faster \xC2\xB7 \xE2\x89\x88 within noise \xC2\xB7 ? not "
+           "testable (README: Is it real?)</sub>\n\n";
 
   out += "**By count:**";
   const model::Change order[] = {model::Change::added, model::Change::deleted, model::Change::increased,
@@ -243,24 +249,18 @@ void hard_cap(std::string& s, std::size_t n) {
 void write_markdown(const model::DiffReport& r, const MarkdownOptions& o, std::ostream& out) {
   const std::size_t cap = o.max_bytes;
   const std::string head = headline(r);
-  const std::string gate = gate_section(o.gate, 8000);
-  const std::string diag = problems(r) + notes(r, 4000);
+  const std::string gate = gate_section(r.gate, 8000);
+  const std::string diag = notes(r, 4000) + problems(r);
   const std::string footer = "<sub>tracediff " TRACEDIFF_VERSION " \xC2\xB7 " +
-                             std::string(r.hta_compat ? "totals (--hta-compat)" : "per-step means") +
+                             std::string(r.hta_compat ? "totals (--hta-compat)" : "per-" + r.unit + " means") +
                              " \xC2\xB7 durations inclusive</sub>\n";
   const std::size_t fixed = head.size() + gate.size() + diag.size() + footer.size() + 64;
   std::size_t rest = cap > fixed ? cap - fixed : 0;
 
-  const auto top = detail::top_rows(r, static_cast<std::size_t>(std::max(o.top, 0)));
-  bool any_noise = false;
-  const std::string regressions =
-      top_table("Regressions", top.regressions, top.regressions_total, r, rest * 2 / 5, any_noise);
+  const std::string regressions = top_table("Regressions", r.top_regressions, r, rest * 2 / 5);
   rest -= std::min(rest, regressions.size());
-  const std::string improvements =
-      top_table("Improvements", top.improvements, top.improvements_total, r, rest * 2 / 3, any_noise);
+  const std::string improvements = top_table("Improvements", r.top_improvements, r, rest * 2 / 3);
   rest -= std::min(rest, improvements.size());
-  const std::string noise = any_noise ? "\\~ within run-to-run noise (not significant)\n\n" : "";
-  rest -= std::min(rest, noise.size());
 
   std::string lists;
   const auto& added = r.ops_diff.of(model::Change::added);
@@ -272,14 +272,14 @@ void write_markdown(const model::DiffReport& r, const MarkdownOptions& o, std::o
     const std::string close = "</details>\n\n";
     if (rest > open.size() + close.size() + 200) {
       std::size_t room = rest - open.size() - close.size();
-      const std::string a = names_list("Added", added, deleted.empty() ? room : room / 2);
+      const std::string a = names_list("Added", r, model::Change::added, deleted.empty() ? room : room / 2);
       room -= std::min(room, a.size());
-      const std::string d = names_list("Deleted", deleted, room);
+      const std::string d = names_list("Deleted", r, model::Change::deleted, room);
       lists = open + a + d + close;
     }
   }
 
-  std::string doc = head + gate + regressions + improvements + noise + lists + diag + footer;
+  std::string doc = head + gate + regressions + improvements + lists + diag + footer;
   hard_cap(doc, cap);
   out << doc;
 }

@@ -47,6 +47,12 @@ void write_summary(const model::SetSummary& s, std::ostream& out) {
         << ", \"rank_source\": \"" << model::rank_source_name(f.rank_source) << "\", \"world_size\": "
         << (f.world_size ? std::to_string(*f.world_size) : "null") << ", \"gpu_names\": ";
     strings(out, f.gpu_names);
+    out << ", \"cuda_runtime_version\": "
+        << (f.cuda_runtime_version ? std::to_string(*f.cuda_runtime_version) : "null")
+        << ", \"cuda_driver_version\": "
+        << (f.cuda_driver_version ? std::to_string(*f.cuda_driver_version) : "null")
+        << ", \"cuda_graphs\": " << (f.cuda_graphs ? "true" : "false")
+        << ", \"compiled\": " << (f.compiled ? "true" : "false");
     out << ", \"events\": " << f.events << ", \"json_bytes\": " << f.json_bytes
         << ", \"truncated\": " << (f.truncated ? "true" : "false")
         << ", \"has_steps\": " << (f.has_steps ? "true" : "false") << ",\n   \"diagnostics\": ";
@@ -62,7 +68,8 @@ void write_summary(const model::SetSummary& s, std::ostream& out) {
       const auto& d = f.steps[i].detail;
       out << (i ? ", " : "") << '[' << f.steps[i].step << ", " << d.dur_ns << ", " << d.gpu_busy_ns << ", "
           << d.gpu_idle_ns << ", " << d.kernel_ns << ", " << d.comm_ns << ", " << d.memcpy_ns << ", "
-          << d.memset_ns << ", " << d.cpu_self_ns << ", " << d.runtime_ns << ']';
+          << d.memset_ns << ", " << d.cpu_self_ns << ", " << d.runtime_ns << ", " << d.gpu_spill_ns << ", "
+          << d.host_busy_ns << ']';
     }
     out << "],\n   \"cells\": [";
     for (std::size_t i = 0; i < f.cells.size(); ++i) {

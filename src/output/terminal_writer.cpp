@@ -8,6 +8,7 @@
 #include "util/escape.hpp"
 #include "util/format.hpp"
 #include "output/human_writers.hpp"
+#include "util/display_name.hpp"
 
 namespace tracediff::output {
 
@@ -83,48 +84,37 @@ std::string elide_middle(std::string_view s, std::size_t max_width) {
   return out;
 }
 
-double row_control_ns(const model::DiffRow& row) {
-  return row.per_step_basis ? row.control_step.total_ns : static_cast<double>(row.control.total_ns);
-}
-double row_test_ns(const model::DiffRow& row) {
-  return row.per_step_basis ? row.test_step.total_ns : static_cast<double>(row.test.total_ns);
-}
-double row_delta_ns(const model::DiffRow& row) {
-  return row.per_step_basis ? row.diff_per_step_ns() : static_cast<double>(row.diff_ns());
+std::string sides_differ_text(const model::DiffReport& r) {
+  std::string out;
+  for (const auto& d : r.sides_differ)
+    out += (out.empty() ? "" : "; ") + d.what + " " + d.control + " \xE2\x86\x92 " + d.test;
+  return out;
 }
 
-TopRows top_rows(const model::DiffReport& report, std::size_t top) {
-  std::vector<std::size_t> order;
-  bool ok = report.by_impact.size() == report.rows.size();
-  if (ok) {
-    std::vector<bool> seen(report.rows.size(), false);
-    for (auto i : report.by_impact) {
-      if (i >= report.rows.size() || seen[i]) {
-        ok = false;
-        break;
-      }
-      seen[i] = true;
-    }
+std::string top_heading(const char* title, const model::TopList& list, const model::DiffReport& r) {
+  const std::string basis = r.hta_compat ? "in total" : "per " + r.unit;
+  std::string h = std::string(title) + " (" + basis + ")";
+  if (list.raw) return h + ": not testable, too few steps to tell from noise; the largest raw changes";
+  std::string counts;
+  if (list.more) counts += "top " + std::to_string(list.rows.size()) + " of " +
+                           format_count(static_cast<std::int64_t>(list.rows.size() + list.more), false);
+  if (list.within_noise)
+    counts += (counts.empty() ? "" : "; ") + format_count(static_cast<std::int64_t>(list.within_noise), false) +
+              " more within noise";
+  if (list.untestable)
+    counts += (counts.empty() ? "" : "; ") + format_count(static_cast<std::int64_t>(list.untestable), false) +
+              " not testable";
+  return counts.empty() ? h : h + ": " + counts;
+}
+
+std::string gate_line(const model::GateResult& g) {
+  switch (g.outcome) {
+    case model::GateOutcome::fired: return "fired: " + g.detail;
+    case model::GateOutcome::passed: return "passed: " + g.detail;
+    case model::GateOutcome::within_noise: return "passed (within noise): " + g.detail;
+    case model::GateOutcome::not_evaluated: return "not evaluated: " + g.detail;
   }
-  if (ok) {
-    order = report.by_impact;
-  } else {
-    for (std::size_t i = 0; i < report.rows.size(); ++i) order.push_back(i);
-  }
-  TopRows t;
-  for (auto i : order) {
-    const auto& row = report.rows[i];
-    if (row.name.rfind("ProfilerStep#", 0) == 0 || row.full_name.rfind("ProfilerStep#", 0) == 0) continue;
-    const double d = row_delta_ns(row);
-    if (d > 0) {
-      if (t.regressions.size() < top) t.regressions.push_back(&row);
-      ++t.regressions_total;
-    } else if (d < 0) {
-      if (t.improvements.size() < top) t.improvements.push_back(&row);
-      ++t.improvements_total;
-    }
-  }
-  return t;
+  return g.detail;
 }
 
 }  // namespace detail
@@ -212,19 +202,34 @@ void write_wrapped(std::ostream& out, const std::string& text, std::size_t width
   if (!line.empty()) out << line << '\n';
 }
 
-bool has_steps(const model::SideSummary& s) { return !s.whole_trace && !s.step_times.steps.empty(); }
-
 std::string label(const model::SideSummary& s, const char* fallback) {
   return detail::elide_middle(detail::terminal_safe(s.label.empty() ? fallback : s.label), 24);
 }
 
-std::vector<Cell> duration_line(std::string what, double c, double t) {
-  const double d = t - c;
-  return {{std::move(what)},
-          {format_duration_ns(to_ns(c), false)},
-          {format_duration_ns(to_ns(t), false)},
-          {format_duration_ns(to_ns(d), true), tone(d)},
-          {format_pct(relative_pct(c, t), c == 0 && t != 0), tone(d)}};
+// A verdict as one mark: ▲ slower, ▼ faster, ≈ within noise, ? not testable.
+Cell mark(model::Verdict v, bool hta) {
+  if (hta) return {""};
+  switch (v) {
+    case model::Verdict::slower: return {"\xE2\x96\xB2", k_red};
+    case model::Verdict::faster: return {"\xE2\x96\xBC", k_green};
+    case model::Verdict::same: return {"\xE2\x89\x88", k_dim};
+    case model::Verdict::untestable: return {"?", k_dim};
+  }
+  return {""};
+}
+
+const char* tone(model::Verdict v) {
+  return v == model::Verdict::slower ? k_red : v == model::Verdict::faster ? k_green : nullptr;
+}
+
+std::vector<Cell> figure_line(const model::Figure& f, bool hta) {
+  const auto& v = f.value;
+  return {{f.label},
+          {format_duration_ns(to_ns(v.control), false)},
+          {format_duration_ns(to_ns(v.test), false)},
+          {format_duration_ns(to_ns(v.diff()), true), tone(v.verdict)},
+          {format_pct(v.pct, v.is_new()), tone(v.verdict)},
+          mark(v.verdict, hta)};
 }
 
 struct TopTable {
@@ -232,32 +237,42 @@ struct TopTable {
   Rows rows;  // header row first; empty when there is nothing to show
 };
 
-TopTable top_table(const char* title, const std::vector<const DiffRow*>& rows, std::size_t total,
-                   const DiffReport& r, bool& any_noise) {
+TopTable top_table(const char* title, const model::TopList& list, const DiffReport& r,
+                   const std::vector<std::string>& labels) {
   TopTable t;
-  t.heading = std::string(title) + (r.hta_compat ? " (in total)" : " (per step)");
-  if (total > rows.size())
-    t.heading += ": top " + std::to_string(rows.size()) + " of " + format_count(static_cast<std::int64_t>(total), false);
-  if (rows.empty()) return t;
+  t.heading = detail::top_heading(title, list, r);
+  if (list.rows.empty()) return t;
   t.rows.push_back({{"  Name"}, {"Control"}, {"Test"}, {"\xCE\x94"}, {"\xCE\x94%"}, {""}});
-  for (const auto* row : rows) {
-    const double c = detail::row_control_ns(*row), tt = detail::row_test_ns(*row), d = detail::row_delta_ns(*row);
-    const bool noise = row->per_step_basis && !row->significant;
-    any_noise = any_noise || noise;
-    t.rows.push_back({{"  " + detail::terminal_safe(row->name)},
+  for (std::size_t k = 0; k < list.rows.size(); ++k) {
+    const auto& row = r.rows[list.rows[k]];
+    const double c = row.per_step_basis ? row.control_step.total_ns : static_cast<double>(row.control.total_ns);
+    const double tt = row.per_step_basis ? row.test_step.total_ns : static_cast<double>(row.test.total_ns);
+    t.rows.push_back({{"  " + labels[k]},
                       {format_duration_ns(to_ns(c), false)},
                       {format_duration_ns(to_ns(tt), false)},
-                      {format_duration_ns(to_ns(d), true), tone(d)},
-                      {format_pct(row->diff_pct(), c == 0 && tt != 0), tone(d)},
-                      {noise ? "~" : "", k_dim}});
+                      {format_duration_ns(to_ns(tt - c), true), tone(row.verdict)},
+                      {format_pct(row.pct, c == 0 && tt != 0), tone(row.verdict)},
+                      mark(row.verdict, r.hta_compat)});
   }
   return t;
 }
 
-void write_top(std::ostream& out, const TopTable& t, const Widths& w, bool color) {
-  out << '\n' << (color ? k_bold : "") << t.heading << (color ? k_reset : "") << '\n';
+void write_top(std::ostream& out, const TopTable& t, const Widths& w, bool color, std::size_t width) {
+  out << '\n' << (color ? k_bold : "");
+  write_wrapped(out, t.heading, width);
+  if (color) out << k_reset;
   if (t.rows.empty()) out << "  none\n";
   else write_rows(out, t.rows, w, color);
+}
+
+// Labels for the names of both lists at the width the terminal leaves them: the
+// report's rule (util/display_name), so that they stay distinct.
+std::vector<std::string> list_labels(const model::TopList& list, const DiffReport& r, std::size_t chars) {
+  std::vector<std::string_view> names;
+  for (auto i : list.rows) names.push_back(r.rows[i].full_name.empty() || r.short_names ? r.rows[i].name : r.rows[i].full_name);
+  auto labels = distinct_labels(names, chars);
+  for (auto& l : labels) l = detail::terminal_safe(l);
+  return labels;
 }
 
 }  // namespace
@@ -269,27 +284,24 @@ void write_terminal_summary(const model::DiffReport& r, const TerminalOptions& o
 
   std::string title = "tracediff: " + label(c, "Control") + " \xE2\x86\x92 " + label(t, "Test");
   out << (o.color ? k_bold : "") << detail::elide_middle(title, width) << (o.color ? k_reset : "") << '\n';
+  if (!r.sides_differ.empty()) {
+    out << '\n' << (o.color ? k_bold : "");
+    write_wrapped(out, "The sides differ: " + detail::terminal_safe(detail::sides_differ_text(r)), width);
+    if (o.color) out << k_reset;
+  }
 
   Rows head;
-  head.push_back({{""}, {label(c, "Control")}, {label(t, "Test")}, {"\xCE\x94"}, {"\xCE\x94%"}});
-  const bool steps = has_steps(c) && has_steps(t);
-  if (steps)
-    head.push_back(duration_line("Step time, mean", static_cast<double>(c.step_times.mean_ns),
-                           static_cast<double>(t.step_times.mean_ns)));
-  if (c.step_mean.gpu_busy_ns != 0 || t.step_mean.gpu_busy_ns != 0)
-    head.push_back(duration_line("GPU busy per step", static_cast<double>(c.step_mean.gpu_busy_ns),
-                           static_cast<double>(t.step_mean.gpu_busy_ns)));
-  head.push_back(duration_line("CPU operators, total", static_cast<double>(c.cpu_total.total_ns),
-                         static_cast<double>(t.cpu_total.total_ns)));
-  head.push_back(duration_line("GPU work, total", static_cast<double>(c.gpu_total.total_ns),
-                         static_cast<double>(t.gpu_total.total_ns)));
+  const std::string basis = r.hta_compat ? "In total" : "Per " + r.unit + " (mean)";
+  head.push_back({{basis}, {label(c, "Control")}, {label(t, "Test")}, {"\xCE\x94"}, {"\xCE\x94%"}, {""}});
+  for (const auto& f : r.headline) head.push_back(figure_line(f, r.hta_compat));
   out << '\n';
   write_rows(out, head, widths({&head}, width, 12), o.color);
-  if (!steps) out << "(step time not compared: no ProfilerStep on "
-                  << (c.whole_trace || c.step_times.steps.empty()
-                          ? (t.whole_trace || t.step_times.steps.empty() ? "either side" : "the control side")
-                          : "the test side")
-                  << ")\n";
+  if (!r.hta_compat && !r.headline.empty())
+    write_wrapped(out, "\xE2\x96\xB2 slower, \xE2\x96\xBC faster, \xE2\x89\x88 within noise, ? not testable", width);
+  for (const auto& n : r.notes) {
+    out << '\n';
+    write_wrapped(out, "Note: " + detail::terminal_safe(n), width);
+  }
 
   std::string groups = "By count:";
   const model::Change order[] = {model::Change::added, model::Change::deleted, model::Change::increased,
@@ -301,16 +313,31 @@ void write_terminal_summary(const model::DiffReport& r, const TerminalOptions& o
   out << '\n';
   write_wrapped(out, groups, width);
 
-  const auto top = detail::top_rows(r, static_cast<std::size_t>(std::max(o.top, 0)));
-  bool any_noise = false;
-  const auto slower = top_table("Regressions", top.regressions, top.regressions_total, r, any_noise);
-  const auto faster = top_table("Improvements", top.improvements, top.improvements_total, r, any_noise);
+  // The name column gets what the figures leave of the width.
+  const auto numbers = [&](const model::TopList& list) {
+    std::size_t w = 0;
+    for (auto i : list.rows) {
+      const auto& row = r.rows[i];
+      const double cv = row.per_step_basis ? row.control_step.total_ns : static_cast<double>(row.control.total_ns);
+      const double tv = row.per_step_basis ? row.test_step.total_ns : static_cast<double>(row.test.total_ns);
+      w = std::max(w, format_duration_ns(to_ns(cv), false).size() + format_duration_ns(to_ns(tv), false).size() +
+                          format_duration_ns(to_ns(tv - cv), true).size() + format_pct(row.pct, true).size());
+    }
+    return w;
+  };
+  const std::size_t used = std::max(numbers(r.top_regressions), numbers(r.top_improvements)) + 4 * 2 + 3 + 2;
+  const std::size_t chars = std::max<std::size_t>(width > used ? width - used : 0, 16);
+  const auto slower = top_table("Regressions", r.top_regressions, r, list_labels(r.top_regressions, r, chars));
+  const auto faster = top_table("Improvements", r.top_improvements, r, list_labels(r.top_improvements, r, chars));
   const auto w = widths({&slower.rows, &faster.rows}, width, 16);
-  write_top(out, slower, w, o.color);
-  write_top(out, faster, w, o.color);
-  if (any_noise) {
-    out << '\n';
-    write_wrapped(out, "~ within run-to-run noise (not significant)", width);
+  write_top(out, slower, w, o.color, width);
+  write_top(out, faster, w, o.color, width);
+
+  if (!r.gate.empty()) {
+    out << '\n' << (o.color ? k_bold : "") << "Gate (--fail-on)" << (o.color ? k_reset : "") << '\n';
+    for (const auto& g : r.gate)
+      write_wrapped(out, "  " + detail::terminal_safe(g.condition.text) + ": " + detail::terminal_safe(detail::gate_line(g)),
+                    width);
   }
 }
 

@@ -71,6 +71,8 @@ EventHandler::Field EventHandler::classify_key(std::string_view k) const {
     if (k == "distributedInfo") return Field::distributed_info;
     if (k == "deviceProperties") return Field::device_properties;
     if (k == "baseTimeNanoseconds") return Field::base_time;
+    if (k == "cuda_runtime_version") return Field::cuda_runtime;
+    if (k == "cuda_driver_version") return Field::cuda_driver;
     return Field::none;
   }
   if (m_in_dist_info && d == 2) {
@@ -201,7 +203,8 @@ EventHandler::Value* EventHandler::target() {
 }
 
 bool EventHandler::wants_top_scalar() const {
-  return (m_top == Top::object && m_depth == 1 && m_top_key == Field::base_time) ||
+  return (m_top == Top::object && m_depth == 1 &&
+          (m_top_key == Field::base_time || m_top_key == Field::cuda_runtime || m_top_key == Field::cuda_driver)) ||
          (m_in_dist_info && m_depth == 2) || (m_in_device && m_depth == 3);
 }
 
@@ -259,6 +262,10 @@ bool EventHandler::on_null_value() {
 void EventHandler::on_top_scalar(ValueType type, std::string_view text) {
   if (m_top == Top::object && m_depth == 1 && m_top_key == Field::base_time) {
     if (auto v = parse_integer(text)) m_file.base_time_ns = *v;
+  } else if (m_top == Top::object && m_depth == 1 &&
+             (m_top_key == Field::cuda_runtime || m_top_key == Field::cuda_driver)) {
+    if (auto v = parse_integer(text); v && *v >= 0)
+      (m_top_key == Field::cuda_runtime ? m_file.cuda_runtime_version : m_file.cuda_driver_version) = *v;
   } else if (m_in_dist_info && m_depth == 2) {
     // Rank may be written as text by on-demand traces (kineto-trace-format.md §1.4).
     const auto v = parse_integer(text);

@@ -90,6 +90,7 @@ class EventHandler {
     none, ph, cat, name, pid, tid, ts, dur, args,              // event level
     correlation, stream,                                       // args level
     trace_events, distributed_info, device_properties, base_time,  // top level
+    cuda_runtime, cuda_driver,
     rank, world_size, device_name,                             // inside top-level objects
   };
   struct Value {

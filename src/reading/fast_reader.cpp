@@ -583,6 +583,12 @@ St FastReader::top_member(const char*& p) {
     s = m_scan.scalar(p, v, 1);
     if (s == St::ok && (v.type == ValueType::number || v.type == ValueType::string))
       if (const auto t = parse_integer(v.text)) m_file.base_time_ns = *t;
+  } else if (key == "cuda_runtime_version" || key == "cuda_driver_version") {
+    FieldView v;
+    s = m_scan.scalar(p, v, 1);
+    if (s == St::ok && (v.type == ValueType::number || v.type == ValueType::string))
+      if (const auto t = parse_integer(v.text); t && *t >= 0)
+        (key == "cuda_runtime_version" ? m_file.cuda_runtime_version : m_file.cuda_driver_version) = *t;
   } else {
     s = m_scan.skip(p, 1);
   }

@@ -143,6 +143,11 @@ struct Reader {
                                              : model::RankSource::fallback;
     if (!at(o, "world_size").is_null()) f.world_size = rank(at(o, "world_size"), "world_size");
     f.gpu_names = strings(at(o, "gpu_names"), "gpu_names");
+    for (auto [key, field] : {std::pair{"cuda_runtime_version", &f.cuda_runtime_version},
+                              std::pair{"cuda_driver_version", &f.cuda_driver_version}})
+      if (!at(o, key).is_null()) *field = static_cast<std::int64_t>(count(at(o, key), key));
+    f.cuda_graphs = boolean(at(o, "cuda_graphs"), "cuda_graphs");
+    f.compiled = boolean(at(o, "compiled"), "compiled");
     f.events = figure(at(o, "events"), "events");
     f.json_bytes = figure(at(o, "json_bytes"), "json_bytes");
     f.truncated = boolean(at(o, "truncated"), "truncated");
@@ -163,7 +168,7 @@ struct Reader {
     item = "step";
     item_no = 0;
     for (const auto& s : array(at(o, "steps"), "steps")) {
-      const auto& t = tuple(s, 10, "step");
+      const auto& t = tuple(s, 12, "step");
       model::StepSummary st;
       st.step = integer(t[0], "step number");
       if (!f.has_steps && st.step != model::k_whole_trace_step)
@@ -172,9 +177,10 @@ struct Reader {
         fail("step number " + std::to_string(st.step) + " is not a ProfilerStep number");
       if (!seen.insert(st.step).second) fail("step number " + std::to_string(st.step) + " twice");
       auto& d = st.detail;
-      std::int64_t* fields[] = {&d.dur_ns, &d.gpu_busy_ns, &d.gpu_idle_ns, &d.kernel_ns, &d.comm_ns,
-                                &d.memcpy_ns, &d.memset_ns, &d.cpu_self_ns, &d.runtime_ns};
-      for (std::size_t i = 0; i < 9; ++i) *fields[i] = duration(t[i + 1], "step figure");
+      std::int64_t* fields[] = {&d.dur_ns,    &d.gpu_busy_ns, &d.gpu_idle_ns, &d.kernel_ns,
+                                &d.comm_ns,   &d.memcpy_ns,   &d.memset_ns,   &d.cpu_self_ns,
+                                &d.runtime_ns, &d.gpu_spill_ns, &d.host_busy_ns};
+      for (std::size_t i = 0; i < std::size(fields); ++i) *fields[i] = duration(t[i + 1], "step figure");
       f.steps.push_back(st);
       ++item_no;
     }
@@ -240,6 +246,10 @@ model::SetSummary read_summary_bytes(std::string_view bytes, const std::string& 
                 " is newer than this tracediff reads (" + std::to_string(model::k_summary_schema_version) +
                 "); upgrade tracediff or summarize again");
   if (version < 1) r.fail("schema_version " + std::to_string(version));
+  if (version < model::k_summary_schema_version)
+    throw Fatal(path + ": summary schema version " + std::to_string(version) +
+                " was written by an older tracediff, whose figures this one computes differently (inclusive time "
+                "of nested names, GPU busy within the step); summarize the traces again");
   model::SetSummary s;
   s.label = r.string(r.at(top, "label"), "label");
   s.inputs = r.strings(r.at(top, "inputs"), "inputs");

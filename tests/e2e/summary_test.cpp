@@ -72,14 +72,20 @@ BOOST_AUTO_TEST_CASE(summaries_are_validated) {
   BOOST_REQUIRE(run_cli({"summarize", gen, "-o", dir + "/ok.tdsum.json", "-q"}).exit_code == 0);
   const auto ok = read_file(dir + "/ok.tdsum.json");
   auto newer = ok;
-  newer.replace(newer.find("\"schema_version\": 1"), 19, "\"schema_version\": 99");
+  newer.replace(newer.find("\"schema_version\": 2"), 19, "\"schema_version\": 99");
   write_file(dir + "/newer.tdsum.json", newer);
+  auto older = ok;
+  older.replace(older.find("\"schema_version\": 2"), 19, "\"schema_version\": 1");
+  write_file(dir + "/older.tdsum.json", older);
   auto broken = ok;
   broken.replace(broken.find("\"cells\": [["), 11, "\"cells\": [[999999, 0, 1, 1, 1], [");
   write_file(dir + "/broken.tdsum.json", broken);
   write_file(dir + "/notsum.tdsum.json", "{\"traceEvents\": []}");
   for (const auto& [file, needle] : std::vector<std::pair<std::string, std::string>>{
-           {"newer", "newer than this tracediff"}, {"broken", "out of range"}, {"notsum", "format"}}) {
+           {"newer", "newer than this tracediff"},
+           {"older", "older tracediff"},
+           {"broken", "out of range"},
+           {"notsum", "format"}}) {
     const auto r = run_cli({dir + "/" + file + ".tdsum.json", gen, "--csv", "-"});
     BOOST_TEST(r.exit_code == 1, file);
     BOOST_TEST(r.err.find(file + ".tdsum.json") != std::string::npos, r.err);
@@ -92,13 +98,14 @@ BOOST_AUTO_TEST_CASE(summaries_are_validated) {
 namespace {
 
 // A small valid summary: one file, two steps, two keys, one launch.
-const std::string k_small = R"({"format": "tracediff-summary", "schema_version": 1, "label": "t", "inputs": ["x"],
+const std::string k_small = R"({"format": "tracediff-summary", "schema_version": 2, "label": "t", "inputs": ["x"],
  "diagnostics": {"counts": {"rank_duplicate": 1}, "samples": []},
  "files": [{"path": "x", "rank": 3, "rank_source": "distributedInfo", "world_size": 4, "gpu_names": ["H100"],
+  "cuda_runtime_version": 12040, "cuda_driver_version": null, "cuda_graphs": false, "compiled": true,
   "events": 10, "json_bytes": 1000, "truncated": false, "has_steps": true,
   "diagnostics": {"counts": {}, "samples": []},
   "keys": [["cpu_op", "aten::mm", "cpu_op"], ["kernel", "gemm", "kernel"]], "launchers": ["aten::mm"],
-  "steps": [[7, 100, 50, 50, 50, 0, 0, 0, 30, 0], [8, 100, 50, 50, 50, 0, 0, 0, 30, 0]],
+  "steps": [[7, 100, 50, 50, 50, 0, 0, 0, 30, 0, 0, 40], [8, 100, 50, 50, 50, 0, 0, 0, 30, 0, 5, 40]],
   "cells": [[0, 0, 3, 60, 30], [0, 1, 3, 60, 30], [1, 0, 2, 50, 50]],
   "launches": [[0, 1, 0, 50]]}]})";
 
@@ -132,6 +139,11 @@ BOOST_AUTO_TEST_CASE(a_small_summary_reads_and_compares_equal_to_itself) {
   const auto s = tracediff::reading::read_summary_bytes(k_small, "small.tdsum.json");
   BOOST_REQUIRE(s.files.size() == 1u);
   BOOST_TEST(s.files[0].cells.size() == 3u);
+  BOOST_TEST(*s.files[0].cuda_runtime_version == 12040);
+  BOOST_TEST(!s.files[0].cuda_driver_version);
+  BOOST_TEST(s.files[0].compiled);
+  BOOST_TEST(s.files[0].steps[1].detail.gpu_spill_ns == 5);
+  BOOST_TEST(s.files[0].steps[1].detail.host_busy_ns == 40);
   const auto report = tracediff::analysis::compare_summaries(s, s, {});
   BOOST_REQUIRE(report.rows.size() == 2u);
   for (const auto& row : report.rows) BOOST_TEST(row.test.total_ns == row.control.total_ns);
@@ -191,8 +203,8 @@ BOOST_AUTO_TEST_CASE(inconsistent_or_impossible_summaries_are_fatal_and_say_wher
 // (the sanitizer build checks that), with the side counted twice.
 BOOST_AUTO_TEST_CASE(figures_up_to_the_limit_compare_without_overflow) {
   // Step 7's duration: 2^61 less k_small's other figures (1 diagnostic, 10 events,
-  // 1000 bytes, 460 in steps, 280 in cells, 50 in launches).
-  const std::int64_t edge = (std::int64_t{1} << 61) - 1801;
+  // 1000 bytes, 545 in steps, 280 in cells, 50 in launches).
+  const std::int64_t edge = (std::int64_t{1} << 61) - 1886;
   const auto s = tracediff::reading::read_summary_bytes(small_with("[7, 100,", "[7, " + std::to_string(edge) + ","),
                                                         "edge.tdsum.json");
   const auto report = tracediff::analysis::compare_summaries(s, s, {});

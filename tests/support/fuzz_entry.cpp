@@ -193,12 +193,14 @@ void fuzz_summary(std::string_view bytes) {
   for (const auto& row : report.rows) {
     FUZZ_CHECK(same(row.control, row.test));
     FUZZ_CHECK(row.change == model::Change::unchanged);
-    FUZZ_CHECK(row.verdict == model::Verdict::same && !row.significant);
+    FUZZ_CHECK(!row.significant && row.verdict != model::Verdict::slower && row.verdict != model::Verdict::faster);
   }
   for (const auto c : {model::Change::added, model::Change::deleted, model::Change::increased,
                        model::Change::decreased})
     FUZZ_CHECK(report.ops_diff.of(c).empty());
-  for (const auto& l : report.by_launcher) FUZZ_CHECK(l.control_ns == l.test_ns);
+  for (const auto& l : report.by_launcher) FUZZ_CHECK(l.control_ns == l.test_ns && !l.time.significant);
+  for (const auto& f : report.headline) FUZZ_CHECK(!f.value.significant);
+  FUZZ_CHECK(report.top_regressions.rows.empty() || report.top_regressions.raw);
   FUZZ_CHECK(report.control.units == report.test.units);
   FUZZ_CHECK(report.control.step_times.mean_ns == report.test.step_times.mean_ns);
   FUZZ_CHECK(same(report.control.cpu_total, report.test.cpu_total));

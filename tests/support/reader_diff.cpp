@@ -27,6 +27,8 @@ std::string first_difference(const reading::ReadResult& ra, const reading::ReadR
       differ(out, "world size", a.world_size, b.world_size) ||
       differ(out, "base time", a.base_time_ns, b.base_time_ns) ||
       differ(out, "gpu names", a.gpu_names, b.gpu_names) ||
+      differ(out, "cuda runtime", a.cuda_runtime_version, b.cuda_runtime_version) ||
+      differ(out, "cuda driver", a.cuda_driver_version, b.cuda_driver_version) ||
       differ(out, "total events", a.total_events, b.total_events) ||
       differ(out, "event count", a.events.size(), b.events.size()) ||
       differ(out, "hta count", a.hta.size(), b.hta.size()) ||

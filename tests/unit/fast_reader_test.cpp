@@ -37,6 +37,7 @@ const std::string k_trace = "\xEF\xBB\xBF" R"JSON( {
   "schemaVersion": 1, "x": [1, -2.5e+3, true, false, null, {"a": [{}]}, "s\"\\\/\b\f\n\r\t\u00e9"],
   "deviceProperties": [{"id": 0, "name": "A100", "name": "H100"}, 7, [{"name": "no"}], {"name": 3}],
   "distributedInfo": {"rank": "2", "world_size": 4, "nested": {"rank": 9}},
+  "cuda_runtime_version": 12040, "cuda_driver_version": "12020",
   "traceEvents": [
   {"ph": "X", "cat": "cpu_op", "name": "aten::mm", "pid": 1, "tid": 2, "ts": 100.5, "dur": 20.25,
    "args": {"External id": 3, "Input Dims": [[2, 3], []], "Call stack": "a\\b.py(1)"}},

@@ -8,10 +8,11 @@
 #include "util/errors.hpp"
 
 using namespace tracediff;
-using analysis::GateComparator;
-using analysis::GateCondition;
-using analysis::GateMetric;
-using analysis::GateUnit;
+using model::GateComparator;
+using model::GateCondition;
+using model::GateMetric;
+using model::GateOutcome;
+using model::GateUnit;
 using analysis::parse_gate_condition;
 
 namespace {
@@ -29,7 +30,27 @@ model::DiffRow row(const std::string& name, model::Device device, double control
   r.control.total_ns = static_cast<std::int64_t>(control_ns * 2);
   r.test.total_ns = static_cast<std::int64_t>(test_ns * 2);
   r.change = change;
+  // Six steps a side, 0.1 % apart: any change past --min-change is significant.
+  for (int i = 0; i < 6; ++i) {
+    r.control_samples.push_back(control_ns * (1 + 0.001 * i));
+    r.test_samples.push_back(test_ns * (1 + 0.001 * i));
+  }
+  r.significant = control_ns != test_ns;
+  r.verdict = test_ns > control_ns ? model::Verdict::slower : test_ns < control_ns ? model::Verdict::faster
+                                                                                  : model::Verdict::same;
+  if (control_ns != 0) r.pct = 100.0 * (test_ns - control_ns) / control_ns;
   return r;
+}
+
+model::Figure figure(const char* id, double c, double t) {
+  model::Figure f;
+  f.id = id;
+  f.value.control = c;
+  f.value.test = t;
+  f.value.pct = 100.0 * (t - c) / c;
+  f.value.significant = true;
+  f.value.verdict = t > c ? model::Verdict::slower : model::Verdict::faster;
+  return f;
 }
 
 // Step time 77.5 ms -> 87.0 ms (+12.3%), GPU busy 50 ms -> 51 ms (+2%).
@@ -43,6 +64,8 @@ model::DiffReport report() {
   r.test.step_times.mean_ns = 87'000'000;
   r.control.step_mean.gpu_busy_ns = 50'000'000;
   r.test.step_mean.gpu_busy_ns = 51'000'000;
+  r.headline.push_back(figure("step_time", 77'500'000, 87'000'000));
+  r.headline.push_back(figure("gpu_busy", 50'000'000, 51'000'000));
   r.rows.push_back(row("aten::mm", model::Device::cpu, 1'000'000, 1'150'000));  // +15%
   r.rows.push_back(row("aten::add", model::Device::cpu, 2'000'000, 1'900'000));  // -5%
   r.rows.push_back(row("sm80_xmma_gemm_f32", model::Device::gpu, 10'000'000, 11'500'000));  // +1.5 ms
@@ -55,15 +78,14 @@ model::DiffReport report() {
   return r;
 }
 
-analysis::GateResult eval(const std::string& expr, const model::DiffReport& r) {
-  static std::vector<GateCondition> keep;  // results point at their condition
-  keep.push_back(parse_gate_condition(expr));
-  auto results = analysis::evaluate_gate({keep.back()}, r);
+model::GateResult eval(const std::string& expr, const model::DiffReport& r) {
+  auto results = analysis::evaluate_gate({parse_gate_condition(expr)}, r);
   BOOST_REQUIRE(results.size() == 1u);
   return results.front();
 }
 
-bool fires(const std::string& expr, const model::DiffReport& r = report()) { return eval(expr, r).fired; }
+bool fires(const std::string& expr, const model::DiffReport& r = report()) { return eval(expr, r).fired(); }
+bool evaluated(const model::GateResult& g) { return g.outcome != GateOutcome::not_evaluated; }
 
 }  // namespace
 
@@ -183,15 +205,15 @@ BOOST_AUTO_TEST_CASE(glob_matching) {
 BOOST_AUTO_TEST_CASE(step_time_and_gpu_busy) {
   const auto r = report();
   const auto res = eval("step_time>+5%", r);
-  BOOST_TEST(res.evaluated);
-  BOOST_TEST(res.fired);
-  BOOST_TEST(res.detail == "step time +12.3% (77.5 ms \xE2\x86\x92 87.0 ms)", res.detail);
+  BOOST_TEST(evaluated(res));
+  BOOST_TEST(res.fired());
+  BOOST_TEST(res.detail == "step time +12.3% (77.5 ms \xE2\x86\x92 87.0 ms per step)", res.detail);
   BOOST_TEST(!fires("step_time>+15%"));
   BOOST_TEST(fires("step_time>9ms"));
   BOOST_TEST(!fires("step_time>10ms"));
   BOOST_TEST(fires("step_time>=9.5ms"));
   BOOST_TEST(!fires("step_time<0%"));
-  BOOST_TEST(eval("step_time>+9ms", r).detail == "step time +9.50 ms (77.5 ms \xE2\x86\x92 87.0 ms)");
+  BOOST_TEST(eval("step_time>+9ms", r).detail == "step time +9.50 ms (77.5 ms \xE2\x86\x92 87.0 ms per step)");
 
   BOOST_TEST(fires("gpu_busy>+1%"));
   BOOST_TEST(!fires("gpu_busy>+3%"));
@@ -199,30 +221,30 @@ BOOST_AUTO_TEST_CASE(step_time_and_gpu_busy) {
 
   // Nothing to measure: not evaluated, does not fire.
   auto whole = report();
-  whole.control.whole_trace = true;
+  whole.headline.clear();
   const auto w = eval("step_time>+5%", whole);
-  BOOST_TEST(!w.evaluated);
-  BOOST_TEST(!w.fired);
+  BOOST_TEST(!evaluated(w));
+  BOOST_TEST(!w.fired());
   auto cpu_only = report();
-  cpu_only.control.step_mean.gpu_busy_ns = cpu_only.test.step_mean.gpu_busy_ns = 0;
-  BOOST_TEST(!eval("gpu_busy>+1%", cpu_only).evaluated);
+  cpu_only.headline.pop_back();
+  BOOST_TEST(!evaluated(eval("gpu_busy>+1%", cpu_only)));
 }
 
 BOOST_AUTO_TEST_CASE(ops_and_kernels) {
   const auto r = report();
   const auto mm = eval("op:aten::mm>+10%", r);
-  BOOST_TEST(mm.fired);
+  BOOST_TEST(mm.fired());
   BOOST_TEST(mm.detail == "aten::mm +15.0% (1.00 ms \xE2\x86\x92 1.15 ms per step)", mm.detail);
   BOOST_TEST(!fires("op:aten::mm>+20%"));
   BOOST_TEST(fires("op:aten::add<-4%"));
   BOOST_TEST(!fires("op:aten::add<-6%"));
   // op: is CPU rows only; kernel: GPU rows only.
-  BOOST_TEST(!eval("op:*gemm*>0", r).evaluated);
-  BOOST_TEST(!eval("kernel:aten::mm>0", r).evaluated);
+  BOOST_TEST(!evaluated(eval("optional:op:*gemm*>0", r)));
+  BOOST_TEST(!evaluated(eval("optional:kernel:aten::mm>0", r)));
 
   // A glob sums its rows: the two GEMMs gain 2.5 ms together (14 ms -> 16.5 ms).
   const auto gemm = eval("kernel:*gemm*>+2ms", r);
-  BOOST_TEST(gemm.fired);
+  BOOST_TEST(gemm.fired());
   BOOST_TEST(gemm.detail.find("2 GPU rows matching '*gemm*' +2.50 ms (14.0 ms \xE2\x86\x92 16.5 ms per step)") == 0u, gemm.detail);
   BOOST_TEST(!fires("kernel:*gemm*>+3ms"));
   BOOST_TEST(fires("kernel:*gemm*>+17%"));   // +17.9%
@@ -232,7 +254,7 @@ BOOST_AUTO_TEST_CASE(ops_and_kernels) {
   BOOST_TEST(fires("any-kernel:*gemm*>+1.2ms"));
   BOOST_TEST(!fires("any-kernel:*gemm*>+2ms"));
   const auto each = eval("any-kernel:*>+20%", r);
-  BOOST_TEST(each.fired);
+  BOOST_TEST(each.fired());
   BOOST_TEST(each.detail.find("2 of 4 GPU rows") == 0u, each.detail);  // cutlass +25%, new_kernel new
   BOOST_TEST(fires("any-op:aten::*<-1%"));
 
@@ -240,11 +262,50 @@ BOOST_AUTO_TEST_CASE(ops_and_kernels) {
   BOOST_TEST(fires("kernel:new_kernel>+1000%"));
   BOOST_TEST(eval("kernel:new_kernel>+1000%", r).detail.find("new") != std::string::npos);
 
-  // A name that matches nothing: not evaluated, said.
-  const auto typo = eval("op:aten::mn>+1%", r);
-  BOOST_TEST(!typo.evaluated);
-  BOOST_TEST(!typo.fired);
+  // A name that matches nothing: a usage error, unless the condition says optional:.
+  BOOST_CHECK_THROW(eval("op:aten::mn>+1%", r), UsageError);
+  BOOST_CHECK_THROW(eval("any-kernel:nothing*>+1%", r), UsageError);
+  const auto typo = eval("optional:op:aten::mn>+1%", r);
+  BOOST_TEST(!evaluated(typo));
+  BOOST_TEST(!typo.fired());
   BOOST_TEST(typo.detail.find("aten::mn") != std::string::npos);
+}
+
+BOOST_AUTO_TEST_CASE(time_conditions_fire_only_on_significant_changes) {
+  auto r = report();
+  // aten::mm +15 %, but within noise: past the threshold, does not fire.
+  r.rows[0].significant = false;
+  r.rows[0].verdict = model::Verdict::same;
+  const auto noisy = eval("any-op:aten::mm>+10%", r);
+  BOOST_TEST((noisy.outcome == GateOutcome::within_noise));
+  BOOST_TEST(noisy.detail.find("within noise") != std::string::npos, noisy.detail);
+  BOOST_TEST(fires("raw:any-op:aten::mm>+10%", r));
+  // A sum is judged on its summed samples: make aten::mm's test steps overlap control's.
+  r.rows[0].test_samples = {1'000'000, 1'300'000, 990'000, 1'310'000, 1'005'000, 1'295'000};
+  BOOST_TEST((eval("op:aten::mm>+10%", r).outcome == GateOutcome::within_noise));
+  BOOST_TEST(fires("raw:op:aten::mm>+10%", r));
+  // Not testable: not evaluated (a warning), never fired; raw: decides on the threshold.
+  r.headline[0].value.significant = false;
+  r.headline[0].value.verdict = model::Verdict::untestable;
+  const auto one_step = eval("step_time>+5%", r);
+  BOOST_TEST((one_step.outcome == GateOutcome::not_evaluated));
+  BOOST_TEST(one_step.detail.find("not testable") != std::string::npos, one_step.detail);
+  BOOST_TEST(fires("raw:step_time>+5%", r));
+  // Below the threshold it passes whatever the verdict.
+  BOOST_TEST((eval("step_time>+50%", r).outcome == GateOutcome::passed));
+}
+
+BOOST_AUTO_TEST_CASE(qualifiers) {
+  auto c = parse_gate_condition("raw:any-kernel:*>+2%");
+  BOOST_TEST(c.raw);
+  BOOST_TEST(!c.optional);
+  BOOST_TEST(c.pattern == "*");
+  c = parse_gate_condition("optional: raw: kernel:foo*>1ms");
+  BOOST_TEST(c.raw);
+  BOOST_TEST(c.optional);
+  BOOST_TEST(c.pattern == "foo*");
+  BOOST_CHECK_THROW(parse_gate_condition("raw:raw:step_time>5%"), UsageError);
+  BOOST_CHECK_THROW(parse_gate_condition("raw:"), UsageError);
 }
 
 BOOST_AUTO_TEST_CASE(totals_in_hta_compat) {
@@ -255,14 +316,14 @@ BOOST_AUTO_TEST_CASE(totals_in_hta_compat) {
     row.control_step = row.test_step = {};
   }
   const auto mm = eval("op:aten::mm>+10%", r);
-  BOOST_TEST(mm.fired);
+  BOOST_TEST(mm.fired());
   BOOST_TEST(mm.detail.find("in total") != std::string::npos, mm.detail);
 }
 
 BOOST_AUTO_TEST_CASE(group_sizes) {
   const auto r = report();
   const auto added = eval("added>0", r);
-  BOOST_TEST(added.fired);
+  BOOST_TEST(added.fired());
   BOOST_TEST(added.detail == "1 added (new_kernel)", added.detail);
   BOOST_TEST(!fires("deleted>0"));
   BOOST_TEST(fires("deleted<1"));
@@ -273,21 +334,21 @@ BOOST_AUTO_TEST_CASE(group_sizes) {
 
 BOOST_AUTO_TEST_CASE(one_result_per_condition_in_order) {
   std::vector<GateCondition> conds = {parse_gate_condition("step_time>+5%"), parse_gate_condition("added>5"),
-                                      parse_gate_condition("op:none>1%")};
+                                      parse_gate_condition("optional:op:none>1%")};
   const auto results = analysis::evaluate_gate(conds, report());
   BOOST_REQUIRE(results.size() == 3u);
-  BOOST_TEST(results[0].fired);
-  BOOST_TEST(!results[1].fired);
-  BOOST_TEST(results[1].evaluated);
-  BOOST_TEST(!results[2].evaluated);
-  for (std::size_t i = 0; i < 3; ++i) BOOST_TEST(results[i].condition == &conds[i]);
+  BOOST_TEST(results[0].fired());
+  BOOST_TEST(!results[1].fired());
+  BOOST_TEST(evaluated(results[1]));
+  BOOST_TEST(!evaluated(results[2]));
+  for (std::size_t i = 0; i < 3; ++i) BOOST_TEST(results[i].condition.text == conds[i].text);
 }
 
 BOOST_AUTO_TEST_CASE(hostile_names_reach_stderr_without_control_bytes) {
   auto r = report();
   r.rows[0].name = r.rows[0].full_name = "aten::mm\x1b[2J\x07";
   const auto res = eval("op:aten::mm*>+10%", r);
-  BOOST_TEST(res.fired);
+  BOOST_TEST(res.fired());
   BOOST_TEST(res.detail.find('\x1b') == std::string::npos);
   BOOST_TEST(res.detail.find('\x07') == std::string::npos);
 }

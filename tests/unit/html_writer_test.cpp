@@ -163,7 +163,7 @@ DiffReport small_report() {
   evil.test_ns = 5'500'000;
   evil.control_per_step_ns = 0;
   evil.test_per_step_ns = 5'500'000.0 / 3;
-  evil.kernels = {{k_evil, 0, 5'500'000}};
+  evil.kernels = {{k_evil, k_evil, 0, 5'500'000, {}}};
   model::LauncherRow add;
   add.launcher = "aten::add";
   add.control_ns = 40'000'000;
@@ -173,7 +173,7 @@ DiffReport small_report() {
   add.kernels = {{"void at::native::vectorized_elementwise_kernel<4, at::native::CUDAFunctor_add<float>, "
                   "at::detail::Array<char*, 3> >(int, at::native::CUDAFunctor_add<float>, "
                   "at::detail::Array<char*, 3>)",
-                  40'000'000, 47'000'000}};
+                  "", 40'000'000, 47'000'000, {}}};
   r.by_launcher = {add, evil};
   for (auto& row : r.rows)
     if (row.device == model::Device::gpu) row.launched_by = row.name == k_evil ? k_evil : "aten::add";

@@ -4,6 +4,7 @@
 
 #include <sstream>
 
+#include "analysis/decide.hpp"
 #include "analysis/gate.hpp"
 #include "output/human_writers.hpp"
 
@@ -22,33 +23,57 @@ model::DiffRow row(const std::string& name, model::Device device, double control
   r.control.count = r.test.count = 4;
   r.control.total_ns = static_cast<std::int64_t>(control_ns * 4);
   r.test.total_ns = static_cast<std::int64_t>(test_ns * 4);
-  r.significant = true;
+  for (int i = 0; i < 6; ++i) {  // six steps a side, 0.1 % apart
+    r.control_samples.push_back(control_ns * (1 + 0.001 * i));
+    r.test_samples.push_back(test_ns * (1 + 0.001 * i));
+  }
+  r.significant = control_ns != test_ns;
+  r.verdict = test_ns > control_ns ? model::Verdict::slower : test_ns < control_ns ? model::Verdict::faster
+                                                                                  : model::Verdict::same;
+  if (control_ns != 0) r.pct = 100.0 * (test_ns - control_ns) / control_ns;
   return r;
 }
 
+// Six steps a side: step time 77.5 ms -> 87.0 ms, GPU busy 50 ms -> 51 ms.
 model::DiffReport base_report() {
   model::DiffReport r;
   r.control.label = "Control";
   r.test.label = "Test";
-  r.control.step_times.steps = {{0, 1, 77'500'000}};
-  r.control.step_times.mean_ns = 77'500'000;
-  r.test.step_times.steps = {{0, 1, 87'000'000}};
-  r.test.step_times.mean_ns = 87'000'000;
-  r.control.step_mean.gpu_busy_ns = 50'000'000;
-  r.test.step_mean.gpu_busy_ns = 51'000'000;
-  r.control.cpu_total.total_ns = 1'000'000'000;
-  r.test.cpu_total.total_ns = 1'100'000'000;
-  r.control.gpu_total.total_ns = 2'000'000'000;
-  r.test.gpu_total.total_ns = 1'900'000'000;
+  for (int i = 0; i < 6; ++i) {
+    model::StepDetail c, t;
+    c.step = t.step = i;
+    c.dur_ns = 77'500'000 + i;
+    t.dur_ns = 87'000'000 + i;
+    c.gpu_busy_ns = 50'000'000 + i;
+    t.gpu_busy_ns = 51'000'000 + i;
+    r.control.step_details.push_back(c);
+    r.test.step_details.push_back(t);
+    r.control.step_times.steps.push_back({0, i, c.dur_ns});
+    r.test.step_times.steps.push_back({0, i, t.dur_ns});
+  }
+  r.control.units = r.test.units = 6;
+  r.control.rank_details = {{0, 6, 77'500'000, 50'000'000}};
+  r.test.rank_details = {{0, 6, 87'000'000, 51'000'000}};
   return r;
 }
 
-void finish(model::DiffReport& r) {
+// What analysis decides on a finished report: order, groups, headline, top lists, labels.
+void finish(model::DiffReport& r, int top = 10) {
   r.by_impact.clear();
+  for (auto& g : r.ops_diff.groups) g.clear();
   for (std::size_t i = 0; i < r.rows.size(); ++i) {
     r.by_impact.push_back(i);
     r.ops_diff.groups[static_cast<int>(r.rows[i].change)].push_back(r.rows[i].name);
   }
+  r.headline.clear();
+  r.breakdown.clear();
+  r.rank_rows.clear();
+  r.notes.clear();
+  r.sides_differ.clear();
+  r.top_launchers.clear();
+  analysis::CompareOptions o;
+  o.top = top;
+  analysis::detail::decide(r, o);
 }
 
 // Hostile names: a table-breaking pipe, backticks, HTML and script, a newline, an
@@ -136,8 +161,9 @@ BOOST_AUTO_TEST_CASE(markdown_has_headline_groups_and_problems) {
   r.diagnostics.report(model::DiagId::file_truncated, "rank0.json", 0, "cut");
   r.diagnostics.add(model::DiagId::event_corrupt, 3);
   const auto md = markdown(r);
-  BOOST_TEST(md.find("| Step time, mean | 77.5 ms | 87.0 ms | +9.50 ms | +12.3%") != std::string::npos, md);
-  BOOST_TEST(md.find("| GPU busy per step | 50.0 ms | 51.0 ms |") != std::string::npos);
+  BOOST_TEST(md.find("| Per step (mean) | Control | Test |") != std::string::npos, md);
+  BOOST_TEST(md.find("| Step time | 77.5 ms | 87.0 ms | +9.50 ms | +12.3% \xE2\x96\xB2 |") != std::string::npos, md);
+  BOOST_TEST(md.find("| GPU busy | 50.0 ms | 51.0 ms | +1.00 ms | +2.0% \xE2\x89\x88 |") != std::string::npos, md);
   BOOST_TEST(md.find("**By count:** 0 added") != std::string::npos);
   BOOST_TEST(md.find("#### Regressions (per step)") != std::string::npos);
   BOOST_TEST(md.find("#### Improvements (per step)") != std::string::npos);
@@ -149,16 +175,17 @@ BOOST_AUTO_TEST_CASE(markdown_has_headline_groups_and_problems) {
 BOOST_AUTO_TEST_CASE(markdown_escapes_labels_and_gate_details) {
   auto r = hostile_report();
   r.control.label = "<b>main</b> | @team";
-  std::vector<analysis::GateCondition> conds = {analysis::parse_gate_condition("op:a|b>+10%"),
-                                                analysis::parse_gate_condition("deleted>0")};
-  output::MarkdownOptions o;
-  o.gate = analysis::evaluate_gate(conds, r);
-  const auto md = markdown(r, o);
+  r.gate = analysis::evaluate_gate({analysis::parse_gate_condition("op:a|b>+10%"),
+                                    analysis::parse_gate_condition("deleted>0")},
+                                   r);
+  const auto md = markdown(r);
   BOOST_TEST(md.find("<b>") == std::string::npos);
   BOOST_TEST(md.find("\\<b\\>main\\</b\\> \\| @\xE2\x80\x8Bteam") != std::string::npos, md);
   BOOST_TEST(md.find("Gate failed: 1 of 2") != std::string::npos, md);
-  BOOST_TEST(md.find("- \xE2\x9D\x8C `op:a|b>+10%`: a\\|b +100.0% (1.00 ms \xE2\x86\x92 2.00 ms per step)") != std::string::npos, md);
-  BOOST_TEST(md.find("- \xE2\x9C\x85 `deleted>0`: 0 deleted") != std::string::npos, md);
+  BOOST_TEST(md.find("- \xE2\x9D\x8C `op:a|b>+10%`: fired: a\\|b +100.0% (1.00 ms \xE2\x86\x92 2.00 ms per step)") !=
+                 std::string::npos,
+             md);
+  BOOST_TEST(md.find("- \xE2\x9C\x85 `deleted>0`: passed: 0 deleted") != std::string::npos, md);
 }
 
 BOOST_AUTO_TEST_CASE(markdown_stays_under_65000_characters) {
@@ -171,11 +198,9 @@ BOOST_AUTO_TEST_CASE(markdown_stays_under_65000_characters) {
     x.change = i % 2 ? model::Change::added : model::Change::deleted;
     r.rows.push_back(std::move(x));
   }
-  finish(r);
   for (int top : {10, 1000}) {
-    output::MarkdownOptions o;
-    o.top = top;
-    const auto md = markdown(r, o);
+    finish(r, top);
+    const auto md = markdown(r);
     BOOST_TEST(md.size() <= 65'000u, md.size());
     BOOST_TEST(md.size() > 10'000u);  // trimmed, not emptied
     BOOST_TEST(md.find("more rows_") != std::string::npos);
@@ -202,14 +227,15 @@ BOOST_AUTO_TEST_CASE(terminal_fits_80_columns) {
   const auto text = terminal(r);
   for (const auto& l : lines_of(text)) BOOST_TEST(display_width(l) <= 80u, l);
   BOOST_TEST(text.find('\x1b') == std::string::npos);  // no colour unless asked; no escapes from names
-  BOOST_TEST(text.find("Step time, mean") != std::string::npos);
+  BOOST_TEST(text.find("Per step (mean)") != std::string::npos, text);
+  BOOST_TEST(text.find("Step time") != std::string::npos);
   BOOST_TEST(text.find("+12.3%") != std::string::npos);
   BOOST_TEST(text.find("By count:") != std::string::npos);
   BOOST_TEST(text.find("Regressions (per step)") != std::string::npos);
   BOOST_TEST(text.find("Improvements (per step)") != std::string::npos);
   const auto tail = text.find("_tail");  // elided in the middle
   BOOST_TEST(tail != std::string::npos);
-  BOOST_TEST(text.rfind("nnnn\xE2\x80\xA6n", tail) != std::string::npos);
+  BOOST_TEST(text.rfind("nnnn\xE2\x80\xA6", tail) != std::string::npos, text);
   BOOST_TEST(text.find("faster @octocat") != std::string::npos);
 
   // Colours when asked; the visible width does not change.
@@ -220,19 +246,23 @@ BOOST_AUTO_TEST_CASE(terminal_fits_80_columns) {
   BOOST_TEST(coloured.find("\x1b[32m") != std::string::npos);
 }
 
-BOOST_AUTO_TEST_CASE(terminal_top_rows_follow_by_impact) {
+BOOST_AUTO_TEST_CASE(terminal_top_rows_are_the_decided_lists) {
   auto r = base_report();
   for (int i = 0; i < 30; ++i) r.rows.push_back(row("op" + std::to_string(i), model::Device::cpu, 1000, 1000 + (30 - i)));
-  r.rows.push_back(row("ProfilerStep#1", model::Device::cpu, 1000, 9000));  // in the headline, not the lists
+  // Larger, but within noise: counted, not listed.
+  auto noisy = row("noisy", model::Device::cpu, 1000, 2000);
+  noisy.significant = false;
+  noisy.verdict = model::Verdict::same;
+  r.rows.insert(r.rows.begin(), noisy);
   finish(r);
-  const auto top = output::detail::top_rows(r, 10);
-  BOOST_TEST(top.regressions.size() == 10u);
-  BOOST_TEST(top.regressions_total == 30u);
-  BOOST_TEST(top.regressions.front()->name == "op0");
-  BOOST_TEST(top.improvements.empty());
+  BOOST_TEST(r.top_regressions.rows.size() == 10u);
+  BOOST_TEST(r.top_regressions.more == 20u);
+  BOOST_TEST(r.top_regressions.within_noise == 1u);
+  BOOST_TEST(r.rows[r.top_regressions.rows.front()].name == "op0");
+  BOOST_TEST(r.top_improvements.rows.empty());
   const auto text = terminal(r);
-  BOOST_TEST(text.find("Regressions (per step): top 10 of 30") != std::string::npos, text);
-  BOOST_TEST(text.find("ProfilerStep") == std::string::npos);
+  BOOST_TEST(text.find("Regressions (per step): top 10 of 30; 1 more within noise") != std::string::npos, text);
+  BOOST_TEST(text.find("noisy") == std::string::npos);
   BOOST_TEST(text.find("op10") == std::string::npos);
 }
 

@@ -97,6 +97,114 @@ BOOST_AUTO_TEST_CASE(self_time_never_exceeds_thread_busy_time) {
   }
 }
 
+// Python's _call_impl calls itself (a layer's inside the model's): the name's
+// inclusive time is the union of its intervals, not one count per level; self times
+// are untouched. A partial overlap adds only what sticks out.
+BOOST_AUTO_TEST_CASE(a_name_nested_in_itself_counts_once) {
+  const char* call = "torch/nn/modules/module.py(1762): _call_impl";
+  const auto s = analysis::summarize_file(read(trace({
+      ev("user_annotation", "ProfilerStep#1", 1, 0, 1000),
+      ev("python_function", call, 1, 100, 800),       // the model
+      ev("python_function", call, 1, 200, 300),       // a layer, inside it
+      ev("python_function", call, 1, 250, 100),       // deeper still
+      ev("cpu_op", "aten::linear", 1, 260, 50),
+      ev("python_function", call, 1, 600, 200),       // another layer
+      ev("cpu_op", "rec", 1, 920, 40),
+      ev("cpu_op", "rec", 1, 930, 50),                // overlaps the first rec past its end: +20
+      ev("cpu_op", "rec", 2, 930, 50),                // another thread: its own
+  })));
+  const auto* c = cell(s, call);
+  BOOST_REQUIRE(c);
+  BOOST_TEST(c->count == 4u);
+  BOOST_TEST(c->total_ns == 800000);                  // not 800 + 300 + 100 + 200
+  BOOST_TEST(c->self_ns == 800000 - 50000);           // only aten::linear is not _call_impl
+  BOOST_TEST(cell(s, "rec")->total_ns == (40 + 20 + 50) * 1000);
+  // Never more than the step on one thread.
+  BOOST_TEST(c->total_ns <= s.steps[0].detail.dur_ns);
+}
+
+// PyTorch <= 1.8 wrote ProfilerStep#N as a cpu_op: it is the step, not an operator
+// with self time, and no launcher of the kernels under it.
+BOOST_AUTO_TEST_CASE(legacy_profiler_step_operators_are_steps_only) {
+  const auto s = analysis::summarize_file(read(trace({
+      ev("cpu_op", "ProfilerStep#5", 1, 0, 1000),
+      ev("cpu_op", "aten::mm", 1, 100, 200),
+      ev("cuda_runtime", "cudaLaunchKernel", 1, 400, 10, 3),  // straight under the step
+      ev("kernel", "gemm", 7, 420, 100, 3, 0),
+  })));
+  BOOST_TEST(s.has_steps);
+  BOOST_REQUIRE(s.steps.size() == 1u);
+  BOOST_TEST(s.steps[0].detail.cpu_self_ns == 200000);  // aten::mm only, not the step's 790
+  BOOST_TEST(!cell(s, "ProfilerStep#5"));
+  BOOST_REQUIRE(s.launches.size() == 1u);
+  BOOST_TEST(s.launchers[s.launches[0].launcher] == "(no enclosing operator)");
+  // Host busy: aten::mm and the runtime call, not the step span.
+  BOOST_TEST(s.steps[0].detail.host_busy_ns == 210000);
+}
+
+// Host busy per step: the union of host events within the step window, on each
+// thread that runs operators, summed over those threads.
+BOOST_AUTO_TEST_CASE(host_busy_is_a_union_per_thread_within_the_step) {
+  const auto s = analysis::summarize_file(read(trace({
+      ev("user_annotation", "ProfilerStep#1", 1, 0, 1000),
+      ev("user_annotation", "ProfilerStep#2", 1, 1000, 1000),
+      ev("user_annotation", "## forward ##", 1, 50, 400),
+      ev("cpu_op", "aten::mm", 1, 100, 100),           // inside the annotation: counted once
+      ev("cpu_op", "aten::add", 1, 900, 300),          // runs past step 1's end: cut at 1000
+      ev("cpu_op", "AddBackward0", 2, 500, 200),       // the autograd thread, its own union
+      ev("python_function", "train.py(9): log", 3, 100, 900),  // a thread with no operator
+      ev("cpu_op", "aten::mm", 1, 1100, 100),
+  })));
+  BOOST_REQUIRE(s.steps.size() == 2u);
+  BOOST_TEST(s.steps[0].detail.host_busy_ns == (400 + 100 + 200) * 1000);
+  BOOST_TEST(s.steps[1].detail.host_busy_ns == 100 * 1000);
+}
+
+// GPU busy is what ran within the step window, whichever step launched it, so busy +
+// idle = step time x GPUs; work launched in a step that outlives it is spill.
+BOOST_AUTO_TEST_CASE(gpu_busy_within_the_step_and_spill_past_it) {
+  const auto s = analysis::summarize_file(read(trace({
+      ev("user_annotation", "ProfilerStep#1", 1, 0, 1000),
+      ev("user_annotation", "ProfilerStep#2", 1, 1000, 1000),
+      ev("cuda_runtime", "cudaLaunchKernel", 1, 100, 10, 1),
+      ev("kernel", "k1", 7, 200, 1300, 1, 0),  // launched in step 1, runs to 1500
+      ev("cuda_runtime", "cudaLaunchKernel", 1, 1100, 10, 2),
+      ev("kernel", "k2", 7, 1500, 200, 2, 0),  // launched in step 2, queued behind k1
+      ev("cuda_runtime", "cudaLaunchKernel", 1, 1200, 10, 3),
+      ev("kernel", "k3", 8, 1600, 100, 3, 1),  // a second GPU (pid 1)
+  })));
+  BOOST_REQUIRE(s.steps.size() == 2u);
+  const auto& a = s.steps[0].detail;
+  const auto& b = s.steps[1].detail;
+  BOOST_TEST(a.gpu_busy_ns == 800000);              // k1 within [0, 1000)
+  BOOST_TEST(a.gpu_spill_ns == 500000);             // k1 after 1000
+  BOOST_TEST(b.gpu_busy_ns == (500 + 200 + 100) * 1000);  // k1's tail, k2, k3
+  BOOST_TEST(b.gpu_spill_ns == 0);
+  for (const auto* d : {&a, &b}) BOOST_TEST(d->gpu_busy_ns + d->gpu_idle_ns == d->dur_ns * 2);  // two GPUs
+  // Rows stay by launch step: k1 is step 1's.
+  BOOST_TEST(a.kernel_ns == 1300000);
+}
+
+BOOST_AUTO_TEST_CASE(graphs_compiled_regions_and_cuda_versions) {
+  const auto plain = analysis::summarize_file(read(trace({ev("cpu_op", "aten::mm", 1, 0, 10)})));
+  BOOST_TEST(!plain.cuda_graphs);
+  BOOST_TEST(!plain.compiled);
+  const auto graphs = analysis::summarize_file(read(trace({
+      ev("cpu_op", "CUDAGraph::replay", 1, 0, 100),
+      ev("cuda_runtime", "cudaGraphLaunch", 1, 10, 5, 4),
+      ev("kernel", "triton_poi_fused_add_0", 7, 20, 5, 4, 0),
+  })));
+  BOOST_TEST(graphs.cuda_graphs);
+  BOOST_TEST(graphs.compiled);
+  BOOST_TEST(analysis::summarize_file(read(trace({ev("user_annotation", "Torch-Compiled Region: 0/0", 1, 0, 10)})))
+                 .compiled);
+  const auto versions = analysis::summarize_file(read(
+      R"({"cuda_runtime_version": 12040, "cuda_driver_version": "12020", "traceEvents": [)" +
+      ev("cpu_op", "aten::mm", 1, 0, 10) + "]}"));
+  BOOST_TEST(*versions.cuda_runtime_version == 12040);
+  BOOST_TEST(*versions.cuda_driver_version == 12020);
+}
+
 BOOST_AUTO_TEST_CASE(file_without_steps_is_one_pseudo_step) {
   const auto s = analysis::summarize_file(read(trace({ev("cpu_op", "a", 1, 10, 5), ev("cpu_op", "b", 1, 30, 10)})));
   BOOST_TEST(!s.has_steps);
@@ -112,7 +220,7 @@ BOOST_AUTO_TEST_CASE(absurd_sums_saturate_instead_of_overflowing) {
   const long longest_us = 281474976710;  // 2^48 ns, rounded down to whole µs
   std::vector<std::string> events;
   for (int i = 0; i < 40000; ++i) {
-    events.push_back(ev("cpu_op", "aten::long", 1, i, longest_us));
+    events.push_back(ev("cpu_op", "aten::long", 100 + i, i, longest_us));  // a thread each: no nesting
     events.push_back(ev("cuda_runtime", "cudaLaunchKernel", 1, i, 1, i));
     events.push_back(ev("kernel", "gemm", 7, i, longest_us, i, 2));
   }

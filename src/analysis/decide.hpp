@@ -1,0 +1,40 @@
+#pragma once
+// What a finished comparison says, decided once for every writer: the headline and
+// the step breakdown with their verdicts, ranks side by side, the top regressions and
+// improvements, the labels names are shown by, where the sides differ, and the notes.
+// Internal to analysis/.
+#include <cstdint>
+#include <set>
+
+#include "analysis/compare.hpp"
+#include "model/report.hpp"
+#include "model/summary.hpp"
+
+namespace tracediff::analysis {
+struct NoiseRule;
+}
+
+namespace tracediff::analysis::detail {
+
+// The per-step figures of model::StepDetail that are averaged and judged.
+inline constexpr std::int64_t model::StepDetail::*k_step_figures[] = {
+    &model::StepDetail::dur_ns,      &model::StepDetail::gpu_busy_ns, &model::StepDetail::gpu_idle_ns,
+    &model::StepDetail::gpu_spill_ns, &model::StepDetail::host_busy_ns, &model::StepDetail::kernel_ns,
+    &model::StepDetail::comm_ns,     &model::StepDetail::memcpy_ns,   &model::StepDetail::memset_ns,
+    &model::StepDetail::cpu_self_ns, &model::StepDetail::runtime_ns};
+
+// What a side's selected files ran on: GPU models and counts, world sizes, CUDA
+// versions, graphs, compiled regions.
+void describe_side(const model::SetSummary& set, const std::set<int>& ranks, model::SideMeta& meta);
+
+// The headline, the breakdown and the rank rows (figures.cpp).
+void decide_figures(model::DiffReport& report, const analysis::NoiseRule& rule);
+
+// Default mode: everything above, from the rows, launchers and step details.
+void decide(model::DiffReport& report, const CompareOptions& options);
+
+// --hta-compat: HTA's totals as the headline, verdicts by the sign of the difference
+// (HTA has no noise test), top lists by raw difference.
+void decide_hta(model::DiffReport& report, const CompareOptions& options);
+
+}  // namespace tracediff::analysis::detail

@@ -1,0 +1,137 @@
+// The headline, the step breakdown and ranks side by side: per-step figures from
+// the step details of each side, each judged like a row.
+#include <algorithm>
+#include <cmath>
+#include <map>
+
+#include "analysis/decide.hpp"
+#include "analysis/noise.hpp"
+
+namespace tracediff::analysis::detail {
+
+namespace {
+
+using model::StepDetail;
+
+struct FigureDef {
+  const char* id;
+  const char* label;
+  const char* note;
+  std::int64_t StepDetail::*field;
+  bool headline;
+  bool gpu;            // shown only when a side has GPU work
+  bool always;         // shown even when zero on both sides (else left out then)
+};
+
+// In the breakdown's order; the headline takes those marked.
+constexpr FigureDef k_figures[] = {
+    {"step_time", "Step time", "wall clock of the ProfilerStep span", &StepDetail::dur_ns, true, false, true},
+    {"gpu_busy", "GPU busy", "kernels, memcpy, memset within the step; overlaps count once", &StepDetail::gpu_busy_ns,
+     true, true, false},
+    {"gpu_idle", "GPU idle", "step time \xC3\x97 GPUs \xE2\x88\x92 GPU busy", &StepDetail::gpu_idle_ns, true, true,
+     false},
+    {"gpu_spill", "GPU work past the step's end", "launched in the step, still running after it ended",
+     &StepDetail::gpu_spill_ns, true, true, false},
+    {"kernel", "Compute kernels", "launched in the step; streams add up", &StepDetail::kernel_ns, false, true, false},
+    {"comm", "Communication kernels", "NCCL, RCCL, HCCL", &StepDetail::comm_ns, false, true, false},
+    {"memcpy", "Memcpy", "", &StepDetail::memcpy_ns, false, true, false},
+    {"memset", "Memset", "", &StepDetail::memset_ns, false, true, false},
+    {"host_busy", "Host busy", "host events within the step, summed over the threads that run operators",
+     &StepDetail::host_busy_ns, true, false, false},
+    {"cpu_self", "CPU operator self time", "cpu_op events less the events inside them", &StepDetail::cpu_self_ns, true,
+     false, false},
+    {"runtime", "Runtime calls", "CUDA runtime and driver API", &StepDetail::runtime_ns, false, false, false},
+};
+
+std::vector<double> samples(const std::vector<StepDetail>& details, std::int64_t StepDetail::*field) {
+  std::vector<double> v;
+  v.reserve(details.size());
+  for (const auto& d : details) v.push_back(static_cast<double>(d.*field));
+  return v;
+}
+
+bool any_of(const model::SideSummary& s, std::int64_t StepDetail::*field) {
+  return std::any_of(s.step_details.begin(), s.step_details.end(), [&](const StepDetail& d) { return d.*field != 0; });
+}
+
+void figures(model::DiffReport& r, const NoiseRule& rule) {
+  const auto& c = r.control;
+  const auto& t = r.test;
+  if (c.step_details.empty() || t.step_details.empty()) return;
+  const bool gpu = any_of(c, &StepDetail::gpu_busy_ns) || any_of(t, &StepDetail::gpu_busy_ns) ||
+                   any_of(c, &StepDetail::gpu_idle_ns) || any_of(t, &StepDetail::gpu_idle_ns);
+  for (const auto& def : k_figures) {
+    if (def.gpu && !gpu) continue;
+    if (!def.always && !any_of(c, def.field) && !any_of(t, def.field)) continue;
+    model::Figure f;
+    f.id = def.id;
+    f.label = def.label;
+    f.note = def.note;
+    if (f.id == "step_time" && r.unit != "step") {
+      f.label = r.unit == "trace" ? "Trace time" : "Time per unit";
+      f.note = r.unit == "trace" ? "first to last host event of each trace" : "a step, or a whole trace";
+    }
+    f.value = compare_samples(samples(c.step_details, def.field), samples(t.step_details, def.field), rule);
+    if (def.headline) r.headline.push_back(f);
+    r.breakdown.push_back(std::move(f));
+  }
+}
+
+// Ranks paired in order: by id when both sides have the same ranks, else by position.
+void ranks(model::DiffReport& r, const NoiseRule& rule) {
+  const auto& cr = r.control.rank_details;
+  const auto& tr = r.test.rank_details;
+  r.ranks.control_spread_ns = r.ranks.test_spread_ns = 0;
+  const auto spread = [](const std::vector<model::RankDetail>& v) -> std::int64_t {
+    if (v.empty()) return 0;
+    auto [lo, hi] = std::minmax_element(v.begin(), v.end(), [](auto& a, auto& b) { return a.step_mean_ns < b.step_mean_ns; });
+    return hi->step_mean_ns - lo->step_mean_ns;
+  };
+  r.ranks.control_spread_ns = spread(cr);
+  r.ranks.test_spread_ns = spread(tr);
+  if (cr.size() <= 1 && tr.size() <= 1) return;
+  const auto of_rank = [](const std::vector<StepDetail>& details, int rank, std::int64_t StepDetail::*field) {
+    std::vector<double> v;
+    for (const auto& d : details)
+      if (d.rank == rank) v.push_back(static_cast<double>(d.*field));
+    return v;
+  };
+  const std::size_t n = std::max(cr.size(), tr.size());
+  double best = -1;
+  std::size_t best_row = 0;
+  for (std::size_t i = 0; i < n; ++i) {
+    model::RankRow row;
+    const model::RankDetail* a = i < cr.size() ? &cr[i] : nullptr;
+    const model::RankDetail* b = i < tr.size() ? &tr[i] : nullptr;
+    if (a) row.control_rank = a->rank, row.control_steps = a->steps;
+    if (b) row.test_rank = b->rank, row.test_steps = b->steps;
+    const auto cs = a ? of_rank(r.control.step_details, a->rank, &StepDetail::dur_ns) : std::vector<double>{};
+    const auto ts = b ? of_rank(r.test.step_details, b->rank, &StepDetail::dur_ns) : std::vector<double>{};
+    row.step_time = compare_samples(cs, ts, rule);
+    row.gpu_busy = compare_samples(a ? of_rank(r.control.step_details, a->rank, &StepDetail::gpu_busy_ns) : std::vector<double>{},
+                                   b ? of_rank(r.test.step_details, b->rank, &StepDetail::gpu_busy_ns) : std::vector<double>{},
+                                   rule);
+    if (!a || !b) row.step_time.verdict = row.gpu_busy.verdict = model::Verdict::untestable;
+    if (a && b && row.step_time.significant && row.step_time.pct && std::fabs(*row.step_time.pct) > best) {
+      best = std::fabs(*row.step_time.pct);
+      best_row = r.rank_rows.size();
+    }
+    r.rank_rows.push_back(std::move(row));
+  }
+  if (best >= 0) {
+    auto& row = r.rank_rows[best_row];
+    row.changed_most = true;
+    r.ranks.changed_most_control_rank = row.control_rank;
+    r.ranks.changed_most_test_rank = row.test_rank;
+    r.ranks.changed_most_pct = *row.step_time.pct;
+  }
+}
+
+}  // namespace
+
+void decide_figures(model::DiffReport& report, const NoiseRule& rule) {
+  figures(report, rule);
+  ranks(report, rule);
+}
+
+}  // namespace tracediff::analysis::detail

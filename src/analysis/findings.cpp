@@ -1,0 +1,235 @@
+// What a comparison says, beyond its figures: the top regressions and improvements,
+// the launchers that moved, where the sides differ, the notes, and the labels every
+// view shows names by.
+#include <algorithm>
+#include <cmath>
+#include <map>
+#include <set>
+
+#include "analysis/decide.hpp"
+#include "analysis/noise.hpp"
+#include "util/display_name.hpp"
+#include "util/format.hpp"
+
+namespace tracediff::analysis::detail {
+
+namespace {
+
+std::string unit_of(const model::DiffReport& r) {
+  if (r.control.whole_trace && r.test.whole_trace) return "trace";
+  if (r.control.whole_trace || r.test.whole_trace) return "unit";
+  return "step";
+}
+
+std::string side_label(const model::SideSummary& s, const char* fallback) {
+  return s.label.empty() ? fallback : s.label;
+}
+
+// The significant rows of one direction, largest |Δ per step| first (the rows are in
+// that order), and how many more there are; in --hta-compat, by raw difference.
+model::TopList top_list(const model::DiffReport& r, bool slower, std::size_t n) {
+  model::TopList list;
+  const bool any_testable = testable(r.control.units, r.test.units);
+  list.raw = !r.hta_compat && !any_testable;
+  for (auto i : r.impact_order()) {
+    const auto& row = r.rows[i];
+    const double d = row.per_step_basis ? row.diff_per_step_ns() : static_cast<double>(row.diff_ns());
+    if (d == 0 || (d > 0) != slower) continue;
+    if (r.hta_compat || list.raw) {
+      if (list.rows.size() < n) list.rows.push_back(i);
+      else (list.raw ? list.untestable : list.more) += 1;
+    } else if (!row.significant) {
+      (row.verdict == model::Verdict::untestable ? list.untestable : list.within_noise) += 1;
+    } else if (list.rows.size() < n) {
+      list.rows.push_back(i);
+    } else {
+      ++list.more;
+    }
+  }
+  return list;
+}
+
+std::string version_text(std::int64_t v) {
+  // CUDA writes major * 1000 + minor * 10: 12040 is 12.4.
+  return std::to_string(v / 1000) + "." + std::to_string((v % 1000) / 10);
+}
+
+template <typename T, typename F>
+std::string joined(const std::vector<T>& v, F&& text) {
+  std::string out;
+  for (const auto& x : v) out += (out.empty() ? "" : ", ") + text(x);
+  return out.empty() ? std::string("not recorded") : out;
+}
+
+void sides_differ(model::DiffReport& r) {
+  const auto& c = r.control.meta;
+  const auto& t = r.test.meta;
+  const auto add = [&](const char* what, std::string cv, std::string tv) {
+    if (cv != tv) r.sides_differ.push_back({what, std::move(cv), std::move(tv)});
+  };
+  const auto same = [](const std::string& s) { return s; };
+  if (!c.gpus.empty() || !t.gpus.empty()) add("GPU", joined(c.gpus, same), joined(t.gpus, same));
+  const auto num = [](auto v) { return std::to_string(v); };
+  if (!c.world_sizes.empty() || !t.world_sizes.empty())
+    add("World size", joined(c.world_sizes, num), joined(t.world_sizes, num));
+  add("Ranks compared", std::to_string(r.control.ranks.size()), std::to_string(r.test.ranks.size()));
+  if (!c.cuda_runtime.empty() || !t.cuda_runtime.empty())
+    add("CUDA runtime", joined(c.cuda_runtime, version_text), joined(t.cuda_runtime, version_text));
+  if (!c.cuda_driver.empty() || !t.cuda_driver.empty())
+    add("CUDA driver", joined(c.cuda_driver, version_text), joined(t.cuda_driver, version_text));
+  add("CUDA graphs", c.cuda_graphs ? "used" : "not used", t.cuda_graphs ? "used" : "not used");
+  add("torch.compile", c.compiled ? "used" : "not used", t.compiled ? "used" : "not used");
+}
+
+std::string ms(double ns) { return format_duration_ns(to_ns(ns), false); }
+
+// The GPU queue backs up when the work launched in a step outlives it by a fifth of a
+// step on average (a little spill is the normal overlap of an asynchronous loop), or
+// when that spill grows from step to step on a rank by a tenth of a step or more.
+bool queue_backs_up(const model::SideSummary& side) {
+  const auto& m = side.step_mean;
+  if (m.dur_ns <= 0) return false;
+  if (m.gpu_spill_ns * 5 >= m.dur_ns) return true;
+  std::map<int, std::vector<const model::StepDetail*>> by_rank;
+  for (const auto& d : side.step_details) by_rank[d.rank].push_back(&d);
+  for (const auto& [rank, steps] : by_rank) {
+    if (steps.size() < 3) continue;
+    bool rising = true;
+    for (std::size_t i = 1; i < steps.size() && rising; ++i) rising = steps[i]->gpu_spill_ns >= steps[i - 1]->gpu_spill_ns;
+    if (rising && (steps.back()->gpu_spill_ns - steps.front()->gpu_spill_ns) * 10 >= m.dur_ns) return true;
+  }
+  return false;
+}
+
+void notes(model::DiffReport& r) {
+  for (const auto* side : {&r.control, &r.test})
+    if (side->whole_trace)
+      r.notes.push_back(side->label + " has no ProfilerStep: its traces are compared whole.");
+  if (!testable(r.control.units, r.test.units))
+    r.notes.push_back("Not testable: " + r.control.label + " has " + std::to_string(r.control.units) + " " + r.unit +
+                      (r.control.units == 1 ? "" : "s") + " to compare and " + r.test.label + " " +
+                      std::to_string(r.test.units) +
+                      "; telling a change from noise at 1 % takes 5 a side (or 4 and 6, 3 and 9). The lists show "
+                      "the largest raw changes, none of them judged real.");
+  for (const auto* side : {&r.control, &r.test}) {
+    if (side->warmup.empty()) continue;
+    std::string list;
+    for (const auto& w : side->warmup) {
+      std::vector<double> others;
+      for (const auto& d : side->step_details)
+        if (d.rank == w.rank) others.push_back(static_cast<double>(d.dur_ns));
+      list += std::string(list.empty() ? "" : "; ") + "rank " + std::to_string(w.rank) + " step " +
+              std::to_string(w.step) + " (" + ms(static_cast<double>(w.dur_ns)) + " against a median of " +
+              ms(median(others)) + ")";
+    }
+    r.notes.push_back(std::string(side->warmup.size() == 1 ? "A warm-up step" : "Warm-up steps") + " left out of " +
+                      side->label + ": " + list + ". --keep-warmup keeps " +
+                      (side->warmup.size() == 1 ? "it." : "them."));
+  }
+  for (const auto* side : {&r.control, &r.test}) {
+    if (!queue_backs_up(*side)) continue;
+    r.queue_backs_up = true;
+    r.notes.push_back("The GPU queue backs up on " + side->label + ": " +
+                      ms(static_cast<double>(side->step_mean.gpu_spill_ns)) + " per " + r.unit +
+                      " of GPU work runs on after the " + r.unit +
+                      " that launched it has ended. Step times then follow the CPU, and GPU time lands in later "
+                      "steps.");
+  }
+}
+
+// Labels that tell names apart within the report (util/display_name).
+void labels(model::DiffReport& r) {
+  constexpr std::size_t k_chars = 60;
+  std::vector<std::string_view> names;
+  for (const auto& row : r.rows) names.push_back(row.full_name.empty() || r.short_names ? row.name : row.full_name);
+  auto shown = distinct_labels(names, k_chars);
+  for (std::size_t i = 0; i < r.rows.size(); ++i) r.rows[i].label = std::move(shown[i]);
+  names.clear();
+  for (const auto& l : r.by_launcher) names.push_back(l.launcher);
+  shown = distinct_labels(names, k_chars);
+  std::map<std::string_view, std::string_view> launcher_label;
+  for (std::size_t i = 0; i < r.by_launcher.size(); ++i) {
+    r.by_launcher[i].label = std::move(shown[i]);
+    launcher_label[r.by_launcher[i].launcher] = r.by_launcher[i].label;
+  }
+  for (auto& row : r.rows)
+    if (!row.launched_by.empty()) {
+      const auto it = launcher_label.find(row.launched_by);
+      row.launched_by_label = it != launcher_label.end() ? std::string(it->second) : row.launched_by;
+    }
+  std::map<std::string_view, std::string_view> row_label;
+  for (const auto& row : r.rows)
+    if (row.device == model::Device::gpu) row_label.emplace(row.name, row.label);
+  for (auto& l : r.by_launcher)
+    for (auto& k : l.kernels) {
+      const auto it = row_label.find(k.name);
+      k.label = it != row_label.end() ? std::string(it->second) : elide(simplify_name(k.name), k_chars);
+    }
+}
+
+}  // namespace
+
+void describe_side(const model::SetSummary& set, const std::set<int>& ranks, model::SideMeta& meta) {
+  std::map<std::string, std::size_t> gpus;  // model -> most devices of it in one file
+  std::set<int> world;
+  std::set<std::int64_t> runtime, driver;
+  for (const auto& f : set.files) {
+    if (!ranks.count(f.rank)) continue;
+    std::map<std::string, std::size_t> here;
+    for (const auto& g : f.gpu_names) ++here[g];
+    for (const auto& [g, n] : here) gpus[g] = std::max(gpus[g], n);
+    if (f.world_size) world.insert(*f.world_size);
+    if (f.cuda_runtime_version) runtime.insert(*f.cuda_runtime_version);
+    if (f.cuda_driver_version) driver.insert(*f.cuda_driver_version);
+    meta.cuda_graphs = meta.cuda_graphs || f.cuda_graphs;
+    meta.compiled = meta.compiled || f.compiled;
+  }
+  for (const auto& [g, n] : gpus) meta.gpus.push_back(n > 1 ? g + " \xC3\x97 " + std::to_string(n) : g);
+  meta.world_sizes.assign(world.begin(), world.end());
+  meta.cuda_runtime.assign(runtime.begin(), runtime.end());
+  meta.cuda_driver.assign(driver.begin(), driver.end());
+}
+
+void decide(model::DiffReport& r, const CompareOptions& options) {
+  const NoiseRule rule{options.min_change_pct, options.min_change_us * 1000.0};
+  r.control.label = side_label(r.control, "Control");
+  r.test.label = side_label(r.test, "Test");
+  r.unit = unit_of(r);
+  decide_figures(r, rule);
+  const auto n = static_cast<std::size_t>(std::max(options.top, 0));
+  r.top_regressions = top_list(r, true, n);
+  r.top_improvements = top_list(r, false, n);
+  for (std::size_t k = 0; k < r.by_launcher.size() && r.top_launchers.size() < n; ++k)
+    if (r.by_launcher[k].time.significant) r.top_launchers.push_back(k);
+  sides_differ(r);
+  notes(r);
+  labels(r);
+}
+
+void decide_hta(model::DiffReport& r, const CompareOptions& options) {
+  r.unit = "step";
+  // No noise test in HTA: a verdict is the sign of the difference of the totals.
+  const auto by_sign = [](double d) {
+    return d > 0 ? model::Verdict::slower : d < 0 ? model::Verdict::faster : model::Verdict::same;
+  };
+  for (auto& row : r.rows) row.verdict = by_sign(static_cast<double>(row.diff_ns()));
+  const auto total = [&](const char* id, const char* label, const model::SideStats& c, const model::SideStats& t) {
+    model::Figure f;
+    f.id = id;
+    f.label = label;
+    f.note = "HTA's sum of inclusive times";
+    f.value.control = static_cast<double>(c.total_ns);
+    f.value.test = static_cast<double>(t.total_ns);
+    if (c.total_ns != 0) f.value.pct = 100.0 * (f.value.test - f.value.control) / f.value.control;
+    f.value.verdict = by_sign(f.value.diff());
+    r.headline.push_back(std::move(f));
+  };
+  total("cpu_total", "CPU operators, total time", r.control.cpu_total, r.test.cpu_total);
+  total("gpu_total", "GPU work, total time", r.control.gpu_total, r.test.gpu_total);
+  const auto n = static_cast<std::size_t>(std::max(options.top, 0));
+  r.top_regressions = top_list(r, true, n);
+  r.top_improvements = top_list(r, false, n);
+  labels(r);
+}
+
+}  // namespace tracediff::analysis::detail
