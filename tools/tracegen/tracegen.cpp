@@ -6,6 +6,8 @@
 // template) rather than a shared stream, so --slowdown/--add-kernel/
 // --drop-kernel/--extra-launches change only what they name: all other
 // durations stay identical (to the ns) between a control and a test run.
+// The options that reproduce real-trace pathologies keep to this: their
+// defaults write what tracegen always wrote, byte for byte.
 
 #include "json_out.hpp"
 
@@ -59,6 +61,13 @@ struct Options {
   std::vector<std::string> drop_kernels;
   int extra_launches = 0;
   std::string prefix = "rank";
+  // Pathologies of real traces; every default leaves the output as it was.
+  bool legacy_steps = false;
+  std::string gpu_name = "NVIDIA A100-SXM4-80GB";
+  int gpus = 1;
+  int world_size = 0;  // 0: the number of ranks
+  int64_t cuda_runtime = -1;  // -1: not written
+  int64_t cuda_driver = -1;
 };
 
 constexpr std::string_view k_usage = R"(usage: tracegen --out DIR [options]
@@ -84,6 +93,18 @@ Identical arguments give byte-identical files.
   --drop-kernel NAME        omit launches of kernels whose name contains NAME; repeatable
   --extra-launches N        N extra aten::add launches of the add kernel per step (default 0)
   --name-prefix P           file name prefix (default "rank")
+
+Pathologies of real traces (none of them is on by default):
+  --legacy-steps            ProfilerStep#N spans with cat "cpu_op" (PyTorch <= 1.8) instead of
+                            "user_annotation"
+  --gpu-name NAME           deviceProperties name (default "NVIDIA A100-SXM4-80GB"); names with
+                            V100 or H100 get that GPU's properties
+  --gpus N                  deviceProperties entries, ids 0..N-1 (default 1)
+  --world-size N            distributedInfo.world_size and collective group size, >= --ranks
+                            (default: the number of ranks)
+  --cuda-runtime N          write top-level "cuda_runtime_version": N (e.g. 12040)
+  --cuda-driver N           write top-level "cuda_driver_version": N (e.g. 12020)
+
   -h, --help                show this help
 )";
 
@@ -141,6 +162,10 @@ Options parse_options(int argc, char** argv) {
       (a == "--ns" ? o.ns : o.gzip) = true;
       continue;
     }
+    if (a == "--legacy-steps") {
+      o.legacy_steps = true;
+      continue;
+    }
     if (i + 1 >= argc) {
       throw UsageError{"unknown option or missing value: " + std::string(a)};
     }
@@ -187,6 +212,17 @@ Options parse_options(int argc, char** argv) {
       o.extra_launches = static_cast<int>(parse_int(a, v, 0, 1000000));
     } else if (a == "--name-prefix") {
       o.prefix = std::string(v);
+    } else if (a == "--gpu-name") {
+      if (v.empty()) {
+        throw UsageError{"--gpu-name: empty name"};
+      }
+      o.gpu_name = std::string(v);
+    } else if (a == "--gpus") {
+      o.gpus = static_cast<int>(parse_int(a, v, 1, 1024));
+    } else if (a == "--world-size") {
+      o.world_size = static_cast<int>(parse_int(a, v, 1, 1000000));
+    } else if (a == "--cuda-runtime" || a == "--cuda-driver") {
+      (a == "--cuda-runtime" ? o.cuda_runtime : o.cuda_driver) = parse_int(a, v, 0, INT32_MAX);
     } else {
       throw UsageError{"unknown option: " + std::string(a)};
     }
@@ -196,6 +232,11 @@ Options parse_options(int argc, char** argv) {
   }
   if (o.target_bytes > 0 && o.layers_set && o.steps_set) {
     throw UsageError{"--target-mb picks steps or layers; give at most one of --steps and --layers"};
+  }
+  if (o.world_size == 0) {
+    o.world_size = o.ranks;
+  } else if (o.world_size < o.ranks) {
+    throw UsageError{"--world-size must be at least --ranks"};
   }
   return o;
 }
@@ -575,6 +616,7 @@ class Sim {
   std::vector<int64_t> m_bucket_elems;
   std::vector<std::string> m_comm_args;   // record_param_comms args per bucket
   std::vector<std::string> m_nccl_attrs;  // NCCL kernel args per bucket
+  const int m_ws;                         // world size
 
   std::vector<Ev> m_evs;  // the current step
   std::array<std::vector<int32_t>, 2> m_stack;
@@ -598,7 +640,8 @@ Sim::Sim(const Options& o, const Catalog& c, int rank, std::string trace_name)
       m_rank(rank),
       m_pid(2910249 + 1117 * rank),
       m_autograd_tid(m_pid + 9503),
-      m_trace_name(std::move(trace_name)) {
+      m_trace_name(std::move(trace_name)),
+      m_ws(o.world_size > 0 ? o.world_size : o.ranks) {
   for (size_t s = 0; s < 3; ++s) {
     const std::string h = std::to_string(k_hidden[s]);
     const std::string bh = "[" + std::to_string(k_batch) + ", " + h + "]";
@@ -619,11 +662,11 @@ Sim::Sim(const Options& o, const Catalog& c, int rank, std::string trace_name)
     };
   }
   std::string ranks = "[";
-  for (int r = 0; r < o.ranks; ++r) {
+  for (int r = 0; r < m_ws; ++r) {
     ranks += (r != 0 ? ", " : "") + std::to_string(r);
   }
   ranks += "]";
-  const std::string ws = std::to_string(o.ranks);
+  const std::string ws = std::to_string(m_ws);
   for (int first = 0; first < o.layers; first += k_bucket_layers) {
     int64_t nelems = 0;
     for (int l = first; l < std::min(o.layers, first + k_bucket_layers); ++l) {
@@ -716,7 +759,7 @@ void Sim::build_step(int i) {
       });
       for (int l = last; l >= 0; --l) {
         layer_backward(l, seq0 + 4 * l);
-        if (m_o.ranks > 1 && l % k_bucket_layers == 0) {
+        if (m_ws > 1 && l % k_bucket_layers == 0) {
           all_reduce(static_cast<size_t>(l / k_bucket_layers));
         }
       }
@@ -878,7 +921,9 @@ void Sim::emit_host(JsonOut& out) const {
     if (e.kind != Kind::CpuOp && e.kind != Kind::UserAnn) {
       continue;
     }
-    x_head(out, e.kind == Kind::CpuOp ? "cpu_op" : "user_annotation", e, m_pid, host_tid(e));
+    // PyTorch <= 1.8 wrote the step spans as cpu_op.
+    const bool as_op = e.kind == Kind::CpuOp || (m_o.legacy_steps && e.name.starts_with("ProfilerStep#"));
+    x_head(out, as_op ? "cpu_op" : "user_annotation", e, m_pid, host_tid(e));
     out.put_all(",\"Record function id\": ", e.ext);
     if (e.seq >= 0) {
       out.put_all(", \"Sequence number\": ", e.seq, ", \"Fwd thread id\": ", e.fwd_tid);
@@ -924,16 +969,49 @@ void Sim::emit_device(JsonOut& out) const {
   }
 }
 
+// CUDA device properties as Kineto writes them; A100 unless the name says otherwise.
+struct GpuProps {
+  int64_t mem;
+  int major;
+  int smem_per_sm;
+  int sms;
+  int smem_optin;
+};
+
+GpuProps gpu_props(std::string_view name) {
+  const bool gb32 = name.find("32GB") != std::string_view::npos;
+  const bool gb40 = name.find("40GB") != std::string_view::npos;
+  if (name.find("V100") != std::string_view::npos) {
+    return {gb32 ? 34089730048 : 16935419904, 7, 98304, 80, 98304};
+  }
+  if (name.find("H100") != std::string_view::npos) {
+    return {85024112640, 9, 233472, 132, 232448};
+  }
+  return {gb40 ? 42505273344 : 85196873728, 8, 167936, 108, 166912};
+}
+
 void Sim::write_header(JsonOut& out) const {
-  out.put(
-      "{\n  \"schemaVersion\": 1,\n  \"deviceProperties\": [\n    {\n"
-      "      \"id\": 0, \"name\": \"NVIDIA A100-SXM4-80GB\", \"totalGlobalMem\": 85196873728,\n"
-      "      \"computeMajor\": 8, \"computeMinor\": 0,\n"
-      "      \"maxThreadsPerBlock\": 1024, \"maxThreadsPerMultiprocessor\": 2048,\n"
-      "      \"regsPerBlock\": 65536, \"regsPerMultiprocessor\": 65536, \"warpSize\": 32,\n"
-      "      \"sharedMemPerBlock\": 49152, \"sharedMemPerMultiprocessor\": 167936,\n"
-      "      \"numSms\": 108, \"sharedMemPerBlockOptin\": 166912\n    }\n  ],\n");
-  out.put_all("  \"distributedInfo\": {\"backend\": \"nccl\", \"rank\": ", m_rank, ", \"world_size\": ", m_o.ranks,
+  const GpuProps p = gpu_props(m_o.gpu_name);
+  out.put("{\n  \"schemaVersion\": 1,\n  \"deviceProperties\": [");
+  for (int g = 0; g < m_o.gpus; ++g) {
+    out.put_all(g == 0 ? "\n" : ",\n", "    {\n      \"id\": ", g, ", \"name\": ");
+    out.put_str(m_o.gpu_name);
+    out.put_all(", \"totalGlobalMem\": ", p.mem, ",\n      \"computeMajor\": ", p.major,
+                ", \"computeMinor\": 0,\n"
+                "      \"maxThreadsPerBlock\": 1024, \"maxThreadsPerMultiprocessor\": 2048,\n"
+                "      \"regsPerBlock\": 65536, \"regsPerMultiprocessor\": 65536, \"warpSize\": 32,\n"
+                "      \"sharedMemPerBlock\": 49152, \"sharedMemPerMultiprocessor\": ",
+                p.smem_per_sm, ",\n      \"numSms\": ", p.sms, ", \"sharedMemPerBlockOptin\": ", p.smem_optin,
+                "\n    }");
+  }
+  out.put("\n  ],\n");
+  if (m_o.cuda_runtime >= 0) {  // newer Kineto (CUDA builds)
+    out.put_all("  \"cuda_runtime_version\": ", m_o.cuda_runtime, ",\n");
+  }
+  if (m_o.cuda_driver >= 0) {
+    out.put_all("  \"cuda_driver_version\": ", m_o.cuda_driver, ",\n");
+  }
+  out.put_all("  \"distributedInfo\": {\"backend\": \"nccl\", \"rank\": ", m_rank, ", \"world_size\": ", m_ws,
               "},\n");
   if (m_o.ns) {  // 2025+ Kineto layout: the base time precedes the events
     out.put_all("  \"displayTimeUnit\": \"ms\",\n  \"baseTimeNanoseconds\": ", k_base_ns, ",\n");
@@ -962,7 +1040,7 @@ void Sim::write_trailer(JsonOut& out) const {
   meta(out, "process_labels", 0, 0, "labels", "GPU 0", 0);
   meta(out, "process_sort_index", 0, 0, "sort_index", {}, 16777216);
   for (const int s : {k_compute_stream, k_nccl_stream}) {
-    if (s == k_compute_stream || m_o.ranks > 1) {
+    if (s == k_compute_stream || m_ws > 1) {
       meta(out, "thread_name", 0, s, "name", "stream " + std::to_string(s) + " ", 0);  // sic: trailing space
       meta(out, "thread_sort_index", 0, s, "sort_index", {}, s);
     }
