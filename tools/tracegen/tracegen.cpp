@@ -6,8 +6,9 @@
 // template) rather than a shared stream, so --slowdown/--add-kernel/
 // --drop-kernel/--extra-launches change only what they name: all other
 // durations stay identical (to the ns) between a control and a test run.
-// The options that reproduce real-trace pathologies keep to this: their
-// defaults write what tracegen always wrote, byte for byte.
+// The options that reproduce real-trace pathologies keep to this:
+// --warmup-steps stretches or shifts the output of an unchanged simulation,
+// so their defaults write what tracegen always wrote, byte for byte.
 
 #include "json_out.hpp"
 
@@ -62,12 +63,16 @@ struct Options {
   int extra_launches = 0;
   std::string prefix = "rank";
   // Pathologies of real traces; every default leaves the output as it was.
+  int warmup_steps = 0;
+  int64_t warmup_ppm = 10 * k_ppm;
   bool legacy_steps = false;
   std::string gpu_name = "NVIDIA A100-SXM4-80GB";
   int gpus = 1;
   int world_size = 0;  // 0: the number of ranks
   int64_t cuda_runtime = -1;  // -1: not written
   int64_t cuda_driver = -1;
+  int64_t gpu_ppm = k_ppm;
+  bool no_sync = false;
 };
 
 constexpr std::string_view k_usage = R"(usage: tracegen --out DIR [options]
@@ -95,6 +100,10 @@ Identical arguments give byte-identical files.
   --name-prefix P           file name prefix (default "rank")
 
 Pathologies of real traces (none of them is on by default):
+  --warmup-steps N          the first N steps of every file run F times slower: every host,
+                            runtime and GPU duration is multiplied by F; later steps keep their
+                            events and only start later (default 0)
+  --warmup-factor F         the slowdown of the warm-up steps (default 10)
   --legacy-steps            ProfilerStep#N spans with cat "cpu_op" (PyTorch <= 1.8) instead of
                             "user_annotation"
   --gpu-name NAME           deviceProperties name (default "NVIDIA A100-SXM4-80GB"); names with
@@ -104,6 +113,9 @@ Pathologies of real traces (none of them is on by default):
                             (default: the number of ranks)
   --cuda-runtime N          write top-level "cuda_runtime_version": N (e.g. 12040)
   --cuda-driver N           write top-level "cuda_driver_version": N (e.g. 12020)
+  --gpu-factor F            multiply every GPU duration (kernels, memcpy, memset) by F (default 1)
+  --no-sync                 leave out the aten::item/cudaStreamSynchronize of every other step,
+                            so the host never waits for the GPU
 
   -h, --help                show this help
 )";
@@ -162,8 +174,8 @@ Options parse_options(int argc, char** argv) {
       (a == "--ns" ? o.ns : o.gzip) = true;
       continue;
     }
-    if (a == "--legacy-steps") {
-      o.legacy_steps = true;
+    if (bool* flag = a == "--legacy-steps" ? &o.legacy_steps : a == "--no-sync" ? &o.no_sync : nullptr) {
+      *flag = true;
       continue;
     }
     if (i + 1 >= argc) {
@@ -212,6 +224,15 @@ Options parse_options(int argc, char** argv) {
       o.extra_launches = static_cast<int>(parse_int(a, v, 0, 1000000));
     } else if (a == "--name-prefix") {
       o.prefix = std::string(v);
+    } else if (a == "--warmup-steps") {
+      o.warmup_steps = static_cast<int>(parse_int(a, v, 0, 10000000));
+    } else if (a == "--warmup-factor" || a == "--gpu-factor") {
+      // Capped at 1000 so that ns * factor_ppm stays inside int64.
+      const int64_t f = parse_ppm(a, v, 1000);
+      if (f == 0) {
+        throw UsageError{std::string(a) + " must be positive"};
+      }
+      (a == "--warmup-factor" ? o.warmup_ppm : o.gpu_ppm) = f;
     } else if (a == "--gpu-name") {
       if (v.empty()) {
         throw UsageError{"--gpu-name: empty name"};
@@ -401,6 +422,9 @@ struct Dims {  // pre-rendered "Input Dims"/"Input type" args per layer size
 // Slot regions: (region, index, counter) names a position in the step template.
 enum Region : uint64_t { R_STEP = 1, R_EXTRA, R_FWD, R_FWD_LAYER, R_LOSS, R_BWD_LAYER, R_COMM, R_TAIL, R_RANK };
 
+// ns * ppm / 10^6 without overflow for ppm <= 10^9 (factors up to 1000), exact.
+int64_t mul_ppm(int64_t ns, int64_t ppm) { return ns / k_ppm * ppm + ns % k_ppm * ppm / k_ppm; }
+
 class Sim {
  public:
   Sim(const Options& o, const Catalog& c, int rank, std::string trace_name);
@@ -413,6 +437,9 @@ class Sim {
       reset();
       for (int i = 0; i < m_o.steps; ++i) {
         build_step(i);
+        if (m_o.warmup_steps > 0) {
+          warp_step(i);
+        }
         host ? emit_host(out) : emit_device(out);
       }
     }
@@ -493,6 +520,8 @@ class Sim {
     m_ext = 1;
     m_corr = 10 + 37 * m_rank;
     m_end = start;
+    m_delta = 0;
+    m_out_end = start;
   }
 
   int32_t open(Kind kind, std::string_view name, int th, int64_t pre_us, std::string_view extra, int32_t seq,
@@ -538,7 +567,10 @@ class Sim {
     if (si == 1 || wait_nccl) {  // cudaStreamWaitEvent on the other stream
       g0 = std::max(g0, m_stream_free[1 - si] + vary(1500, slot, 6));
     }
-    const int64_t gd = scaled(k.name, vary(gpu_ns, slot, 8), slot);
+    int64_t gd = scaled(k.name, vary(gpu_ns, slot, 8), slot);
+    if (m_o.gpu_ppm != k_ppm) {
+      gd = std::max<int64_t>(mul_ppm(gd, m_o.gpu_ppm), 1);
+    }
     m_stream_free[si] = g0 + gd;
     if (m_ann >= 0) {
       auto& span = m_ann_span[static_cast<size_t>(m_ann)];
@@ -588,6 +620,7 @@ class Sim {
   }
 
   void build_step(int i);
+  void warp_step(int i);
   void layer_forward(int l, int32_t seq);
   void layer_backward(int l, int32_t seq);
   template <typename F>
@@ -632,6 +665,11 @@ class Sim {
   int64_t m_corr = 0;
   int64_t m_prof_start = 0;
   int64_t m_end = 0;
+  // --warmup-steps: steps are simulated as without the option, then warped
+  // (scaled about their start) or shifted by m_delta on output.
+  int64_t m_step_start = 0;
+  int64_t m_delta = 0;    // output time - simulated time at the current step's start
+  int64_t m_out_end = 0;  // latest output end so far
 };
 
 Sim::Sim(const Options& o, const Catalog& c, int rank, std::string trace_name)
@@ -690,6 +728,7 @@ Sim::Sim(const Options& o, const Catalog& c, int rank, std::string trace_name)
 void Sim::build_step(int i) {
   m_evs.clear();
   m_ann = -1;
+  m_step_start = m_t[0];
   set_step_key(static_cast<uint64_t>(i));
   m_step_name = "ProfilerStep#" + std::to_string(static_cast<int64_t>(m_o.first_step) + i);
   const int last = m_o.layers - 1;
@@ -780,7 +819,7 @@ void Sim::build_step(int i) {
     ann("Optimizer.zero_grad#SGD.zero_grad", 0, 4, 3);
     // loss.item() every other step: the only CPU/GPU syncs, so GPU work
     // otherwise spills into the next step's window, as in real traces.
-    if (i % 2 == 1 || i == m_o.steps - 1) {
+    if (!m_o.no_sync && (i % 2 == 1 || i == m_o.steps - 1)) {
       const Scope item = op("aten::item", 0, 3, 1);
       const Scope dense = op("aten::_local_scalar_dense", 0, 4, 2);
       launch(0, m_c.d2h, 2, k_compute_stream, 4);
@@ -800,6 +839,48 @@ void Sim::build_step(int i) {
           .dur = last_end - first + (m_o.ns ? 2 : k_us), .th = k_compute_stream, .ext = at(anns[a]).ext});
   }
   m_end = std::max({m_end, m_t[0], m_t[1]});
+}
+
+// --warmup-steps. Step i was simulated as without the option; a warm-up step
+// is stretched by F about its start, later steps are moved by m_delta (whole
+// microseconds, so integer-us output keeps every duration). The next step
+// starts after the stretched step, and late enough that the stretched GPU
+// tail of this step still ends before the next step's GPU work begins.
+void Sim::warp_step(int i) {
+  const int64_t s = m_step_start;
+  const int64_t next = m_t[0];
+  const int64_t base = s + m_delta;
+  if (i >= m_o.warmup_steps) {
+    for (Ev& e : m_evs) {
+      e.ts += m_delta;
+      m_out_end = std::max(m_out_end, e.ts + e.dur);
+    }
+    m_out_end = std::max(m_out_end, next + m_delta);
+    return;
+  }
+  const int64_t f = m_o.warmup_ppm;
+  const auto map = [&](int64_t t) { return base + mul_ppm(t - s, f); };
+  const int64_t w1 = m_o.ns ? 1 : k_us;  // GPU annotation widening, see build_step
+  const int64_t w2 = m_o.ns ? 2 : k_us;
+  int64_t end = next;
+  for (Ev& e : m_evs) {
+    end = std::max(end, e.ts + e.dur);
+    if (e.kind == Kind::GpuAnn) {  // stretch what it covers, not its widening
+      const int64_t first = e.ts + w1;
+      const int64_t last_end = first + e.dur - w2;
+      e.ts = map(first) - w1;
+      e.dur = map(last_end) - map(first) + w2;
+    } else {
+      const int64_t a = map(e.ts);
+      e.dur = map(e.ts + e.dur) - a;
+      e.ts = a;
+    }
+    m_out_end = std::max(m_out_end, e.ts + e.dur);
+  }
+  const int64_t next_out = map(next) + std::max<int64_t>(0, mul_ppm(end - next, f) - (end - next));
+  const int64_t d = next_out - next;  // rounded up to whole microseconds
+  m_delta = (d >= 0 ? (d + k_us - 1) / k_us : -(-d / k_us)) * k_us;
+  m_out_end = std::max(m_out_end, next + m_delta);
 }
 
 void Sim::layer_forward(int l, int32_t seq) {
@@ -1050,7 +1131,7 @@ void Sim::write_trailer(JsonOut& out) const {
     meta(out, "thread_sort_index", m_pid, tid, "sort_index", {}, tid);
   }
 
-  const int64_t window_end = m_end + 250 * k_us;
+  const int64_t window_end = (m_o.warmup_steps > 0 ? m_out_end : m_end) + 250 * k_us;
   out.put("\n  {\n    \"ph\": \"X\", \"cat\": \"Trace\", \"ts\": ");
   put_ts(out, m_prof_start);
   out.put(", \"dur\": ");
