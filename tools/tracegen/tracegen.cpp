@@ -6,9 +6,10 @@
 // template) rather than a shared stream, so --slowdown/--add-kernel/
 // --drop-kernel/--extra-launches change only what they name: all other
 // durations stay identical (to the ns) between a control and a test run.
-// The options that reproduce real-trace pathologies keep to this:
-// --warmup-steps stretches or shifts the output of an unchanged simulation,
-// so their defaults write what tracegen always wrote, byte for byte.
+// The options that reproduce real-trace pathologies keep to this: events they
+// add draw from slots of their own, and --warmup-steps stretches or shifts the
+// output of an unchanged simulation, so their defaults write what tracegen
+// always wrote, byte for byte.
 
 #include "json_out.hpp"
 
@@ -19,6 +20,7 @@
 #include <cstdio>
 #include <exception>
 #include <filesystem>
+#include <initializer_list>
 #include <string>
 #include <string_view>
 #include <thread>
@@ -65,6 +67,7 @@ struct Options {
   // Pathologies of real traces; every default leaves the output as it was.
   int warmup_steps = 0;
   int64_t warmup_ppm = 10 * k_ppm;
+  bool python_stack = false;
   bool legacy_steps = false;
   std::string gpu_name = "NVIDIA A100-SXM4-80GB";
   int gpus = 1;
@@ -104,6 +107,9 @@ Pathologies of real traces (none of them is on by default):
                             runtime and GPU duration is multiplied by F; later steps keep their
                             events and only start later (default 0)
   --warmup-factor F         the slowdown of the warm-up steps (default 10)
+  --python-stack            python_function events as with with_stack=True: nn.Module frames and
+                            module.py _call_impl/_wrapped_call_impl nested inside themselves, and a
+                            recursive _pytree.py tree_map, enclosing the ops they call
   --legacy-steps            ProfilerStep#N spans with cat "cpu_op" (PyTorch <= 1.8) instead of
                             "user_annotation"
   --gpu-name NAME           deviceProperties name (default "NVIDIA A100-SXM4-80GB"); names with
@@ -174,7 +180,10 @@ Options parse_options(int argc, char** argv) {
       (a == "--ns" ? o.ns : o.gzip) = true;
       continue;
     }
-    if (bool* flag = a == "--legacy-steps" ? &o.legacy_steps : a == "--no-sync" ? &o.no_sync : nullptr) {
+    if (bool* flag = a == "--python-stack"   ? &o.python_stack
+                     : a == "--legacy-steps" ? &o.legacy_steps
+                     : a == "--no-sync"      ? &o.no_sync
+                                             : nullptr) {
       *flag = true;
       continue;
     }
@@ -370,7 +379,7 @@ struct Catalog {
 
 // --- Simulation --------------------------------------------------------------
 
-enum class Kind : uint8_t { CpuOp, UserAnn, Runtime, Device, Sync, GpuAnn };
+enum class Kind : uint8_t { CpuOp, UserAnn, Runtime, Device, Sync, GpuAnn, PyFunc };
 enum class Api : uint8_t { LaunchKernel, MemcpyAsync, MemsetAsync, StreamSync };
 
 constexpr std::array<std::string_view, 4> k_api_name = {"cudaLaunchKernel", "cudaMemcpyAsync", "cudaMemsetAsync",
@@ -393,6 +402,8 @@ struct Ev {
   int32_t link = -1;  // Runtime <-> Device/Sync
   const KDesc* k = nullptr;
   int64_t bytes = 0;
+  int64_t py_parent = 0;   // PyFunc ("Python id" is in ext): parent's Python id, 0 = null
+  int32_t py_module = -1;  // PyFunc: "Python module id" of nn.Module frames
 };
 
 uint64_t mix64(uint64_t x) {  // splitmix64 finaliser
@@ -420,7 +431,24 @@ struct Dims {  // pre-rendered "Input Dims"/"Input type" args per layer size
 };
 
 // Slot regions: (region, index, counter) names a position in the step template.
-enum Region : uint64_t { R_STEP = 1, R_EXTRA, R_FWD, R_FWD_LAYER, R_LOSS, R_BWD_LAYER, R_COMM, R_TAIL, R_RANK };
+// Options that add events give them slots in regions of their own (or counter
+// values no other event uses), so that they never shift the draws of the rest.
+enum Region : uint64_t {
+  R_STEP = 1, R_EXTRA, R_FWD, R_FWD_LAYER, R_LOSS, R_BWD_LAYER, R_COMM, R_TAIL, R_RANK,
+  R_PY
+};
+// Counter base inside a region for --add-kernel's launches.
+constexpr uint64_t k_slot_added = 0x8000;
+
+// A Python frame of --python-stack; module >= 0 for "nn.Module: ..." frames.
+struct PyFrame {
+  std::string_view name;
+  int32_t module = -1;
+};
+
+constexpr std::string_view k_call_impl = "torch/nn/modules/module.py(1762): _call_impl";
+constexpr std::string_view k_wrapped_call_impl = "torch/nn/modules/module.py(1751): _wrapped_call_impl";
+constexpr std::string_view k_tree_map = "torch/utils/_pytree.py(900): tree_map";
 
 // ns * ppm / 10^6 without overflow for ppm <= 10^9 (factors up to 1000), exact.
 int64_t mul_ppm(int64_t ns, int64_t ppm) { return ns / k_ppm * ppm + ns % k_ppm * ppm / k_ppm; }
@@ -475,6 +503,52 @@ class Sim {
     close(open(Kind::CpuOp, name, th, us, extra, -1, 0), 0);
   }
 
+  // --python-stack: Python frames, outermost first, open for the C++ scope's
+  // lifetime around the ops made inside it; nothing at all without the option.
+  class PyChain {
+   public:
+    PyChain(Sim& sim, int th, std::initializer_list<PyFrame> frames) : m_sim(sim) {
+      if (sim.m_o.python_stack) {
+        for (const PyFrame& f : frames) {
+          m_idx.at(m_n++) = sim.open_py(f, th);
+        }
+      }
+    }
+    PyChain(const PyChain&) = delete;
+    PyChain& operator=(const PyChain&) = delete;
+    ~PyChain() {
+      while (m_n > 0) {
+        m_sim.close_py(m_idx[--m_n]);
+      }
+    }
+
+   private:
+    Sim& m_sim;
+    std::array<int32_t, 8> m_idx{};
+    size_t m_n = 0;
+  };
+
+  // Python frames draw their call overhead from their own region, so they
+  // shift timestamps but never the draws of other events.
+  int32_t open_py(const PyFrame& f, int th) {
+    const size_t t = static_cast<size_t>(th);
+    const uint64_t slot = (uint64_t{R_PY} << 40) | m_py_ctr++;
+    const int64_t parent = m_py_stack[t].empty() ? 0 : at(m_py_stack[t].back()).ext;
+    const int32_t idx = push({.kind = Kind::PyFunc, .name = f.name, .ts = m_t[t], .th = static_cast<uint8_t>(th),
+                              .slot = slot, .ext = m_py_id++, .py_parent = parent, .py_module = f.module});
+    m_t[t] += vary(f.name.starts_with('<') ? 500 : f.module >= 0 ? 2500 : 1200, slot, 1);
+    m_py_stack[t].push_back(idx);
+    return idx;
+  }
+
+  void close_py(int32_t idx) {
+    Ev& e = at(idx);
+    const size_t t = e.th;
+    m_t[t] += vary(e.name.starts_with('<') ? 300 : 700, e.slot, 2);
+    e.dur = m_t[t] - e.ts;
+    m_py_stack[t].pop_back();
+  }
+
   uint64_t rnd(uint64_t slot, uint64_t salt) const { return mix64(m_step_key ^ mix64(slot * 16 + salt)); }
 
   // Natural +-4% variation, identical between runs that share seed/rank/step/slot.
@@ -520,6 +594,7 @@ class Sim {
     m_ext = 1;
     m_corr = 10 + 37 * m_rank;
     m_end = start;
+    m_py_id = 1;
     m_delta = 0;
     m_out_end = start;
   }
@@ -630,6 +705,7 @@ class Sim {
   void put_ts(JsonOut& out, int64_t ns) const;
   void x_head(JsonOut& out, std::string_view cat, const Ev& e, int64_t pid, int64_t tid) const;
   void flow(JsonOut& out, char ph, int64_t id, int64_t pid, int64_t tid, int64_t ts) const;
+  void x_open(JsonOut& out, std::string_view cat, const Ev& e, int64_t pid, int64_t tid) const;
   void emit_host(JsonOut& out) const;
   void emit_runtime(JsonOut& out, const Ev& r) const;
   void emit_device(JsonOut& out) const;
@@ -650,6 +726,7 @@ class Sim {
   std::vector<std::string> m_comm_args;   // record_param_comms args per bucket
   std::vector<std::string> m_nccl_attrs;  // NCCL kernel args per bucket
   const int m_ws;                         // world size
+  std::vector<std::string> m_py_modules;  // --python-stack: "nn.Module: Linear_<l>", ReLU, LayerNorm per layer
 
   std::vector<Ev> m_evs;  // the current step
   std::array<std::vector<int32_t>, 2> m_stack;
@@ -665,6 +742,10 @@ class Sim {
   int64_t m_corr = 0;
   int64_t m_prof_start = 0;
   int64_t m_end = 0;
+  // --python-stack
+  std::array<std::vector<int32_t>, 2> m_py_stack;
+  int64_t m_py_id = 1;
+  uint64_t m_py_ctr = 0;
   // --warmup-steps: steps are simulated as without the option, then warped
   // (scaled about their start) or shifted by m_delta on output.
   int64_t m_step_start = 0;
@@ -699,6 +780,13 @@ Sim::Sim(const Options& o, const Catalog& c, int rank, std::string trace_name)
                  "\"float\", \"ScalarList\", \"float\", \"float\", \"Scalar\", \"\""),
     };
   }
+  if (o.python_stack) {
+    for (int l = 0; l < o.layers; ++l) {
+      for (const std::string_view m : {"Linear_", "ReLU_", "LayerNorm_"}) {
+        m_py_modules.push_back("nn.Module: " + std::string(m) + std::to_string(l));
+      }
+    }
+  }
   std::string ranks = "[";
   for (int r = 0; r < m_ws; ++r) {
     ranks += (r != 0 ? ", " : "") + std::to_string(r);
@@ -728,6 +816,7 @@ Sim::Sim(const Options& o, const Catalog& c, int rank, std::string trace_name)
 void Sim::build_step(int i) {
   m_evs.clear();
   m_ann = -1;
+  m_py_ctr = 0;
   m_step_start = m_t[0];
   set_step_key(static_cast<uint64_t>(i));
   m_step_name = "ProfilerStep#" + std::to_string(static_cast<int64_t>(m_o.first_step) + i);
@@ -743,7 +832,11 @@ void Sim::build_step(int i) {
   region(R_STEP, 0);
   {
     const Scope step = ann(m_step_name, 0, 6, 4);
+    const PyChain train_step(*this, 0, {{"train.py(48): train_step"}});
     {  // input batch to the GPU
+      const PyChain py(*this, 0,
+                       {{k_tree_map}, {k_tree_map}, {k_tree_map}, {"train.py(25): <lambda>"},
+                        {"<method 'to' of 'torch._C.TensorBase' objects>"}});
       const int64_t bytes = int64_t{k_batch} * k_hidden[size_of(0)] * 4;
       const Scope to = op("aten::to", 0, 3, 1, d0.unary);
       const Scope copy = op("aten::_to_copy", 0, 2, 1, d0.unary);
@@ -763,26 +856,37 @@ void Sim::build_step(int i) {
       fw = forward.idx();
       begin_gpu_ann(0);
       {
-        const Scope zeros = op("aten::zeros", 0, 3, 1, d0.unary);
-        leaf("aten::empty", 0, 2);
-        const Scope zero = op("aten::zero_", 0, 2, 1, d0.unary);
-        launch(0, m_c.memset, 2, k_compute_stream, int64_t{k_batch} * 4);
+        {
+          const PyChain py(*this, 0, {{"<built-in method zeros of type object>"}});
+          const Scope zeros = op("aten::zeros", 0, 3, 1, d0.unary);
+          leaf("aten::empty", 0, 2);
+          const Scope zero = op("aten::zero_", 0, 2, 1, d0.unary);
+          launch(0, m_c.memset, 2, k_compute_stream, int64_t{k_batch} * 4);
+        }
+        {
+          // The model call: _call_impl and _wrapped_call_impl here and again in
+          // every layer's module call below, the same names nested in themselves.
+          const PyChain model(*this, 0,
+                              {{"nn.Module: Sequential_0", 0}, {k_call_impl}, {k_wrapped_call_impl},
+                               {"torch/nn/modules/container.py(250): forward"}});
+          for (int l = 0; l < m_o.layers; ++l) {
+            layer_forward(l, seq0 + 4 * l);
+          }
+        }
+        region(R_LOSS, 0);
+        const PyChain py(*this, 0, {{"torch/nn/functional.py(3791): mse_loss"}, {"<built-in function mse_loss>"}});
+        const Scope loss = op("aten::mse_loss", 0, 4, 2, dl.binary, loss_seq);
+        {
+          const Scope sub = op("aten::sub", 0, 4, 2, dl.binary, loss_seq + 1);
+          launch(0, m_c.add, k_ew_us[size_of(last)]);
+        }
+        {
+          const Scope pow = op("aten::pow", 0, 4, 2, dl.unary, loss_seq + 2);
+          launch(0, m_c.pow, k_ew_us[size_of(last)]);
+        }
+        const Scope mean = op("aten::mean", 0, 5, 2, dl.unary, loss_seq + 3);
+        launch(0, m_c.mean, 6);
       }
-      for (int l = 0; l < m_o.layers; ++l) {
-        layer_forward(l, seq0 + 4 * l);
-      }
-      region(R_LOSS, 0);
-      const Scope loss = op("aten::mse_loss", 0, 4, 2, dl.binary, loss_seq);
-      {
-        const Scope sub = op("aten::sub", 0, 4, 2, dl.binary, loss_seq + 1);
-        launch(0, m_c.add, k_ew_us[size_of(last)]);
-      }
-      {
-        const Scope pow = op("aten::pow", 0, 4, 2, dl.unary, loss_seq + 2);
-        launch(0, m_c.pow, k_ew_us[size_of(last)]);
-      }
-      const Scope mean = op("aten::mean", 0, 5, 2, dl.unary, loss_seq + 3);
-      launch(0, m_c.mean, 6);
     }
 
     // Backward runs on the autograd thread while the main thread waits in
@@ -791,6 +895,10 @@ void Sim::build_step(int i) {
       const Scope backward = ann("## backward ##", 0, 4, 3);
       bw = backward.idx();
       begin_gpu_ann(1);
+      const PyChain py(*this, 0,
+                       {{"torch/_tensor.py(626): backward"}, {"torch/autograd/__init__.py(347): backward"},
+                        {"torch/autograd/graph.py(823): _engine_run_backward"},
+                        {"<method 'run_backward' of 'torch._C._EngineBase' objects>"}});
       m_t[1] = std::max(m_t[1], m_t[0] + vary(12 * k_us, at(bw).slot, 3));
       backward_node("autograd::engine::evaluate_function: MseLossBackward0", loss_seq, [&] {
         const Scope b = op("aten::mse_loss_backward", 1, 5, 2, dl.binary);
@@ -807,19 +915,26 @@ void Sim::build_step(int i) {
 
     region(R_TAIL, 0);
     {
+      const PyChain wrapper(*this, 0, {{"torch/optim/optimizer.py(487): wrapper"}});
       const Scope step_ann = ann("Optimizer.step#SGD.step", 0, 5, 4);
       opt = step_ann.idx();
       begin_gpu_ann(2);
+      const PyChain sgd(*this, 0, {{"torch/optim/sgd.py(123): step"}, {"torch/optim/sgd.py(380): _multi_tensor_sgd"}});
       for (int c = 0; c < (m_o.layers + 7) / 8; ++c) {
+        const PyChain py(*this, 0, {{"<built-in method _foreach_add_ of type object>"}});
         const Scope foreach = op("aten::_foreach_add_", 0, 6, 3);
         launch(0, m_c.foreach_add, 15, k_compute_stream, 0, {}, c == 0);  // waits for the all-reduce
       }
     }
     m_ann = -1;
-    ann("Optimizer.zero_grad#SGD.zero_grad", 0, 4, 3);
+    {
+      const PyChain py(*this, 0, {{"torch/optim/optimizer.py(955): zero_grad"}});
+      ann("Optimizer.zero_grad#SGD.zero_grad", 0, 4, 3);
+    }
     // loss.item() every other step: the only CPU/GPU syncs, so GPU work
     // otherwise spills into the next step's window, as in real traces.
     if (!m_o.no_sync && (i % 2 == 1 || i == m_o.steps - 1)) {
+      const PyChain py(*this, 0, {{"<method 'item' of 'torch._C.TensorBase' objects>"}});
       const Scope item = op("aten::item", 0, 3, 1);
       const Scope dense = op("aten::_local_scalar_dense", 0, 4, 2);
       launch(0, m_c.d2h, 2, k_compute_stream, 4);
@@ -887,7 +1002,15 @@ void Sim::layer_forward(int l, int32_t seq) {
   region(R_FWD_LAYER, static_cast<uint64_t>(l));
   const size_t s = size_of(l);
   const Dims& d = m_dims[s];
+  const auto lu = static_cast<size_t>(l);
+  const auto module = [&](size_t k) {
+    return PyFrame{m_o.python_stack ? std::string_view(m_py_modules[3 * lu + k]) : std::string_view(),
+                   static_cast<int32_t>(3 * lu + k + 1)};
+  };
   {
+    const PyChain py(*this, 0,
+                     {module(0), {k_call_impl}, {k_wrapped_call_impl}, {"torch/nn/modules/linear.py(125): forward"},
+                      {"<built-in function linear>"}});
     const Scope linear = op("aten::linear", 0, 4, 2, d.linear, seq);
     {
       const Scope t = op("aten::t", 0, 2, 1, d.t);
@@ -898,6 +1021,9 @@ void Sim::layer_forward(int l, int32_t seq) {
     launch(0, m_c.gemm_fwd[s], k_gemm_us[s]);
   }
   {
+    const PyChain py(*this, 0,
+                     {module(1), {k_call_impl}, {k_wrapped_call_impl}, {"torch/nn/modules/activation.py(133): forward"},
+                      {"torch/nn/functional.py(1704): relu"}, {"<built-in method relu of type object>"}});
     const Scope relu = op("aten::relu", 0, 3, 1, d.unary, seq + 2);
     const Scope clamp = op("aten::clamp_min", 0, 4, 2, d.unary);
     launch(0, m_c.clamp, k_ew_us[s]);
@@ -907,9 +1033,13 @@ void Sim::layer_forward(int l, int32_t seq) {
     launch(0, m_c.add, k_ew_us[s]);
     for (size_t j = 0; j < m_c.added.size(); ++j) {  // own slots: must not shift other draws
       launch_at(0, m_c.added[j], (k_ew_us[s] + 2) * k_us, k_compute_stream, 0, m_c.added[j].attrs,
-                m_slot_base | 0x8000 | j, false);
+                m_slot_base | k_slot_added | j, false);
     }
   }
+  const PyChain py(*this, 0,
+                   {module(2), {k_call_impl}, {k_wrapped_call_impl},
+                    {"torch/nn/modules/normalization.py(217): forward"}, {"torch/nn/functional.py(2910): layer_norm"},
+                    {"<built-in method layer_norm of type object>"}});
   const Scope layer_norm = op("aten::layer_norm", 0, 3, 1, d.ln, seq + 3);
   const Scope native = op("aten::native_layer_norm", 0, 6, 2, d.ln, seq + 3);
   launch(0, m_c.ln_fwd, k_ln_us[s]);
@@ -977,6 +1107,12 @@ void Sim::put_ts(JsonOut& out, int64_t ns) const {
 // "X" event up to the first arg value. Integer-us durations are end - start
 // after truncating both, so nesting and same-stream order survive rounding.
 void Sim::x_head(JsonOut& out, std::string_view cat, const Ev& e, int64_t pid, int64_t tid) const {
+  x_open(out, cat, e, pid, tid);
+  out.put_all("\"External id\": ", e.ext);
+}
+
+// "X" event up to the first arg key.
+void Sim::x_open(JsonOut& out, std::string_view cat, const Ev& e, int64_t pid, int64_t tid) const {
   out.put_all("\n  {\n    \"ph\": \"X\", \"cat\": \"", cat, "\", \"name\": ");
   out.put_str(e.name);
   out.put_all(", \"pid\": ", pid, ", \"tid\": ", tid, ",\n    \"ts\": ");
@@ -987,7 +1123,7 @@ void Sim::x_head(JsonOut& out, std::string_view cat, const Ev& e, int64_t pid, i
   } else {
     out.put_int((e.ts + e.dur) / 1000 - e.ts / 1000);
   }
-  out.put_all(",\n    \"args\": {\n      \"External id\": ", e.ext);
+  out.put(",\n    \"args\": {\n      ");
 }
 
 void Sim::flow(JsonOut& out, char ph, int64_t id, int64_t pid, int64_t tid, int64_t ts) const {
@@ -999,6 +1135,21 @@ void Sim::flow(JsonOut& out, char ph, int64_t id, int64_t pid, int64_t tid, int6
 
 void Sim::emit_host(JsonOut& out) const {
   for (const Ev& e : m_evs) {
+    if (e.kind == Kind::PyFunc) {  // PyTorch writes null for a frame without a Python parent
+      x_open(out, "python_function", e, m_pid, host_tid(e));
+      out.put("\"Python parent id\": ");
+      if (e.py_parent > 0) {
+        out.put_int(e.py_parent);
+      } else {
+        out.put("null");
+      }
+      out.put_all(", \"Python id\": ", e.ext, ", \"Python thread\": 0");
+      if (e.py_module >= 0) {
+        out.put_all(", \"Python module id\": ", e.py_module);
+      }
+      out.put("\n    }\n  },");
+      continue;
+    }
     if (e.kind != Kind::CpuOp && e.kind != Kind::UserAnn) {
       continue;
     }
