@@ -76,6 +76,9 @@ struct Options {
   int64_t cuda_driver = -1;
   int64_t gpu_ppm = k_ppm;
   bool no_sync = false;
+  bool cuda_graphs = false;
+  bool compile = false;
+  int long_names = 0;
 };
 
 constexpr std::string_view k_usage = R"(usage: tracegen --out DIR [options]
@@ -122,6 +125,13 @@ Pathologies of real traces (none of them is on by default):
   --gpu-factor F            multiply every GPU duration (kernels, memcpy, memset) by F (default 1)
   --no-sync                 leave out the aten::item/cudaStreamSynchronize of every other step,
                             so the host never waits for the GPU
+  --cuda-graphs             each step's forward kernels run from one cudaGraphLaunch (under a
+                            "CUDAGraph::replay" op) and carry "graph id"/"graph node id"
+  --compile                 the model's forward as torch.compile runs it: a "Torch-Compiled
+                            Region: 0/0" op, Triton kernels launched by cuLaunchKernel from cpu_ops
+                            named after them (kernel_backend, kernel_hash, grid, stream args)
+  --long-names N            N distinct CUTLASS GEMM kernels with ~1700-character names that differ
+                            only in the middle, launched from the layers' aten::addmm (default 0)
 
   -h, --help                show this help
 )";
@@ -183,6 +193,8 @@ Options parse_options(int argc, char** argv) {
     if (bool* flag = a == "--python-stack"   ? &o.python_stack
                      : a == "--legacy-steps" ? &o.legacy_steps
                      : a == "--no-sync"      ? &o.no_sync
+                     : a == "--cuda-graphs"  ? &o.cuda_graphs
+                     : a == "--compile"      ? &o.compile
                                              : nullptr) {
       *flag = true;
       continue;
@@ -253,6 +265,8 @@ Options parse_options(int argc, char** argv) {
       o.world_size = static_cast<int>(parse_int(a, v, 1, 1000000));
     } else if (a == "--cuda-runtime" || a == "--cuda-driver") {
       (a == "--cuda-runtime" ? o.cuda_runtime : o.cuda_driver) = parse_int(a, v, 0, INT32_MAX);
+    } else if (a == "--long-names") {
+      o.long_names = static_cast<int>(parse_int(a, v, 0, 4096));
     } else {
       throw UsageError{"unknown option: " + std::string(a)};
     }
@@ -279,6 +293,13 @@ struct KDesc {
   std::string name;
   DevCat cat = DevCat::Kernel;
   std::string attrs;  // launch attributes written after the common kernel args
+  bool driver = false;  // launched with cuLaunchKernel (Triton), not cudaLaunchKernel
+};
+
+// A Triton kernel of --compile and the args of the cpu_op that launches it.
+struct TritonK {
+  KDesc k;
+  std::string op_args;
 };
 
 constexpr std::string_view k_ew_attrs =
@@ -317,6 +338,8 @@ struct Catalog {
   KDesc d2h{"Memcpy DtoH (Device -> Pageable)", DevCat::Memcpy, ""};
   KDesc memset{"Memset (Device)", DevCat::Memset, ""};
   std::vector<KDesc> added;  // --add-kernel
+  std::array<TritonK, 3> tri_poi, tri_per;  // --compile, per layer size class
+  std::vector<KDesc> long_gemms;            // --long-names
 
   explicit Catalog(const Options& o) {
     static constexpr std::array<std::string_view, 3> tiles = {"64x32_sliced1x4", "128x64", "128x128"};
@@ -374,17 +397,85 @@ struct Catalog {
     for (const auto& n : o.add_kernels) {
       added.push_back({n, DevCat::Kernel, std::string(k_ew_attrs)});
     }
+    if (o.compile) {
+      for (size_t s = 0; s < 3; ++s) {
+        tri_poi[s] = triton("triton_poi_fused_add_relu_" + std::to_string(2 * s), k_ew_attrs, 1024);
+        tri_per[s] = triton("triton_per_fused_native_layer_norm_" + std::to_string(2 * s + 1), k_ln_attrs, 64);
+      }
+    }
+    for (int j = 0; j < o.long_names; ++j) {
+      long_gemms.push_back({long_gemm_name(j), DevCat::Kernel, std::string(k_gemm_attrs)});
+    }
+  }
+
+  // Inductor names the launching cpu_op after the kernel and gives it the
+  // source hash, file and grid (a string!) plus "stream": 0 [kineto-trace-format.md].
+  static TritonK triton(const std::string& name, std::string_view attrs, int grid) {
+    uint64_t h = 1469598103934665603ULL;  // FNV-1a of the name, then splitmix64 steps
+    for (const char c : name) {
+      h = (h ^ static_cast<unsigned char>(c)) * 1099511628211ULL;
+    }
+    std::string hash;
+    for (int i = 0; i < 52; ++i) {
+      h += 0x9e3779b97f4a7c15ULL;
+      uint64_t x = h;
+      x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ULL;
+      x = (x ^ (x >> 27)) * 0x94d049bb133111ebULL;
+      hash += "abcdefghijklmnopqrstuvwxyz234567"[(x ^ (x >> 31)) % 32];
+    }
+    const std::string g = std::to_string(grid);
+    return {{name, DevCat::Kernel, std::string(attrs), true},
+            ", \"kernel_backend\": \"triton\", \"kernel_hash\": \"" + hash +
+                "\", \"kernel_file\": \"/tmp/torchinductor_root/" + hash.substr(0, 2) + "/" + hash +
+                ".py\", \"grid\": \"grid(" + g + ",)\", \"stream\": 0"};
+  }
+
+  // ~1700 characters: a long shared prefix and suffix around a middle that
+  // differs per j (warp tile, pipeline stages, policy shape), so that cutting
+  // the middle out of the names makes them all look the same.
+  static std::string long_gemm_name(int j) {
+    static constexpr std::array<std::pair<int, int>, 8> warp = {
+        {{64, 64}, {64, 32}, {32, 64}, {32, 32}, {128, 32}, {32, 128}, {128, 64}, {64, 128}}};
+    const auto [wm, wn] = warp[static_cast<size_t>(j) % warp.size()];
+    const int stages = 2 + j / 8 % 8;
+    const int policy = 1 + j / 64;
+    const std::string it_a =
+        "cutlass::transform::PitchLinearWarpRakedThreadMap<cutlass::PitchLinearShape<32, 128>, 256, "
+        "cutlass::PitchLinearShape<8, 4>, 4>";
+    const std::string it_b =
+        "cutlass::transform::threadblock::RegularTileAccessIterator<cutlass::MatrixShape<32, 128>, float>";
+    const std::string epilogue =
+        "cutlass::epilogue::thread::LinearCombination<float, 4, float, float, "
+        "(cutlass::epilogue::thread::ScaleType::Kind)0, (cutlass::FloatRoundStyle)2, float>";
+    return "void cutlass::Kernel2<cutlass::gemm::kernel::GemmUniversal<cutlass::gemm::threadblock::MmaMultistage<"
+           "cutlass::gemm::GemmShape<128, 128, 32>, cutlass::transform::threadblock::PredicatedTileAccessIterator<"
+           "cutlass::MatrixShape<128, 32>, float, cutlass::layout::RowMajor, 1, " + it_a +
+           ", cutlass::Array<float, 4, true>>, (cutlass::arch::CacheOperation::Kind)1, " + it_b +
+           ", (cutlass::arch::CacheOperation::Kind)1, float, cutlass::layout::RowMajor, "
+           "cutlass::gemm::threadblock::MmaPolicy<cutlass::gemm::warp::MmaTensorOp<cutlass::gemm::GemmShape<" +
+           std::to_string(wm) + ", " + std::to_string(wn) +
+           ", 32>, float, cutlass::layout::RowMajor, cutlass::gemm::warp::MmaTensorOpPolicy<cutlass::arch::Mma<"
+           "cutlass::gemm::GemmShape<16, 8, 8>, 32, cutlass::tfloat32_t, cutlass::layout::RowMajor, "
+           "cutlass::tfloat32_t, cutlass::layout::ColumnMajor, float, cutlass::arch::OpMultiplyAdd>, "
+           "cutlass::MatrixShape<" + std::to_string(policy) + ", 1> >, 1, false, bool>, cutlass::MatrixShape<0, 0>, "
+           "cutlass::MatrixShape<0, 0>, 1>, " + std::to_string(stages) +
+           ", cutlass::gemm::SharedMemoryClearOption::kNone, bool>, cutlass::epilogue::threadblock::Epilogue<"
+           "cutlass::gemm::GemmShape<128, 128, 32>, cutlass::epilogue::threadblock::PredicatedTileIterator<"
+           "cutlass::epilogue::threadblock::OutputTileShape<128, 8, 2, 1, 1>, float>, " + epilogue +
+           ", cutlass::MatrixShape<0, 8>, 1, 1>, cutlass::gemm::threadblock::GemmIdentityThreadblockSwizzle<8>, "
+           "false>>(cutlass::gemm::kernel::GemmUniversal<cutlass::gemm::threadblock::DefaultMmaCore, "
+           "cutlass::gemm::threadblock::GemmIdentityThreadblockSwizzle<8>>::Params)";
   }
 };
 
 // --- Simulation --------------------------------------------------------------
 
 enum class Kind : uint8_t { CpuOp, UserAnn, Runtime, Device, Sync, GpuAnn, PyFunc };
-enum class Api : uint8_t { LaunchKernel, MemcpyAsync, MemsetAsync, StreamSync };
+enum class Api : uint8_t { LaunchKernel, MemcpyAsync, MemsetAsync, StreamSync, GraphLaunch, CuLaunchKernel };
 
-constexpr std::array<std::string_view, 4> k_api_name = {"cudaLaunchKernel", "cudaMemcpyAsync", "cudaMemsetAsync",
-                                                        "cudaStreamSynchronize"};
-constexpr std::array<int, 4> k_api_cbid = {211, 41, 51, 131};
+constexpr std::array<std::string_view, 6> k_api_name = {"cudaLaunchKernel",      "cudaMemcpyAsync", "cudaMemsetAsync",
+                                                        "cudaStreamSynchronize", "cudaGraphLaunch", "cuLaunchKernel"};
+constexpr std::array<int, 6> k_api_cbid = {211, 41, 51, 131, 311, 307};
 
 struct Ev {
   Kind kind = Kind::CpuOp;
@@ -404,6 +495,7 @@ struct Ev {
   int64_t bytes = 0;
   int64_t py_parent = 0;   // PyFunc ("Python id" is in ext): parent's Python id, 0 = null
   int32_t py_module = -1;  // PyFunc: "Python module id" of nn.Module frames
+  int32_t gnode = -1;      // Device: node index in a CUDA graph launch (--cuda-graphs)
 };
 
 uint64_t mix64(uint64_t x) {  // splitmix64 finaliser
@@ -435,10 +527,14 @@ struct Dims {  // pre-rendered "Input Dims"/"Input type" args per layer size
 // values no other event uses), so that they never shift the draws of the rest.
 enum Region : uint64_t {
   R_STEP = 1, R_EXTRA, R_FWD, R_FWD_LAYER, R_LOSS, R_BWD_LAYER, R_COMM, R_TAIL, R_RANK,
-  R_PY
+  R_PY, R_GRAPH, R_COMPILE, R_COMPILE_LAYER
 };
-// Counter base inside a region for --add-kernel's launches.
-constexpr uint64_t k_slot_added = 0x8000;
+// Counter bases inside a region for options' extra launches.
+constexpr uint64_t k_slot_added = 0x8000;  // --add-kernel
+constexpr uint64_t k_slot_long = 0xA000;   // --long-names (at most 4096 per layer)
+// Counter of aten::addmm in a layer's forward region; --compile reuses it and
+// the next (the GEMM launch), so the GEMMs keep their eager-mode durations.
+constexpr uint64_t k_slot_fwd_addmm = 4;
 
 // A Python frame of --python-stack; module >= 0 for "nn.Module: ..." frames.
 struct PyFrame {
@@ -549,6 +645,24 @@ class Sim {
     m_py_stack[t].pop_back();
   }
 
+  // Saves the slot position and restores it at scope end: for events an option
+  // inserts in the middle of a region whose later slots must not move.
+  class SlotGuard {
+   public:
+    explicit SlotGuard(Sim& sim) : m_sim(sim), m_base(sim.m_slot_base), m_ctr(sim.m_slot_ctr) {}
+    SlotGuard(const SlotGuard&) = delete;
+    SlotGuard& operator=(const SlotGuard&) = delete;
+    ~SlotGuard() {
+      m_sim.m_slot_base = m_base;
+      m_sim.m_slot_ctr = m_ctr;
+    }
+
+   private:
+    Sim& m_sim;
+    uint64_t m_base;
+    uint64_t m_ctr;
+  };
+
   uint64_t rnd(uint64_t slot, uint64_t salt) const { return mix64(m_step_key ^ mix64(slot * 16 + salt)); }
 
   // Natural +-4% variation, identical between runs that share seed/rank/step/slot.
@@ -630,12 +744,9 @@ class Sim {
                  .ext = m_stack[t].empty() ? 0 : at(m_stack[t].back()).ext, .api = api, .corr = m_corr});
   }
 
-  void launch_at(int th, const KDesc& k, int64_t gpu_ns, int stream, int64_t bytes, std::string_view attrs,
-                 uint64_t slot, bool wait_nccl) {
-    const Api api = k.cat == DevCat::Kernel ? Api::LaunchKernel
-                    : k.cat == DevCat::Memcpy ? Api::MemcpyAsync
-                                              : Api::MemsetAsync;
-    const int32_t rt = runtime(th, api, slot);
+  // GPU work launched by runtime call rt; node >= 0 for the nodes of a graph launch.
+  int32_t queue_device(int32_t rt, const KDesc& k, int64_t gpu_ns, int stream, int64_t bytes, std::string_view attrs,
+                       uint64_t slot, bool wait_nccl, int32_t node) {
     const size_t si = stream == k_nccl_stream ? 1 : 0;
     // The GPU starts after the launch and after earlier work on its stream.
     int64_t g0 = std::max(at(rt).ts + vary(2600, slot, 4), m_stream_free[si] + vary(900, slot, 5));
@@ -652,13 +763,60 @@ class Sim {
       span = {std::min(span.first, g0), std::max(span.second, g0 + gd)};
     }
     m_end = std::max(m_end, g0 + gd);
-    const int32_t dev = push({.kind = Kind::Device, .name = k.name, .ts = g0, .dur = gd,
-                              .th = static_cast<uint8_t>(stream), .slot = slot, .ext = at(rt).ext, .extra = attrs,
-                              .corr = at(rt).corr, .link = rt, .k = &k, .bytes = bytes});
+    return push({.kind = Kind::Device, .name = k.name, .ts = g0, .dur = gd, .th = static_cast<uint8_t>(stream),
+                 .slot = slot, .ext = at(rt).ext, .extra = attrs, .corr = at(rt).corr, .link = rt, .k = &k,
+                 .bytes = bytes, .gnode = node});
+  }
+
+  void launch_at(int th, const KDesc& k, int64_t gpu_ns, int stream, int64_t bytes, std::string_view attrs,
+                 uint64_t slot, bool wait_nccl) {
+    if (m_capture) {  // --cuda-graphs: the graph launch at the end of the forward runs it
+      m_pending.push_back({&k, gpu_ns, stream, bytes, attrs, slot, wait_nccl});
+      return;
+    }
+    const Api api = k.driver                  ? Api::CuLaunchKernel
+                    : k.cat == DevCat::Kernel ? Api::LaunchKernel
+                    : k.cat == DevCat::Memcpy ? Api::MemcpyAsync
+                                              : Api::MemsetAsync;
+    const int32_t rt = runtime(th, api, slot);
+    const int32_t dev = queue_device(rt, k, gpu_ns, stream, bytes, attrs, slot, wait_nccl, -1);
     Ev& r = at(rt);
     r.link = dev;
-    r.dur = scaled(r.name, vary(api == Api::LaunchKernel ? 4500 : 7000, slot, 9), slot);
+    r.dur = scaled(r.name, vary(api == Api::LaunchKernel || api == Api::CuLaunchKernel ? 4500 : 7000, slot, 9), slot);
     m_t[static_cast<size_t>(th)] = r.ts + r.dur;
+  }
+
+  // --cuda-graphs: one cudaGraphLaunch for everything launched since
+  // m_capture was set; all nodes share its correlation id.
+  void graph_launch(int th) {
+    m_capture = false;
+    if (m_pending.empty()) {
+      return;
+    }
+    const uint64_t slot = next_slot();
+    const int32_t rt = runtime(th, Api::GraphLaunch, slot);
+    int32_t first = -1;
+    for (size_t n = 0; n < m_pending.size(); ++n) {
+      const Pending& p = m_pending[n];
+      const int32_t dev = queue_device(rt, *p.k, p.gpu_ns, p.stream, p.bytes, p.attrs, p.slot, p.wait_nccl,
+                                       static_cast<int32_t>(n));
+      first = first < 0 ? dev : first;
+    }
+    m_pending.clear();
+    Ev& r = at(rt);
+    r.link = first;
+    r.dur = scaled(r.name, vary(9000, slot, 9), slot);
+    m_t[static_cast<size_t>(th)] = r.ts + r.dur;
+  }
+
+  // --long-names: kernel j runs from the addmm of layer j % layers.
+  void long_launches(int l) {
+    const size_t s = size_of(l);
+    for (size_t j = static_cast<size_t>(l); j < m_c.long_gemms.size(); j += static_cast<size_t>(m_o.layers)) {
+      const KDesc& k = m_c.long_gemms[j];
+      launch_at(0, k, k_gemm_us[s] * k_us / 2, k_compute_stream, 0, k.attrs,
+                m_slot_base | k_slot_long | (j / static_cast<size_t>(m_o.layers)), false);
+    }
   }
 
   void launch(int th, const KDesc& k, int64_t gpu_us, int stream = k_compute_stream, int64_t bytes = 0,
@@ -696,6 +854,7 @@ class Sim {
 
   void build_step(int i);
   void warp_step(int i);
+  void compiled_forward(int32_t seq);
   void layer_forward(int l, int32_t seq);
   void layer_backward(int l, int32_t seq);
   template <typename F>
@@ -746,6 +905,18 @@ class Sim {
   std::array<std::vector<int32_t>, 2> m_py_stack;
   int64_t m_py_id = 1;
   uint64_t m_py_ctr = 0;
+  // --cuda-graphs
+  struct Pending {
+    const KDesc* k;
+    int64_t gpu_ns;
+    int stream;
+    int64_t bytes;
+    std::string_view attrs;
+    uint64_t slot;
+    bool wait_nccl;
+  };
+  bool m_capture = false;
+  std::vector<Pending> m_pending;
   // --warmup-steps: steps are simulated as without the option, then warped
   // (scaled about their start) or shifted by m_delta on output.
   int64_t m_step_start = 0;
@@ -855,6 +1026,7 @@ void Sim::build_step(int i) {
       const Scope forward = ann("## forward ##", 0, 3, 2);
       fw = forward.idx();
       begin_gpu_ann(0);
+      m_capture = m_o.cuda_graphs;
       {
         {
           const PyChain py(*this, 0, {{"<built-in method zeros of type object>"}});
@@ -868,9 +1040,14 @@ void Sim::build_step(int i) {
           // every layer's module call below, the same names nested in themselves.
           const PyChain model(*this, 0,
                               {{"nn.Module: Sequential_0", 0}, {k_call_impl}, {k_wrapped_call_impl},
-                               {"torch/nn/modules/container.py(250): forward"}});
-          for (int l = 0; l < m_o.layers; ++l) {
-            layer_forward(l, seq0 + 4 * l);
+                               {m_o.compile ? "torch/_dynamo/eval_frame.py(655): _fn"
+                                            : "torch/nn/modules/container.py(250): forward"}});
+          if (m_o.compile) {
+            compiled_forward(seq0);
+          } else {
+            for (int l = 0; l < m_o.layers; ++l) {
+              layer_forward(l, seq0 + 4 * l);
+            }
           }
         }
         region(R_LOSS, 0);
@@ -886,6 +1063,13 @@ void Sim::build_step(int i) {
         }
         const Scope mean = op("aten::mean", 0, 5, 2, dl.unary, loss_seq + 3);
         launch(0, m_c.mean, 6);
+      }
+      if (m_o.cuda_graphs) {
+        const SlotGuard keep(*this);
+        region(R_GRAPH, 0);
+        const PyChain py(*this, 0, {{"torch/cuda/graphs.py(88): replay"}});
+        const Scope replay = op("CUDAGraph::replay", 0, 4, 2);
+        graph_launch(0);
       }
     }
 
@@ -998,6 +1182,37 @@ void Sim::warp_step(int i) {
   m_out_end = std::max(m_out_end, next + m_delta);
 }
 
+// --compile: torch.compile'd model. Inductor calls the GEMM as an extern
+// kernel (aten::addmm) and fuses the elementwise ops into Triton kernels,
+// each launched by cuLaunchKernel from a cpu_op named after the kernel.
+void Sim::compiled_forward(int32_t seq) {
+  region(R_COMPILE, 0);
+  leaf("TorchDynamo Cache Lookup", 0, 3);
+  const Scope compiled = op("Torch-Compiled Region: 0/0", 0, 6, 3);
+  const Scope fn = op("CompiledFunction", 0, 8, 3, {}, seq);
+  for (int l = 0; l < m_o.layers; ++l) {
+    const size_t s = size_of(l);
+    {
+      region(R_FWD_LAYER, static_cast<uint64_t>(l));
+      m_slot_ctr = k_slot_fwd_addmm;
+      const Scope addmm = op("aten::addmm", 0, 6, 3, m_dims[s].addmm);
+      launch(0, m_c.gemm_fwd[s], k_gemm_us[s]);
+      long_launches(l);
+    }
+    region(R_COMPILE_LAYER, static_cast<uint64_t>(l));
+    {
+      const TritonK& t = m_c.tri_poi[s];
+      const Scope launcher = op(t.k.name, 0, 7, 2, t.op_args);
+      launch(0, t.k, k_ew_us[s]);
+    }
+    {
+      const TritonK& t = m_c.tri_per[s];
+      const Scope launcher = op(t.k.name, 0, 7, 2, t.op_args);
+      launch(0, t.k, k_ln_us[s]);
+    }
+  }
+}
+
 void Sim::layer_forward(int l, int32_t seq) {
   region(R_FWD_LAYER, static_cast<uint64_t>(l));
   const size_t s = size_of(l);
@@ -1017,8 +1232,10 @@ void Sim::layer_forward(int l, int32_t seq) {
       const Scope transpose = op("aten::transpose", 0, 2, 1, d.t);
       leaf("aten::as_strided", 0, 1, d.t);
     }
+    m_slot_ctr = k_slot_fwd_addmm;  // already so; --compile depends on it
     const Scope addmm = op("aten::addmm", 0, 6, 3, d.addmm, seq + 1);
     launch(0, m_c.gemm_fwd[s], k_gemm_us[s]);
+    long_launches(l);
   }
   {
     const PyChain py(*this, 0,
@@ -1165,7 +1382,7 @@ void Sim::emit_host(JsonOut& out) const {
 }
 
 void Sim::emit_runtime(JsonOut& out, const Ev& r) const {
-  x_head(out, "cuda_runtime", r, m_pid, host_tid(r));
+  x_head(out, r.api == Api::CuLaunchKernel ? "cuda_driver" : "cuda_runtime", r, m_pid, host_tid(r));
   out.put_all(", \"cbid\": ", k_api_cbid[static_cast<size_t>(r.api)], ", \"correlation\": ", r.corr,
               "\n    }\n  },");
 }
@@ -1178,6 +1395,9 @@ void Sim::emit_device(JsonOut& out) const {
       x_head(out, kernel ? "kernel" : e.k->cat == DevCat::Memcpy ? "gpu_memcpy" : "gpu_memset", e, 0, e.th);
       out.put_all(kernel ? ", \"queued\": 0" : "", ", \"device\": 0, \"context\": 1, \"stream\": ", e.th,
                   ", \"correlation\": ", e.corr);
+      if (e.gnode >= 0) {
+        out.put_all(", \"graph id\": 1, \"graph node id\": ", e.gnode + 1);
+      }
       if (kernel) {
         out.put_all(", ", e.extra);
       } else {
@@ -1186,6 +1406,9 @@ void Sim::emit_device(JsonOut& out) const {
       }
       out.put("\n    }\n  },");
       flow(out, 'f', e.corr, 0, e.th, e.ts);
+      if (e.gnode > 0) {
+        continue;  // a graph launch is written once, with its first node
+      }
       const Ev& r = m_evs[static_cast<size_t>(e.link)];
       emit_runtime(out, r);
       flow(out, 's', r.corr, m_pid, host_tid(r), r.ts);
