@@ -130,7 +130,7 @@ Pathologies of real traces (none of them is on by default):
   --compile                 the model's forward as torch.compile runs it: a "Torch-Compiled
                             Region: 0/0" op, Triton kernels launched by cuLaunchKernel from cpu_ops
                             named after them (kernel_backend, kernel_hash, grid, stream args)
-  --long-names N            N distinct CUTLASS GEMM kernels with ~1700-character names that differ
+  --long-names N            N distinct CUTLASS GEMM kernels with ~1800-character names that differ
                             only in the middle, launched from the layers' aten::addmm (default 0)
 
   -h, --help                show this help
@@ -430,7 +430,7 @@ struct Catalog {
                 ".py\", \"grid\": \"grid(" + g + ",)\", \"stream\": 0"};
   }
 
-  // ~1700 characters: a long shared prefix and suffix around a middle that
+  // ~1800 characters: a long shared prefix and suffix around a middle that
   // differs per j (warp tile, pipeline stages, policy shape), so that cutting
   // the middle out of the names makes them all look the same.
   static std::string long_gemm_name(int j) {
