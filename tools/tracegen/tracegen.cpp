@@ -6,6 +6,10 @@
 // template) rather than a shared stream, so --slowdown/--add-kernel/
 // --drop-kernel/--extra-launches change only what they name: all other
 // durations stay identical (to the ns) between a control and a test run.
+// The options that reproduce real-trace pathologies keep to this: events they
+// add draw from slots of their own, and --warmup-steps stretches or shifts the
+// output of an unchanged simulation, so their defaults write what tracegen
+// always wrote, byte for byte.
 
 #include "json_out.hpp"
 
@@ -16,6 +20,7 @@
 #include <cstdio>
 #include <exception>
 #include <filesystem>
+#include <initializer_list>
 #include <string>
 #include <string_view>
 #include <thread>
@@ -59,6 +64,21 @@ struct Options {
   std::vector<std::string> drop_kernels;
   int extra_launches = 0;
   std::string prefix = "rank";
+  // Pathologies of real traces; every default leaves the output as it was.
+  int warmup_steps = 0;
+  int64_t warmup_ppm = 10 * k_ppm;
+  bool python_stack = false;
+  bool legacy_steps = false;
+  std::string gpu_name = "NVIDIA A100-SXM4-80GB";
+  int gpus = 1;
+  int world_size = 0;  // 0: the number of ranks
+  int64_t cuda_runtime = -1;  // -1: not written
+  int64_t cuda_driver = -1;
+  int64_t gpu_ppm = k_ppm;
+  bool no_sync = false;
+  bool cuda_graphs = false;
+  bool compile = false;
+  int long_names = 0;
 };
 
 constexpr std::string_view k_usage = R"(usage: tracegen --out DIR [options]
@@ -84,6 +104,35 @@ Identical arguments give byte-identical files.
   --drop-kernel NAME        omit launches of kernels whose name contains NAME; repeatable
   --extra-launches N        N extra aten::add launches of the add kernel per step (default 0)
   --name-prefix P           file name prefix (default "rank")
+
+Pathologies of real traces (none of them is on by default):
+  --warmup-steps N          the first N steps of every file run F times slower: every host,
+                            runtime and GPU duration is multiplied by F; later steps keep their
+                            events and only start later (default 0)
+  --warmup-factor F         the slowdown of the warm-up steps (default 10)
+  --python-stack            python_function events as with with_stack=True: nn.Module frames and
+                            module.py _call_impl/_wrapped_call_impl nested inside themselves, and a
+                            recursive _pytree.py tree_map, enclosing the ops they call
+  --legacy-steps            ProfilerStep#N spans with cat "cpu_op" (PyTorch <= 1.8) instead of
+                            "user_annotation"
+  --gpu-name NAME           deviceProperties name (default "NVIDIA A100-SXM4-80GB"); names with
+                            V100 or H100 get that GPU's properties
+  --gpus N                  deviceProperties entries, ids 0..N-1 (default 1)
+  --world-size N            distributedInfo.world_size and collective group size, >= --ranks
+                            (default: the number of ranks)
+  --cuda-runtime N          write top-level "cuda_runtime_version": N (e.g. 12040)
+  --cuda-driver N           write top-level "cuda_driver_version": N (e.g. 12020)
+  --gpu-factor F            multiply every GPU duration (kernels, memcpy, memset) by F (default 1)
+  --no-sync                 leave out the aten::item/cudaStreamSynchronize of every other step,
+                            so the host never waits for the GPU
+  --cuda-graphs             each step's forward kernels run from one cudaGraphLaunch (under a
+                            "CUDAGraph::replay" op) and carry "graph id"/"graph node id"
+  --compile                 the model's forward as torch.compile runs it: a "Torch-Compiled
+                            Region: 0/0" op, Triton kernels launched by cuLaunchKernel from cpu_ops
+                            named after them (kernel_backend, kernel_hash, grid, stream args)
+  --long-names N            N distinct CUTLASS GEMM kernels with ~1800-character names that differ
+                            only in the middle, launched from the layers' aten::addmm (default 0)
+
   -h, --help                show this help
 )";
 
@@ -141,6 +190,15 @@ Options parse_options(int argc, char** argv) {
       (a == "--ns" ? o.ns : o.gzip) = true;
       continue;
     }
+    if (bool* flag = a == "--python-stack"   ? &o.python_stack
+                     : a == "--legacy-steps" ? &o.legacy_steps
+                     : a == "--no-sync"      ? &o.no_sync
+                     : a == "--cuda-graphs"  ? &o.cuda_graphs
+                     : a == "--compile"      ? &o.compile
+                                             : nullptr) {
+      *flag = true;
+      continue;
+    }
     if (i + 1 >= argc) {
       throw UsageError{"unknown option or missing value: " + std::string(a)};
     }
@@ -187,6 +245,28 @@ Options parse_options(int argc, char** argv) {
       o.extra_launches = static_cast<int>(parse_int(a, v, 0, 1000000));
     } else if (a == "--name-prefix") {
       o.prefix = std::string(v);
+    } else if (a == "--warmup-steps") {
+      o.warmup_steps = static_cast<int>(parse_int(a, v, 0, 10000000));
+    } else if (a == "--warmup-factor" || a == "--gpu-factor") {
+      // Capped at 1000 so that ns * factor_ppm stays inside int64.
+      const int64_t f = parse_ppm(a, v, 1000);
+      if (f == 0) {
+        throw UsageError{std::string(a) + " must be positive"};
+      }
+      (a == "--warmup-factor" ? o.warmup_ppm : o.gpu_ppm) = f;
+    } else if (a == "--gpu-name") {
+      if (v.empty()) {
+        throw UsageError{"--gpu-name: empty name"};
+      }
+      o.gpu_name = std::string(v);
+    } else if (a == "--gpus") {
+      o.gpus = static_cast<int>(parse_int(a, v, 1, 1024));
+    } else if (a == "--world-size") {
+      o.world_size = static_cast<int>(parse_int(a, v, 1, 1000000));
+    } else if (a == "--cuda-runtime" || a == "--cuda-driver") {
+      (a == "--cuda-runtime" ? o.cuda_runtime : o.cuda_driver) = parse_int(a, v, 0, INT32_MAX);
+    } else if (a == "--long-names") {
+      o.long_names = static_cast<int>(parse_int(a, v, 0, 4096));
     } else {
       throw UsageError{"unknown option: " + std::string(a)};
     }
@@ -196,6 +276,11 @@ Options parse_options(int argc, char** argv) {
   }
   if (o.target_bytes > 0 && o.layers_set && o.steps_set) {
     throw UsageError{"--target-mb picks steps or layers; give at most one of --steps and --layers"};
+  }
+  if (o.world_size == 0) {
+    o.world_size = o.ranks;
+  } else if (o.world_size < o.ranks) {
+    throw UsageError{"--world-size must be at least --ranks"};
   }
   return o;
 }
@@ -208,6 +293,13 @@ struct KDesc {
   std::string name;
   DevCat cat = DevCat::Kernel;
   std::string attrs;  // launch attributes written after the common kernel args
+  bool driver = false;  // launched with cuLaunchKernel (Triton), not cudaLaunchKernel
+};
+
+// A Triton kernel of --compile and the args of the cpu_op that launches it.
+struct TritonK {
+  KDesc k;
+  std::string op_args;
 };
 
 constexpr std::string_view k_ew_attrs =
@@ -246,6 +338,8 @@ struct Catalog {
   KDesc d2h{"Memcpy DtoH (Device -> Pageable)", DevCat::Memcpy, ""};
   KDesc memset{"Memset (Device)", DevCat::Memset, ""};
   std::vector<KDesc> added;  // --add-kernel
+  std::array<TritonK, 3> tri_poi, tri_per;  // --compile, per layer size class
+  std::vector<KDesc> long_gemms;            // --long-names
 
   explicit Catalog(const Options& o) {
     static constexpr std::array<std::string_view, 3> tiles = {"64x32_sliced1x4", "128x64", "128x128"};
@@ -303,17 +397,85 @@ struct Catalog {
     for (const auto& n : o.add_kernels) {
       added.push_back({n, DevCat::Kernel, std::string(k_ew_attrs)});
     }
+    if (o.compile) {
+      for (size_t s = 0; s < 3; ++s) {
+        tri_poi[s] = triton("triton_poi_fused_add_relu_" + std::to_string(2 * s), k_ew_attrs, 1024);
+        tri_per[s] = triton("triton_per_fused_native_layer_norm_" + std::to_string(2 * s + 1), k_ln_attrs, 64);
+      }
+    }
+    for (int j = 0; j < o.long_names; ++j) {
+      long_gemms.push_back({long_gemm_name(j), DevCat::Kernel, std::string(k_gemm_attrs)});
+    }
+  }
+
+  // Inductor names the launching cpu_op after the kernel and gives it the
+  // source hash, file and grid (a string!) plus "stream": 0 [kineto-trace-format.md].
+  static TritonK triton(const std::string& name, std::string_view attrs, int grid) {
+    uint64_t h = 1469598103934665603ULL;  // FNV-1a of the name, then splitmix64 steps
+    for (const char c : name) {
+      h = (h ^ static_cast<unsigned char>(c)) * 1099511628211ULL;
+    }
+    std::string hash;
+    for (int i = 0; i < 52; ++i) {
+      h += 0x9e3779b97f4a7c15ULL;
+      uint64_t x = h;
+      x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ULL;
+      x = (x ^ (x >> 27)) * 0x94d049bb133111ebULL;
+      hash += "abcdefghijklmnopqrstuvwxyz234567"[(x ^ (x >> 31)) % 32];
+    }
+    const std::string g = std::to_string(grid);
+    return {{name, DevCat::Kernel, std::string(attrs), true},
+            ", \"kernel_backend\": \"triton\", \"kernel_hash\": \"" + hash +
+                "\", \"kernel_file\": \"/tmp/torchinductor_root/" + hash.substr(0, 2) + "/" + hash +
+                ".py\", \"grid\": \"grid(" + g + ",)\", \"stream\": 0"};
+  }
+
+  // ~1800 characters: a long shared prefix and suffix around a middle that
+  // differs per j (warp tile, pipeline stages, policy shape), so that cutting
+  // the middle out of the names makes them all look the same.
+  static std::string long_gemm_name(int j) {
+    static constexpr std::array<std::pair<int, int>, 8> warp = {
+        {{64, 64}, {64, 32}, {32, 64}, {32, 32}, {128, 32}, {32, 128}, {128, 64}, {64, 128}}};
+    const auto [wm, wn] = warp[static_cast<size_t>(j) % warp.size()];
+    const int stages = 2 + j / 8 % 8;
+    const int policy = 1 + j / 64;
+    const std::string it_a =
+        "cutlass::transform::PitchLinearWarpRakedThreadMap<cutlass::PitchLinearShape<32, 128>, 256, "
+        "cutlass::PitchLinearShape<8, 4>, 4>";
+    const std::string it_b =
+        "cutlass::transform::threadblock::RegularTileAccessIterator<cutlass::MatrixShape<32, 128>, float>";
+    const std::string epilogue =
+        "cutlass::epilogue::thread::LinearCombination<float, 4, float, float, "
+        "(cutlass::epilogue::thread::ScaleType::Kind)0, (cutlass::FloatRoundStyle)2, float>";
+    return "void cutlass::Kernel2<cutlass::gemm::kernel::GemmUniversal<cutlass::gemm::threadblock::MmaMultistage<"
+           "cutlass::gemm::GemmShape<128, 128, 32>, cutlass::transform::threadblock::PredicatedTileAccessIterator<"
+           "cutlass::MatrixShape<128, 32>, float, cutlass::layout::RowMajor, 1, " + it_a +
+           ", cutlass::Array<float, 4, true>>, (cutlass::arch::CacheOperation::Kind)1, " + it_b +
+           ", (cutlass::arch::CacheOperation::Kind)1, float, cutlass::layout::RowMajor, "
+           "cutlass::gemm::threadblock::MmaPolicy<cutlass::gemm::warp::MmaTensorOp<cutlass::gemm::GemmShape<" +
+           std::to_string(wm) + ", " + std::to_string(wn) +
+           ", 32>, float, cutlass::layout::RowMajor, cutlass::gemm::warp::MmaTensorOpPolicy<cutlass::arch::Mma<"
+           "cutlass::gemm::GemmShape<16, 8, 8>, 32, cutlass::tfloat32_t, cutlass::layout::RowMajor, "
+           "cutlass::tfloat32_t, cutlass::layout::ColumnMajor, float, cutlass::arch::OpMultiplyAdd>, "
+           "cutlass::MatrixShape<" + std::to_string(policy) + ", 1> >, 1, false, bool>, cutlass::MatrixShape<0, 0>, "
+           "cutlass::MatrixShape<0, 0>, 1>, " + std::to_string(stages) +
+           ", cutlass::gemm::SharedMemoryClearOption::kNone, bool>, cutlass::epilogue::threadblock::Epilogue<"
+           "cutlass::gemm::GemmShape<128, 128, 32>, cutlass::epilogue::threadblock::PredicatedTileIterator<"
+           "cutlass::epilogue::threadblock::OutputTileShape<128, 8, 2, 1, 1>, float>, " + epilogue +
+           ", cutlass::MatrixShape<0, 8>, 1, 1>, cutlass::gemm::threadblock::GemmIdentityThreadblockSwizzle<8>, "
+           "false>>(cutlass::gemm::kernel::GemmUniversal<cutlass::gemm::threadblock::DefaultMmaCore, "
+           "cutlass::gemm::threadblock::GemmIdentityThreadblockSwizzle<8>>::Params)";
   }
 };
 
 // --- Simulation --------------------------------------------------------------
 
-enum class Kind : uint8_t { CpuOp, UserAnn, Runtime, Device, Sync, GpuAnn };
-enum class Api : uint8_t { LaunchKernel, MemcpyAsync, MemsetAsync, StreamSync };
+enum class Kind : uint8_t { CpuOp, UserAnn, Runtime, Device, Sync, GpuAnn, PyFunc };
+enum class Api : uint8_t { LaunchKernel, MemcpyAsync, MemsetAsync, StreamSync, GraphLaunch, CuLaunchKernel };
 
-constexpr std::array<std::string_view, 4> k_api_name = {"cudaLaunchKernel", "cudaMemcpyAsync", "cudaMemsetAsync",
-                                                        "cudaStreamSynchronize"};
-constexpr std::array<int, 4> k_api_cbid = {211, 41, 51, 131};
+constexpr std::array<std::string_view, 6> k_api_name = {"cudaLaunchKernel",      "cudaMemcpyAsync", "cudaMemsetAsync",
+                                                        "cudaStreamSynchronize", "cudaGraphLaunch", "cuLaunchKernel"};
+constexpr std::array<int, 6> k_api_cbid = {211, 41, 51, 131, 311, 307};
 
 struct Ev {
   Kind kind = Kind::CpuOp;
@@ -331,6 +493,9 @@ struct Ev {
   int32_t link = -1;  // Runtime <-> Device/Sync
   const KDesc* k = nullptr;
   int64_t bytes = 0;
+  int64_t py_parent = 0;   // PyFunc ("Python id" is in ext): parent's Python id, 0 = null
+  int32_t py_module = -1;  // PyFunc: "Python module id" of nn.Module frames
+  int32_t gnode = -1;      // Device: node index in a CUDA graph launch (--cuda-graphs)
 };
 
 uint64_t mix64(uint64_t x) {  // splitmix64 finaliser
@@ -358,7 +523,31 @@ struct Dims {  // pre-rendered "Input Dims"/"Input type" args per layer size
 };
 
 // Slot regions: (region, index, counter) names a position in the step template.
-enum Region : uint64_t { R_STEP = 1, R_EXTRA, R_FWD, R_FWD_LAYER, R_LOSS, R_BWD_LAYER, R_COMM, R_TAIL, R_RANK };
+// Options that add events give them slots in regions of their own (or counter
+// values no other event uses), so that they never shift the draws of the rest.
+enum Region : uint64_t {
+  R_STEP = 1, R_EXTRA, R_FWD, R_FWD_LAYER, R_LOSS, R_BWD_LAYER, R_COMM, R_TAIL, R_RANK,
+  R_PY, R_GRAPH, R_COMPILE, R_COMPILE_LAYER
+};
+// Counter bases inside a region for options' extra launches.
+constexpr uint64_t k_slot_added = 0x8000;  // --add-kernel
+constexpr uint64_t k_slot_long = 0xA000;   // --long-names (at most 4096 per layer)
+// Counter of aten::addmm in a layer's forward region; --compile reuses it and
+// the next (the GEMM launch), so the GEMMs keep their eager-mode durations.
+constexpr uint64_t k_slot_fwd_addmm = 4;
+
+// A Python frame of --python-stack; module >= 0 for "nn.Module: ..." frames.
+struct PyFrame {
+  std::string_view name;
+  int32_t module = -1;
+};
+
+constexpr std::string_view k_call_impl = "torch/nn/modules/module.py(1762): _call_impl";
+constexpr std::string_view k_wrapped_call_impl = "torch/nn/modules/module.py(1751): _wrapped_call_impl";
+constexpr std::string_view k_tree_map = "torch/utils/_pytree.py(900): tree_map";
+
+// ns * ppm / 10^6 without overflow for ppm <= 10^9 (factors up to 1000), exact.
+int64_t mul_ppm(int64_t ns, int64_t ppm) { return ns / k_ppm * ppm + ns % k_ppm * ppm / k_ppm; }
 
 class Sim {
  public:
@@ -372,6 +561,9 @@ class Sim {
       reset();
       for (int i = 0; i < m_o.steps; ++i) {
         build_step(i);
+        if (m_o.warmup_steps > 0) {
+          warp_step(i);
+        }
         host ? emit_host(out) : emit_device(out);
       }
     }
@@ -406,6 +598,70 @@ class Sim {
   void leaf(std::string_view name, int th, int64_t us, std::string_view extra = {}) {
     close(open(Kind::CpuOp, name, th, us, extra, -1, 0), 0);
   }
+
+  // --python-stack: Python frames, outermost first, open for the C++ scope's
+  // lifetime around the ops made inside it; nothing at all without the option.
+  class PyChain {
+   public:
+    PyChain(Sim& sim, int th, std::initializer_list<PyFrame> frames) : m_sim(sim) {
+      if (sim.m_o.python_stack) {
+        for (const PyFrame& f : frames) {
+          m_idx.at(m_n++) = sim.open_py(f, th);
+        }
+      }
+    }
+    PyChain(const PyChain&) = delete;
+    PyChain& operator=(const PyChain&) = delete;
+    ~PyChain() {
+      while (m_n > 0) {
+        m_sim.close_py(m_idx[--m_n]);
+      }
+    }
+
+   private:
+    Sim& m_sim;
+    std::array<int32_t, 8> m_idx{};
+    size_t m_n = 0;
+  };
+
+  // Python frames draw their call overhead from their own region, so they
+  // shift timestamps but never the draws of other events.
+  int32_t open_py(const PyFrame& f, int th) {
+    const size_t t = static_cast<size_t>(th);
+    const uint64_t slot = (uint64_t{R_PY} << 40) | m_py_ctr++;
+    const int64_t parent = m_py_stack[t].empty() ? 0 : at(m_py_stack[t].back()).ext;
+    const int32_t idx = push({.kind = Kind::PyFunc, .name = f.name, .ts = m_t[t], .th = static_cast<uint8_t>(th),
+                              .slot = slot, .ext = m_py_id++, .py_parent = parent, .py_module = f.module});
+    m_t[t] += vary(f.name.starts_with('<') ? 500 : f.module >= 0 ? 2500 : 1200, slot, 1);
+    m_py_stack[t].push_back(idx);
+    return idx;
+  }
+
+  void close_py(int32_t idx) {
+    Ev& e = at(idx);
+    const size_t t = e.th;
+    m_t[t] += vary(e.name.starts_with('<') ? 300 : 700, e.slot, 2);
+    e.dur = m_t[t] - e.ts;
+    m_py_stack[t].pop_back();
+  }
+
+  // Saves the slot position and restores it at scope end: for events an option
+  // inserts in the middle of a region whose later slots must not move.
+  class SlotGuard {
+   public:
+    explicit SlotGuard(Sim& sim) : m_sim(sim), m_base(sim.m_slot_base), m_ctr(sim.m_slot_ctr) {}
+    SlotGuard(const SlotGuard&) = delete;
+    SlotGuard& operator=(const SlotGuard&) = delete;
+    ~SlotGuard() {
+      m_sim.m_slot_base = m_base;
+      m_sim.m_slot_ctr = m_ctr;
+    }
+
+   private:
+    Sim& m_sim;
+    uint64_t m_base;
+    uint64_t m_ctr;
+  };
 
   uint64_t rnd(uint64_t slot, uint64_t salt) const { return mix64(m_step_key ^ mix64(slot * 16 + salt)); }
 
@@ -452,6 +708,9 @@ class Sim {
     m_ext = 1;
     m_corr = 10 + 37 * m_rank;
     m_end = start;
+    m_py_id = 1;
+    m_delta = 0;
+    m_out_end = start;
   }
 
   int32_t open(Kind kind, std::string_view name, int th, int64_t pre_us, std::string_view extra, int32_t seq,
@@ -485,32 +744,79 @@ class Sim {
                  .ext = m_stack[t].empty() ? 0 : at(m_stack[t].back()).ext, .api = api, .corr = m_corr});
   }
 
-  void launch_at(int th, const KDesc& k, int64_t gpu_ns, int stream, int64_t bytes, std::string_view attrs,
-                 uint64_t slot, bool wait_nccl) {
-    const Api api = k.cat == DevCat::Kernel ? Api::LaunchKernel
-                    : k.cat == DevCat::Memcpy ? Api::MemcpyAsync
-                                              : Api::MemsetAsync;
-    const int32_t rt = runtime(th, api, slot);
+  // GPU work launched by runtime call rt; node >= 0 for the nodes of a graph launch.
+  int32_t queue_device(int32_t rt, const KDesc& k, int64_t gpu_ns, int stream, int64_t bytes, std::string_view attrs,
+                       uint64_t slot, bool wait_nccl, int32_t node) {
     const size_t si = stream == k_nccl_stream ? 1 : 0;
     // The GPU starts after the launch and after earlier work on its stream.
     int64_t g0 = std::max(at(rt).ts + vary(2600, slot, 4), m_stream_free[si] + vary(900, slot, 5));
     if (si == 1 || wait_nccl) {  // cudaStreamWaitEvent on the other stream
       g0 = std::max(g0, m_stream_free[1 - si] + vary(1500, slot, 6));
     }
-    const int64_t gd = scaled(k.name, vary(gpu_ns, slot, 8), slot);
+    int64_t gd = scaled(k.name, vary(gpu_ns, slot, 8), slot);
+    if (m_o.gpu_ppm != k_ppm) {
+      gd = std::max<int64_t>(mul_ppm(gd, m_o.gpu_ppm), 1);
+    }
     m_stream_free[si] = g0 + gd;
     if (m_ann >= 0) {
       auto& span = m_ann_span[static_cast<size_t>(m_ann)];
       span = {std::min(span.first, g0), std::max(span.second, g0 + gd)};
     }
     m_end = std::max(m_end, g0 + gd);
-    const int32_t dev = push({.kind = Kind::Device, .name = k.name, .ts = g0, .dur = gd,
-                              .th = static_cast<uint8_t>(stream), .slot = slot, .ext = at(rt).ext, .extra = attrs,
-                              .corr = at(rt).corr, .link = rt, .k = &k, .bytes = bytes});
+    return push({.kind = Kind::Device, .name = k.name, .ts = g0, .dur = gd, .th = static_cast<uint8_t>(stream),
+                 .slot = slot, .ext = at(rt).ext, .extra = attrs, .corr = at(rt).corr, .link = rt, .k = &k,
+                 .bytes = bytes, .gnode = node});
+  }
+
+  void launch_at(int th, const KDesc& k, int64_t gpu_ns, int stream, int64_t bytes, std::string_view attrs,
+                 uint64_t slot, bool wait_nccl) {
+    if (m_capture) {  // --cuda-graphs: the graph launch at the end of the forward runs it
+      m_pending.push_back({&k, gpu_ns, stream, bytes, attrs, slot, wait_nccl});
+      return;
+    }
+    const Api api = k.driver                  ? Api::CuLaunchKernel
+                    : k.cat == DevCat::Kernel ? Api::LaunchKernel
+                    : k.cat == DevCat::Memcpy ? Api::MemcpyAsync
+                                              : Api::MemsetAsync;
+    const int32_t rt = runtime(th, api, slot);
+    const int32_t dev = queue_device(rt, k, gpu_ns, stream, bytes, attrs, slot, wait_nccl, -1);
     Ev& r = at(rt);
     r.link = dev;
-    r.dur = scaled(r.name, vary(api == Api::LaunchKernel ? 4500 : 7000, slot, 9), slot);
+    r.dur = scaled(r.name, vary(api == Api::LaunchKernel || api == Api::CuLaunchKernel ? 4500 : 7000, slot, 9), slot);
     m_t[static_cast<size_t>(th)] = r.ts + r.dur;
+  }
+
+  // --cuda-graphs: one cudaGraphLaunch for everything launched since
+  // m_capture was set; all nodes share its correlation id.
+  void graph_launch(int th) {
+    m_capture = false;
+    if (m_pending.empty()) {
+      return;
+    }
+    const uint64_t slot = next_slot();
+    const int32_t rt = runtime(th, Api::GraphLaunch, slot);
+    int32_t first = -1;
+    for (size_t n = 0; n < m_pending.size(); ++n) {
+      const Pending& p = m_pending[n];
+      const int32_t dev = queue_device(rt, *p.k, p.gpu_ns, p.stream, p.bytes, p.attrs, p.slot, p.wait_nccl,
+                                       static_cast<int32_t>(n));
+      first = first < 0 ? dev : first;
+    }
+    m_pending.clear();
+    Ev& r = at(rt);
+    r.link = first;
+    r.dur = scaled(r.name, vary(9000, slot, 9), slot);
+    m_t[static_cast<size_t>(th)] = r.ts + r.dur;
+  }
+
+  // --long-names: kernel j runs from the addmm of layer j % layers.
+  void long_launches(int l) {
+    const size_t s = size_of(l);
+    for (size_t j = static_cast<size_t>(l); j < m_c.long_gemms.size(); j += static_cast<size_t>(m_o.layers)) {
+      const KDesc& k = m_c.long_gemms[j];
+      launch_at(0, k, k_gemm_us[s] * k_us / 2, k_compute_stream, 0, k.attrs,
+                m_slot_base | k_slot_long | (j / static_cast<size_t>(m_o.layers)), false);
+    }
   }
 
   void launch(int th, const KDesc& k, int64_t gpu_us, int stream = k_compute_stream, int64_t bytes = 0,
@@ -547,6 +853,8 @@ class Sim {
   }
 
   void build_step(int i);
+  void warp_step(int i);
+  void compiled_forward(int32_t seq);
   void layer_forward(int l, int32_t seq);
   void layer_backward(int l, int32_t seq);
   template <typename F>
@@ -556,6 +864,7 @@ class Sim {
   void put_ts(JsonOut& out, int64_t ns) const;
   void x_head(JsonOut& out, std::string_view cat, const Ev& e, int64_t pid, int64_t tid) const;
   void flow(JsonOut& out, char ph, int64_t id, int64_t pid, int64_t tid, int64_t ts) const;
+  void x_open(JsonOut& out, std::string_view cat, const Ev& e, int64_t pid, int64_t tid) const;
   void emit_host(JsonOut& out) const;
   void emit_runtime(JsonOut& out, const Ev& r) const;
   void emit_device(JsonOut& out) const;
@@ -575,6 +884,8 @@ class Sim {
   std::vector<int64_t> m_bucket_elems;
   std::vector<std::string> m_comm_args;   // record_param_comms args per bucket
   std::vector<std::string> m_nccl_attrs;  // NCCL kernel args per bucket
+  const int m_ws;                         // world size
+  std::vector<std::string> m_py_modules;  // --python-stack: "nn.Module: Linear_<l>", ReLU, LayerNorm per layer
 
   std::vector<Ev> m_evs;  // the current step
   std::array<std::vector<int32_t>, 2> m_stack;
@@ -590,6 +901,27 @@ class Sim {
   int64_t m_corr = 0;
   int64_t m_prof_start = 0;
   int64_t m_end = 0;
+  // --python-stack
+  std::array<std::vector<int32_t>, 2> m_py_stack;
+  int64_t m_py_id = 1;
+  uint64_t m_py_ctr = 0;
+  // --cuda-graphs
+  struct Pending {
+    const KDesc* k;
+    int64_t gpu_ns;
+    int stream;
+    int64_t bytes;
+    std::string_view attrs;
+    uint64_t slot;
+    bool wait_nccl;
+  };
+  bool m_capture = false;
+  std::vector<Pending> m_pending;
+  // --warmup-steps: steps are simulated as without the option, then warped
+  // (scaled about their start) or shifted by m_delta on output.
+  int64_t m_step_start = 0;
+  int64_t m_delta = 0;    // output time - simulated time at the current step's start
+  int64_t m_out_end = 0;  // latest output end so far
 };
 
 Sim::Sim(const Options& o, const Catalog& c, int rank, std::string trace_name)
@@ -598,7 +930,8 @@ Sim::Sim(const Options& o, const Catalog& c, int rank, std::string trace_name)
       m_rank(rank),
       m_pid(2910249 + 1117 * rank),
       m_autograd_tid(m_pid + 9503),
-      m_trace_name(std::move(trace_name)) {
+      m_trace_name(std::move(trace_name)),
+      m_ws(o.world_size > 0 ? o.world_size : o.ranks) {
   for (size_t s = 0; s < 3; ++s) {
     const std::string h = std::to_string(k_hidden[s]);
     const std::string bh = "[" + std::to_string(k_batch) + ", " + h + "]";
@@ -618,12 +951,19 @@ Sim::Sim(const Options& o, const Catalog& c, int rank, std::string trace_name)
                  "\"float\", \"ScalarList\", \"float\", \"float\", \"Scalar\", \"\""),
     };
   }
+  if (o.python_stack) {
+    for (int l = 0; l < o.layers; ++l) {
+      for (const std::string_view m : {"Linear_", "ReLU_", "LayerNorm_"}) {
+        m_py_modules.push_back("nn.Module: " + std::string(m) + std::to_string(l));
+      }
+    }
+  }
   std::string ranks = "[";
-  for (int r = 0; r < o.ranks; ++r) {
+  for (int r = 0; r < m_ws; ++r) {
     ranks += (r != 0 ? ", " : "") + std::to_string(r);
   }
   ranks += "]";
-  const std::string ws = std::to_string(o.ranks);
+  const std::string ws = std::to_string(m_ws);
   for (int first = 0; first < o.layers; first += k_bucket_layers) {
     int64_t nelems = 0;
     for (int l = first; l < std::min(o.layers, first + k_bucket_layers); ++l) {
@@ -647,6 +987,8 @@ Sim::Sim(const Options& o, const Catalog& c, int rank, std::string trace_name)
 void Sim::build_step(int i) {
   m_evs.clear();
   m_ann = -1;
+  m_py_ctr = 0;
+  m_step_start = m_t[0];
   set_step_key(static_cast<uint64_t>(i));
   m_step_name = "ProfilerStep#" + std::to_string(static_cast<int64_t>(m_o.first_step) + i);
   const int last = m_o.layers - 1;
@@ -661,7 +1003,11 @@ void Sim::build_step(int i) {
   region(R_STEP, 0);
   {
     const Scope step = ann(m_step_name, 0, 6, 4);
+    const PyChain train_step(*this, 0, {{"train.py(48): train_step"}});
     {  // input batch to the GPU
+      const PyChain py(*this, 0,
+                       {{k_tree_map}, {k_tree_map}, {k_tree_map}, {"train.py(25): <lambda>"},
+                        {"<method 'to' of 'torch._C.TensorBase' objects>"}});
       const int64_t bytes = int64_t{k_batch} * k_hidden[size_of(0)] * 4;
       const Scope to = op("aten::to", 0, 3, 1, d0.unary);
       const Scope copy = op("aten::_to_copy", 0, 2, 1, d0.unary);
@@ -680,27 +1026,51 @@ void Sim::build_step(int i) {
       const Scope forward = ann("## forward ##", 0, 3, 2);
       fw = forward.idx();
       begin_gpu_ann(0);
+      m_capture = m_o.cuda_graphs;
       {
-        const Scope zeros = op("aten::zeros", 0, 3, 1, d0.unary);
-        leaf("aten::empty", 0, 2);
-        const Scope zero = op("aten::zero_", 0, 2, 1, d0.unary);
-        launch(0, m_c.memset, 2, k_compute_stream, int64_t{k_batch} * 4);
+        {
+          const PyChain py(*this, 0, {{"<built-in method zeros of type object>"}});
+          const Scope zeros = op("aten::zeros", 0, 3, 1, d0.unary);
+          leaf("aten::empty", 0, 2);
+          const Scope zero = op("aten::zero_", 0, 2, 1, d0.unary);
+          launch(0, m_c.memset, 2, k_compute_stream, int64_t{k_batch} * 4);
+        }
+        {
+          // The model call: _call_impl and _wrapped_call_impl here and again in
+          // every layer's module call below, the same names nested in themselves.
+          const PyChain model(*this, 0,
+                              {{"nn.Module: Sequential_0", 0}, {k_call_impl}, {k_wrapped_call_impl},
+                               {m_o.compile ? "torch/_dynamo/eval_frame.py(655): _fn"
+                                            : "torch/nn/modules/container.py(250): forward"}});
+          if (m_o.compile) {
+            compiled_forward(seq0);
+          } else {
+            for (int l = 0; l < m_o.layers; ++l) {
+              layer_forward(l, seq0 + 4 * l);
+            }
+          }
+        }
+        region(R_LOSS, 0);
+        const PyChain py(*this, 0, {{"torch/nn/functional.py(3791): mse_loss"}, {"<built-in function mse_loss>"}});
+        const Scope loss = op("aten::mse_loss", 0, 4, 2, dl.binary, loss_seq);
+        {
+          const Scope sub = op("aten::sub", 0, 4, 2, dl.binary, loss_seq + 1);
+          launch(0, m_c.add, k_ew_us[size_of(last)]);
+        }
+        {
+          const Scope pow = op("aten::pow", 0, 4, 2, dl.unary, loss_seq + 2);
+          launch(0, m_c.pow, k_ew_us[size_of(last)]);
+        }
+        const Scope mean = op("aten::mean", 0, 5, 2, dl.unary, loss_seq + 3);
+        launch(0, m_c.mean, 6);
       }
-      for (int l = 0; l < m_o.layers; ++l) {
-        layer_forward(l, seq0 + 4 * l);
+      if (m_o.cuda_graphs) {
+        const SlotGuard keep(*this);
+        region(R_GRAPH, 0);
+        const PyChain py(*this, 0, {{"torch/cuda/graphs.py(88): replay"}});
+        const Scope replay = op("CUDAGraph::replay", 0, 4, 2);
+        graph_launch(0);
       }
-      region(R_LOSS, 0);
-      const Scope loss = op("aten::mse_loss", 0, 4, 2, dl.binary, loss_seq);
-      {
-        const Scope sub = op("aten::sub", 0, 4, 2, dl.binary, loss_seq + 1);
-        launch(0, m_c.add, k_ew_us[size_of(last)]);
-      }
-      {
-        const Scope pow = op("aten::pow", 0, 4, 2, dl.unary, loss_seq + 2);
-        launch(0, m_c.pow, k_ew_us[size_of(last)]);
-      }
-      const Scope mean = op("aten::mean", 0, 5, 2, dl.unary, loss_seq + 3);
-      launch(0, m_c.mean, 6);
     }
 
     // Backward runs on the autograd thread while the main thread waits in
@@ -709,6 +1079,10 @@ void Sim::build_step(int i) {
       const Scope backward = ann("## backward ##", 0, 4, 3);
       bw = backward.idx();
       begin_gpu_ann(1);
+      const PyChain py(*this, 0,
+                       {{"torch/_tensor.py(626): backward"}, {"torch/autograd/__init__.py(347): backward"},
+                        {"torch/autograd/graph.py(823): _engine_run_backward"},
+                        {"<method 'run_backward' of 'torch._C._EngineBase' objects>"}});
       m_t[1] = std::max(m_t[1], m_t[0] + vary(12 * k_us, at(bw).slot, 3));
       backward_node("autograd::engine::evaluate_function: MseLossBackward0", loss_seq, [&] {
         const Scope b = op("aten::mse_loss_backward", 1, 5, 2, dl.binary);
@@ -716,7 +1090,7 @@ void Sim::build_step(int i) {
       });
       for (int l = last; l >= 0; --l) {
         layer_backward(l, seq0 + 4 * l);
-        if (m_o.ranks > 1 && l % k_bucket_layers == 0) {
+        if (m_ws > 1 && l % k_bucket_layers == 0) {
           all_reduce(static_cast<size_t>(l / k_bucket_layers));
         }
       }
@@ -725,19 +1099,26 @@ void Sim::build_step(int i) {
 
     region(R_TAIL, 0);
     {
+      const PyChain wrapper(*this, 0, {{"torch/optim/optimizer.py(487): wrapper"}});
       const Scope step_ann = ann("Optimizer.step#SGD.step", 0, 5, 4);
       opt = step_ann.idx();
       begin_gpu_ann(2);
+      const PyChain sgd(*this, 0, {{"torch/optim/sgd.py(123): step"}, {"torch/optim/sgd.py(380): _multi_tensor_sgd"}});
       for (int c = 0; c < (m_o.layers + 7) / 8; ++c) {
+        const PyChain py(*this, 0, {{"<built-in method _foreach_add_ of type object>"}});
         const Scope foreach = op("aten::_foreach_add_", 0, 6, 3);
         launch(0, m_c.foreach_add, 15, k_compute_stream, 0, {}, c == 0);  // waits for the all-reduce
       }
     }
     m_ann = -1;
-    ann("Optimizer.zero_grad#SGD.zero_grad", 0, 4, 3);
+    {
+      const PyChain py(*this, 0, {{"torch/optim/optimizer.py(955): zero_grad"}});
+      ann("Optimizer.zero_grad#SGD.zero_grad", 0, 4, 3);
+    }
     // loss.item() every other step: the only CPU/GPU syncs, so GPU work
     // otherwise spills into the next step's window, as in real traces.
-    if (i % 2 == 1 || i == m_o.steps - 1) {
+    if (!m_o.no_sync && (i % 2 == 1 || i == m_o.steps - 1)) {
+      const PyChain py(*this, 0, {{"<method 'item' of 'torch._C.TensorBase' objects>"}});
       const Scope item = op("aten::item", 0, 3, 1);
       const Scope dense = op("aten::_local_scalar_dense", 0, 4, 2);
       launch(0, m_c.d2h, 2, k_compute_stream, 4);
@@ -759,21 +1140,107 @@ void Sim::build_step(int i) {
   m_end = std::max({m_end, m_t[0], m_t[1]});
 }
 
+// --warmup-steps. Step i was simulated as without the option; a warm-up step
+// is stretched by F about its start, later steps are moved by m_delta (whole
+// microseconds, so integer-us output keeps every duration). The next step
+// starts after the stretched step, and late enough that the stretched GPU
+// tail of this step still ends before the next step's GPU work begins.
+void Sim::warp_step(int i) {
+  const int64_t s = m_step_start;
+  const int64_t next = m_t[0];
+  const int64_t base = s + m_delta;
+  if (i >= m_o.warmup_steps) {
+    for (Ev& e : m_evs) {
+      e.ts += m_delta;
+      m_out_end = std::max(m_out_end, e.ts + e.dur);
+    }
+    m_out_end = std::max(m_out_end, next + m_delta);
+    return;
+  }
+  const int64_t f = m_o.warmup_ppm;
+  const auto map = [&](int64_t t) { return base + mul_ppm(t - s, f); };
+  const int64_t w1 = m_o.ns ? 1 : k_us;  // GPU annotation widening, see build_step
+  const int64_t w2 = m_o.ns ? 2 : k_us;
+  int64_t end = next;
+  for (Ev& e : m_evs) {
+    end = std::max(end, e.ts + e.dur);
+    if (e.kind == Kind::GpuAnn) {  // stretch what it covers, not its widening
+      const int64_t first = e.ts + w1;
+      const int64_t last_end = first + e.dur - w2;
+      e.ts = map(first) - w1;
+      e.dur = map(last_end) - map(first) + w2;
+    } else {
+      const int64_t a = map(e.ts);
+      e.dur = map(e.ts + e.dur) - a;
+      e.ts = a;
+    }
+    m_out_end = std::max(m_out_end, e.ts + e.dur);
+  }
+  const int64_t next_out = map(next) + std::max<int64_t>(0, mul_ppm(end - next, f) - (end - next));
+  const int64_t d = next_out - next;  // rounded up to whole microseconds
+  m_delta = (d >= 0 ? (d + k_us - 1) / k_us : -(-d / k_us)) * k_us;
+  m_out_end = std::max(m_out_end, next + m_delta);
+}
+
+// --compile: torch.compile'd model. Inductor calls the GEMM as an extern
+// kernel (aten::addmm) and fuses the elementwise ops into Triton kernels,
+// each launched by cuLaunchKernel from a cpu_op named after the kernel.
+void Sim::compiled_forward(int32_t seq) {
+  region(R_COMPILE, 0);
+  leaf("TorchDynamo Cache Lookup", 0, 3);
+  const Scope compiled = op("Torch-Compiled Region: 0/0", 0, 6, 3);
+  const Scope fn = op("CompiledFunction", 0, 8, 3, {}, seq);
+  for (int l = 0; l < m_o.layers; ++l) {
+    const size_t s = size_of(l);
+    {
+      region(R_FWD_LAYER, static_cast<uint64_t>(l));
+      m_slot_ctr = k_slot_fwd_addmm;
+      const Scope addmm = op("aten::addmm", 0, 6, 3, m_dims[s].addmm);
+      launch(0, m_c.gemm_fwd[s], k_gemm_us[s]);
+      long_launches(l);
+    }
+    region(R_COMPILE_LAYER, static_cast<uint64_t>(l));
+    {
+      const TritonK& t = m_c.tri_poi[s];
+      const Scope launcher = op(t.k.name, 0, 7, 2, t.op_args);
+      launch(0, t.k, k_ew_us[s]);
+    }
+    {
+      const TritonK& t = m_c.tri_per[s];
+      const Scope launcher = op(t.k.name, 0, 7, 2, t.op_args);
+      launch(0, t.k, k_ln_us[s]);
+    }
+  }
+}
+
 void Sim::layer_forward(int l, int32_t seq) {
   region(R_FWD_LAYER, static_cast<uint64_t>(l));
   const size_t s = size_of(l);
   const Dims& d = m_dims[s];
+  const auto lu = static_cast<size_t>(l);
+  const auto module = [&](size_t k) {
+    return PyFrame{m_o.python_stack ? std::string_view(m_py_modules[3 * lu + k]) : std::string_view(),
+                   static_cast<int32_t>(3 * lu + k + 1)};
+  };
   {
+    const PyChain py(*this, 0,
+                     {module(0), {k_call_impl}, {k_wrapped_call_impl}, {"torch/nn/modules/linear.py(125): forward"},
+                      {"<built-in function linear>"}});
     const Scope linear = op("aten::linear", 0, 4, 2, d.linear, seq);
     {
       const Scope t = op("aten::t", 0, 2, 1, d.t);
       const Scope transpose = op("aten::transpose", 0, 2, 1, d.t);
       leaf("aten::as_strided", 0, 1, d.t);
     }
+    m_slot_ctr = k_slot_fwd_addmm;  // already so; --compile depends on it
     const Scope addmm = op("aten::addmm", 0, 6, 3, d.addmm, seq + 1);
     launch(0, m_c.gemm_fwd[s], k_gemm_us[s]);
+    long_launches(l);
   }
   {
+    const PyChain py(*this, 0,
+                     {module(1), {k_call_impl}, {k_wrapped_call_impl}, {"torch/nn/modules/activation.py(133): forward"},
+                      {"torch/nn/functional.py(1704): relu"}, {"<built-in method relu of type object>"}});
     const Scope relu = op("aten::relu", 0, 3, 1, d.unary, seq + 2);
     const Scope clamp = op("aten::clamp_min", 0, 4, 2, d.unary);
     launch(0, m_c.clamp, k_ew_us[s]);
@@ -783,9 +1250,13 @@ void Sim::layer_forward(int l, int32_t seq) {
     launch(0, m_c.add, k_ew_us[s]);
     for (size_t j = 0; j < m_c.added.size(); ++j) {  // own slots: must not shift other draws
       launch_at(0, m_c.added[j], (k_ew_us[s] + 2) * k_us, k_compute_stream, 0, m_c.added[j].attrs,
-                m_slot_base | 0x8000 | j, false);
+                m_slot_base | k_slot_added | j, false);
     }
   }
+  const PyChain py(*this, 0,
+                   {module(2), {k_call_impl}, {k_wrapped_call_impl},
+                    {"torch/nn/modules/normalization.py(217): forward"}, {"torch/nn/functional.py(2910): layer_norm"},
+                    {"<built-in method layer_norm of type object>"}});
   const Scope layer_norm = op("aten::layer_norm", 0, 3, 1, d.ln, seq + 3);
   const Scope native = op("aten::native_layer_norm", 0, 6, 2, d.ln, seq + 3);
   launch(0, m_c.ln_fwd, k_ln_us[s]);
@@ -853,6 +1324,12 @@ void Sim::put_ts(JsonOut& out, int64_t ns) const {
 // "X" event up to the first arg value. Integer-us durations are end - start
 // after truncating both, so nesting and same-stream order survive rounding.
 void Sim::x_head(JsonOut& out, std::string_view cat, const Ev& e, int64_t pid, int64_t tid) const {
+  x_open(out, cat, e, pid, tid);
+  out.put_all("\"External id\": ", e.ext);
+}
+
+// "X" event up to the first arg key.
+void Sim::x_open(JsonOut& out, std::string_view cat, const Ev& e, int64_t pid, int64_t tid) const {
   out.put_all("\n  {\n    \"ph\": \"X\", \"cat\": \"", cat, "\", \"name\": ");
   out.put_str(e.name);
   out.put_all(", \"pid\": ", pid, ", \"tid\": ", tid, ",\n    \"ts\": ");
@@ -863,7 +1340,7 @@ void Sim::x_head(JsonOut& out, std::string_view cat, const Ev& e, int64_t pid, i
   } else {
     out.put_int((e.ts + e.dur) / 1000 - e.ts / 1000);
   }
-  out.put_all(",\n    \"args\": {\n      \"External id\": ", e.ext);
+  out.put(",\n    \"args\": {\n      ");
 }
 
 void Sim::flow(JsonOut& out, char ph, int64_t id, int64_t pid, int64_t tid, int64_t ts) const {
@@ -875,10 +1352,27 @@ void Sim::flow(JsonOut& out, char ph, int64_t id, int64_t pid, int64_t tid, int6
 
 void Sim::emit_host(JsonOut& out) const {
   for (const Ev& e : m_evs) {
+    if (e.kind == Kind::PyFunc) {  // PyTorch writes null for a frame without a Python parent
+      x_open(out, "python_function", e, m_pid, host_tid(e));
+      out.put("\"Python parent id\": ");
+      if (e.py_parent > 0) {
+        out.put_int(e.py_parent);
+      } else {
+        out.put("null");
+      }
+      out.put_all(", \"Python id\": ", e.ext, ", \"Python thread\": 0");
+      if (e.py_module >= 0) {
+        out.put_all(", \"Python module id\": ", e.py_module);
+      }
+      out.put("\n    }\n  },");
+      continue;
+    }
     if (e.kind != Kind::CpuOp && e.kind != Kind::UserAnn) {
       continue;
     }
-    x_head(out, e.kind == Kind::CpuOp ? "cpu_op" : "user_annotation", e, m_pid, host_tid(e));
+    // PyTorch <= 1.8 wrote the step spans as cpu_op.
+    const bool as_op = e.kind == Kind::CpuOp || (m_o.legacy_steps && e.name.starts_with("ProfilerStep#"));
+    x_head(out, as_op ? "cpu_op" : "user_annotation", e, m_pid, host_tid(e));
     out.put_all(",\"Record function id\": ", e.ext);
     if (e.seq >= 0) {
       out.put_all(", \"Sequence number\": ", e.seq, ", \"Fwd thread id\": ", e.fwd_tid);
@@ -888,7 +1382,7 @@ void Sim::emit_host(JsonOut& out) const {
 }
 
 void Sim::emit_runtime(JsonOut& out, const Ev& r) const {
-  x_head(out, "cuda_runtime", r, m_pid, host_tid(r));
+  x_head(out, r.api == Api::CuLaunchKernel ? "cuda_driver" : "cuda_runtime", r, m_pid, host_tid(r));
   out.put_all(", \"cbid\": ", k_api_cbid[static_cast<size_t>(r.api)], ", \"correlation\": ", r.corr,
               "\n    }\n  },");
 }
@@ -901,6 +1395,9 @@ void Sim::emit_device(JsonOut& out) const {
       x_head(out, kernel ? "kernel" : e.k->cat == DevCat::Memcpy ? "gpu_memcpy" : "gpu_memset", e, 0, e.th);
       out.put_all(kernel ? ", \"queued\": 0" : "", ", \"device\": 0, \"context\": 1, \"stream\": ", e.th,
                   ", \"correlation\": ", e.corr);
+      if (e.gnode >= 0) {
+        out.put_all(", \"graph id\": 1, \"graph node id\": ", e.gnode + 1);
+      }
       if (kernel) {
         out.put_all(", ", e.extra);
       } else {
@@ -909,6 +1406,9 @@ void Sim::emit_device(JsonOut& out) const {
       }
       out.put("\n    }\n  },");
       flow(out, 'f', e.corr, 0, e.th, e.ts);
+      if (e.gnode > 0) {
+        continue;  // a graph launch is written once, with its first node
+      }
       const Ev& r = m_evs[static_cast<size_t>(e.link)];
       emit_runtime(out, r);
       flow(out, 's', r.corr, m_pid, host_tid(r), r.ts);
@@ -924,16 +1424,49 @@ void Sim::emit_device(JsonOut& out) const {
   }
 }
 
+// CUDA device properties as Kineto writes them; A100 unless the name says otherwise.
+struct GpuProps {
+  int64_t mem;
+  int major;
+  int smem_per_sm;
+  int sms;
+  int smem_optin;
+};
+
+GpuProps gpu_props(std::string_view name) {
+  const bool gb32 = name.find("32GB") != std::string_view::npos;
+  const bool gb40 = name.find("40GB") != std::string_view::npos;
+  if (name.find("V100") != std::string_view::npos) {
+    return {gb32 ? 34089730048 : 16935419904, 7, 98304, 80, 98304};
+  }
+  if (name.find("H100") != std::string_view::npos) {
+    return {85024112640, 9, 233472, 132, 232448};
+  }
+  return {gb40 ? 42505273344 : 85196873728, 8, 167936, 108, 166912};
+}
+
 void Sim::write_header(JsonOut& out) const {
-  out.put(
-      "{\n  \"schemaVersion\": 1,\n  \"deviceProperties\": [\n    {\n"
-      "      \"id\": 0, \"name\": \"NVIDIA A100-SXM4-80GB\", \"totalGlobalMem\": 85196873728,\n"
-      "      \"computeMajor\": 8, \"computeMinor\": 0,\n"
-      "      \"maxThreadsPerBlock\": 1024, \"maxThreadsPerMultiprocessor\": 2048,\n"
-      "      \"regsPerBlock\": 65536, \"regsPerMultiprocessor\": 65536, \"warpSize\": 32,\n"
-      "      \"sharedMemPerBlock\": 49152, \"sharedMemPerMultiprocessor\": 167936,\n"
-      "      \"numSms\": 108, \"sharedMemPerBlockOptin\": 166912\n    }\n  ],\n");
-  out.put_all("  \"distributedInfo\": {\"backend\": \"nccl\", \"rank\": ", m_rank, ", \"world_size\": ", m_o.ranks,
+  const GpuProps p = gpu_props(m_o.gpu_name);
+  out.put("{\n  \"schemaVersion\": 1,\n  \"deviceProperties\": [");
+  for (int g = 0; g < m_o.gpus; ++g) {
+    out.put_all(g == 0 ? "\n" : ",\n", "    {\n      \"id\": ", g, ", \"name\": ");
+    out.put_str(m_o.gpu_name);
+    out.put_all(", \"totalGlobalMem\": ", p.mem, ",\n      \"computeMajor\": ", p.major,
+                ", \"computeMinor\": 0,\n"
+                "      \"maxThreadsPerBlock\": 1024, \"maxThreadsPerMultiprocessor\": 2048,\n"
+                "      \"regsPerBlock\": 65536, \"regsPerMultiprocessor\": 65536, \"warpSize\": 32,\n"
+                "      \"sharedMemPerBlock\": 49152, \"sharedMemPerMultiprocessor\": ",
+                p.smem_per_sm, ",\n      \"numSms\": ", p.sms, ", \"sharedMemPerBlockOptin\": ", p.smem_optin,
+                "\n    }");
+  }
+  out.put("\n  ],\n");
+  if (m_o.cuda_runtime >= 0) {  // newer Kineto (CUDA builds)
+    out.put_all("  \"cuda_runtime_version\": ", m_o.cuda_runtime, ",\n");
+  }
+  if (m_o.cuda_driver >= 0) {
+    out.put_all("  \"cuda_driver_version\": ", m_o.cuda_driver, ",\n");
+  }
+  out.put_all("  \"distributedInfo\": {\"backend\": \"nccl\", \"rank\": ", m_rank, ", \"world_size\": ", m_ws,
               "},\n");
   if (m_o.ns) {  // 2025+ Kineto layout: the base time precedes the events
     out.put_all("  \"displayTimeUnit\": \"ms\",\n  \"baseTimeNanoseconds\": ", k_base_ns, ",\n");
@@ -962,7 +1495,7 @@ void Sim::write_trailer(JsonOut& out) const {
   meta(out, "process_labels", 0, 0, "labels", "GPU 0", 0);
   meta(out, "process_sort_index", 0, 0, "sort_index", {}, 16777216);
   for (const int s : {k_compute_stream, k_nccl_stream}) {
-    if (s == k_compute_stream || m_o.ranks > 1) {
+    if (s == k_compute_stream || m_ws > 1) {
       meta(out, "thread_name", 0, s, "name", "stream " + std::to_string(s) + " ", 0);  // sic: trailing space
       meta(out, "thread_sort_index", 0, s, "sort_index", {}, s);
     }
@@ -972,7 +1505,7 @@ void Sim::write_trailer(JsonOut& out) const {
     meta(out, "thread_sort_index", m_pid, tid, "sort_index", {}, tid);
   }
 
-  const int64_t window_end = m_end + 250 * k_us;
+  const int64_t window_end = (m_o.warmup_steps > 0 ? m_out_end : m_end) + 250 * k_us;
   out.put("\n  {\n    \"ph\": \"X\", \"cat\": \"Trace\", \"ts\": ");
   put_ts(out, m_prof_start);
   out.put(", \"dur\": ");
