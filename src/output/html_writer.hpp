@@ -11,6 +11,8 @@
 // totals beside it (inclusive or self time: a CSS switch the script also drives),
 // verdicts, and GPU time by launching operator with its kernels. --hta-compat: HTA's
 // totals only, as before, and none of those sections.
+//
+// Written by output/html/: page.cpp puts the page together, one file per section.
 #include <ostream>
 #include <string>
 #include <string_view>

@@ -18,7 +18,7 @@ struct Launcher {
   std::vector<std::pair<bool, std::string>> kernels;  // has_href, name
 };
 
-// Every field launchers.html.mustache reads, as html_writer.cpp writes them.
+// Every field launchers.html.mustache reads, as output/html/launchers.cpp writes them.
 void fill(const Launcher& l, std::size_t k, Fields& f) {
   f.text("id", "l" + std::to_string(k));
   f.text("nm", l.nm);

@@ -1,0 +1,210 @@
+// The charts: the operators that changed most, as static bars (the page without
+// JavaScript) and as data_json, from which the report's script draws them.
+//   charts[] {id, title, subtitle, empty, height, bars[], has_self, self_title, self_subtitle, self_bars[]}
+//     bars: {label, has_tip, tip, cw, tw, dw (bar widths, %), ct, tt, dt, dcls: pos|neg|zero [v-VERDICT]}
+//   data_json
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "output/html/sections.hpp"
+#include "util/escape.hpp"
+#include "util/format.hpp"
+
+namespace tracediff::output::html {
+
+namespace {
+
+std::uint64_t magnitude(std::int64_t n) {
+  return n < 0 ? ~static_cast<std::uint64_t>(n) + 1 : static_cast<std::uint64_t>(n);
+}
+
+struct ChartRow {
+  const DiffRow* row;
+  double c, t, d;
+  std::string ct, tt, dt;
+  const char* verdict;  // colours the difference bar; nullptr: no verdict applies
+};
+
+struct ChartSet {
+  std::string title, subtitle;
+  std::vector<ChartRow> rows;
+};
+
+struct Chart {
+  std::string id;
+  bool durations;
+  ChartSet main;
+  bool has_self = false;
+  ChartSet self;  // self time instead of inclusive (default mode, durations)
+};
+
+ChartRow duration_row(const DiffRow& row, double c, double t, const char* verdict) {
+  return {&row, c, t, t - c, dur(c, false), dur(t, false), dur(t - c, true), verdict};
+}
+
+std::vector<Chart> build_charts(const DiffReport& r, const std::vector<std::size_t>& order, int top) {
+  const auto n = static_cast<std::size_t>(std::max(top, 0));
+  const bool ps = per_step_mode(r);
+  std::vector<std::size_t> candidates;
+  for (auto i : order)
+    if (!is_profiler_step(r.rows[i])) candidates.push_back(i);
+
+  // The top n of the candidates by a magnitude, ties in impact order.
+  const auto top_by = [&](auto&& mag) {
+    std::vector<std::size_t> v = candidates;
+    std::stable_sort(v.begin(), v.end(), [&](std::size_t a, std::size_t b) { return mag(r.rows[a]) > mag(r.rows[b]); });
+    if (v.size() > n) v.resize(n);
+    return v;
+  };
+
+  Chart count{"count", false, {}, false, {}};
+  Chart duration{"duration", true, {}, false, {}};
+  if (!ps) {
+    for (auto i : top_by([](const DiffRow& x) { return magnitude(x.diff_count()); })) {
+      const auto& row = r.rows[i];
+      const auto c = static_cast<std::int64_t>(row.control.count), t = static_cast<std::int64_t>(row.test.count);
+      count.main.rows.push_back({&row, static_cast<double>(c), static_cast<double>(t), static_cast<double>(t - c),
+                                 format_count(c, false), format_count(t, false), format_count(t - c, true), nullptr});
+    }
+    for (std::size_t k = 0; k < candidates.size() && k < n; ++k) {
+      const auto& row = r.rows[candidates[k]];
+      duration.main.rows.push_back(duration_row(row, static_cast<double>(row.control.total_ns),
+                                                static_cast<double>(row.test.total_ns), nullptr));
+    }
+    count.main.title = "Count difference";
+    count.main.subtitle = "Top " + std::to_string(count.main.rows.size()) + " operators by |\xCE\x94 count|";
+    duration.main.title = "Duration difference";
+    duration.main.subtitle =
+        "Top " + std::to_string(duration.main.rows.size()) + " operators by |\xCE\x94 total duration|";
+    return {count, duration};
+  }
+
+  const std::string unit = unit_word(r);
+  for (auto i : top_by([](const DiffRow& x) { return std::fabs(x.test_step.count - x.control_step.count); })) {
+    const auto& row = r.rows[i];
+    const double c = row.control_step.count, t = row.test_step.count;
+    count.main.rows.push_back({&row, c, t, t - c, format_count_per_step(c, false), format_count_per_step(t, false),
+                               format_count_per_step(t - c, true), nullptr});
+  }
+  for (std::size_t k = 0; k < candidates.size() && k < n; ++k) {
+    const auto& row = r.rows[candidates[k]];
+    duration.main.rows.push_back(duration_row(row, row.control_step.total_ns, row.test_step.total_ns,
+                                              model::verdict_name(row.verdict)));
+  }
+  duration.has_self = true;
+  for (auto i : top_by([](const DiffRow& x) { return std::fabs(x.test_step.self_ns - x.control_step.self_ns); })) {
+    const auto& row = r.rows[i];
+    duration.self.rows.push_back(duration_row(row, row.control_step.self_ns, row.test_step.self_ns, nullptr));
+  }
+  count.main.title = "Calls per " + unit;
+  count.main.subtitle = "Top " + std::to_string(count.main.rows.size()) + " by |\xCE\x94 calls per " + unit + "|";
+  duration.main.title = "Inclusive time per " + unit;
+  duration.main.subtitle = "Top " + std::to_string(duration.main.rows.size()) + " by |\xCE\x94 per " + unit +
+                           "|; \xCE\x94 bar coloured by verdict";
+  duration.self.title = "Self time per " + unit;
+  duration.self.subtitle =
+      "Top " + std::to_string(duration.self.rows.size()) + " by |\xCE\x94 self time per " + unit + "|";
+  return {count, duration};
+}
+
+data chart_bars(const ChartSet& set) {
+  double max = 0;
+  for (const auto& cr : set.rows) max = std::max({max, std::fabs(cr.c), std::fabs(cr.t), std::fabs(cr.d)});
+  data rows = make_list();
+  for (const auto& cr : set.rows) {
+    data d;
+    d.set("label", display_name(*cr.row));
+    const auto tip = tip_name(*cr.row);
+    d.set("has_tip", !tip.empty());
+    d.set("tip", tip);
+    d.set("cw", width_pct(std::fabs(cr.c), max));
+    d.set("tw", width_pct(std::fabs(cr.t), max));
+    d.set("dw", width_pct(std::fabs(cr.d), max));
+    d.set("ct", cr.ct);
+    d.set("tt", cr.tt);
+    d.set("dt", cr.dt);
+    std::string cls = cr.d > 0 ? "pos" : cr.d < 0 ? "neg" : "zero";
+    if (cr.verdict) cls += std::string(" v-") + cr.verdict;
+    d.set("dcls", cls);
+    rows.push_back(d);
+  }
+  return rows;
+}
+
+void add_bars(const std::vector<Chart>& charts, data& ctx) {
+  data list = make_list();
+  for (const auto& ch : charts) {
+    data c;
+    c.set("id", ch.id);
+    c.set("title", ch.main.title);
+    c.set("subtitle", ch.main.subtitle);
+    c.set("empty", ch.main.rows.empty());
+    const auto rows = std::max(ch.main.rows.size(), ch.has_self ? ch.self.rows.size() : 0);
+    c.set("height", std::to_string(80 + 36 * rows));
+    c.set("bars", chart_bars(ch.main));
+    c.set("has_self", ch.has_self);
+    c.set("self_title", ch.self.title);
+    c.set("self_subtitle", ch.self.subtitle);
+    c.set("self_bars", chart_bars(ch.self));
+    list.push_back(c);
+  }
+  ctx.set("charts", list);
+}
+
+// The data the report's script draws the charts from. Every string goes through
+// json_string, which escapes < > & so nothing can close the <script> element.
+std::string chart_json(const DiffReport& r, const std::vector<Chart>& charts) {
+  const bool ps = per_step_mode(r);
+  const auto num = [&](double v, bool durations) {
+    if (durations || !ps) return std::to_string(round_ns(v));
+    return key3(v);
+  };
+  const auto rows_json = [&](const ChartSet& set, bool durations) {
+    std::string j = "[";
+    bool first = true;
+    for (const auto& cr : set.rows) {
+      if (!first) j += ',';
+      first = false;
+      const auto& row = *cr.row;
+      j += "{\"label\":" + json_string(display_name(row));
+      j += ",\"name\":" + json_string(row.full_name.empty() ? row.name : row.full_name);
+      j += ",\"c\":" + num(cr.c, durations) + ",\"t\":" + num(cr.t, durations) + ",\"d\":" + num(cr.d, durations);
+      j += ",\"ct\":" + json_string(cr.ct) + ",\"tt\":" + json_string(cr.tt) + ",\"dt\":" + json_string(cr.dt);
+      if (cr.verdict) j += ",\"v\":" + json_string(cr.verdict);
+      j += "}";
+    }
+    return j + "]";
+  };
+  std::string j = "{\"labels\":[";
+  j += json_string(r.control.label.empty() ? "Control" : r.control.label);
+  j += ',';
+  j += json_string(r.test.label.empty() ? "Test" : r.test.label);
+  j += "],\"per_step\":";
+  j += ps ? "true" : "false";
+  j += ",\"unit\":" + json_string(unit_word(r));
+  j += ",\"charts\":[";
+  bool first_chart = true;
+  for (const auto& ch : charts) {
+    if (!first_chart) j += ',';
+    first_chart = false;
+    j += "{\"id\":" + json_string(ch.id) + ",\"unit\":" + json_string(ch.durations ? "ns" : "count") +
+         ",\"rows\":" + rows_json(ch.main, ch.durations);
+    if (ch.has_self) j += ",\"self\":" + rows_json(ch.self, ch.durations);
+    j += "}";
+  }
+  j += "]}";
+  return j;
+}
+
+}  // namespace
+
+void add_charts(const DiffReport& r, const std::vector<std::size_t>& order, int top, data& ctx) {
+  const auto charts = build_charts(r, order, top);
+  add_bars(charts, ctx);
+  ctx.set("data_json", chart_json(r, charts));
+}
+
+}  // namespace tracediff::output::html

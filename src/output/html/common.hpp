@@ -1,0 +1,103 @@
+#pragma once
+// What the sections of the HTML report share: text and number formatting for the
+// mustache context, tones, which sections a report has, and where rows sit in the
+// page. Internal to the HTML writer (output/html/); the entry is output/html_writer.hpp.
+#include <cstddef>
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "model/report.hpp"
+#include "output/template_render.hpp"
+
+namespace tracediff::output::html {
+
+using model::Change;
+using model::DiffReport;
+using model::DiffRow;
+using model::SideSummary;
+using templates::append;
+using templates::data;
+using templates::Fields;
+using templates::make_list;
+using templates::put;
+
+// The ops_diff groups, in the order the page lists them.
+inline constexpr Change k_changes[] = {Change::added, Change::deleted, Change::increased, Change::decreased,
+                                       Change::unchanged};
+
+inline constexpr const char* k_up = "\xE2\x96\xB2";      // ▲
+inline constexpr const char* k_down = "\xE2\x96\xBC";    // ▼
+inline constexpr const char* k_approx = "\xE2\x89\x88";  // ≈
+
+// --- text and numbers ---------------------------------------------------------------
+
+std::string text(std::string_view s);  // UTF-8-sanitised
+std::optional<double> relative_pct(std::int64_t control, std::int64_t test);
+// A bar's width as a percentage of the largest value in its chart, one decimal.
+std::string width_pct(double v, double max);
+// A number for data-v attributes and JSON: locale-independent.
+std::string fixed3(double v);
+// A sort key with at most 3 decimals, trailing zeros dropped ("0", "2.5", "-13.411").
+std::string key3(double v);
+// Per-step means are fractional nanoseconds: shown and keyed as whole ones.
+std::int64_t round_ns(double v);
+// An element id or link: "r12", "#l3".
+std::string tag(std::string_view prefix, std::size_t n);
+std::string dur(double ns, bool with_sign);
+std::string pct_text(double c, double t);
+// The sort key of a percentage: empty when there is no base, "Infinity" when new.
+std::string pct_key(double c, double t);
+
+// --- tones -----------------------------------------------------------------------
+
+// How a duration change reads: regression (slower) or improvement (faster).
+struct Tone {
+  const char* cls;
+  const char* arrow;
+};
+Tone duration_tone(double diff);
+// Figures without a noise test of their own (step time, its breakdown, launchers):
+// in the default mode a change under the --min-change thresholds is grey ("same"),
+// its arrow kept. --hta-compat has no thresholds: by sign alone, as before.
+Tone change_tone(const DiffReport& r, double c, double t);
+
+// A metrics[] line (and a step_stats[] one): {metric, c, t, delta, pct, cls, arrow, has_arrow}.
+data metric_row(std::string label, std::string c, std::string t, std::string delta, std::string pct,
+                const char* cls, const char* arrow);
+
+// --- what the report has ------------------------------------------------------------
+
+bool is_profiler_step(const DiffRow& row);
+bool has_steps(const SideSummary& s);
+// The per-step presentation: the default mode (rows carry per-step figures).
+bool per_step_mode(const DiffReport& r);
+// The step section needs steps and their breakdown on both sides.
+bool has_step_section(const DiffReport& r);
+// What one "per step" unit is: a step on a rank, or a whole trace file.
+std::string unit_word(const DiffReport& r);
+
+std::string display_name(const DiffRow& row);
+// The full name for a tooltip, when it says more than the shown name.
+std::string tip_name(const DiffRow& row);
+
+// Where things sit in the page, for links between the table and the launcher view.
+struct Anchors {
+  std::vector<std::size_t> order;                // table order (row indices)
+  std::vector<std::size_t> pos;                  // row index -> table position
+  std::map<std::string, std::size_t> launcher;   // launcher name -> its position in by_launcher
+  std::map<std::string, std::size_t> gpu_row;    // GPU row name -> table position (first)
+};
+Anchors make_anchors(const DiffReport& r);
+
+// A long list rendered on its own: templates/NAME, an item of `key` at a time
+// (Stencils). Without its last line break: the page's line with the {{{block}}}
+// tag ends the block.
+std::string render_list(std::string_view name, const std::string& key, std::size_t n, std::size_t bytes_each,
+                        const std::function<void(std::size_t, Fields&)>& fill);
+
+}  // namespace tracediff::output::html

@@ -1,0 +1,91 @@
+// The page: templates/report.html.mustache and its mustache context. Every string is
+// UTF-8-sanitised; the template escapes it ({{x}}) except our own assets
+// ({{{css}}}, {{{chart_js}}}, {{{report_js}}}), {{{data_json}}} (json_string-escaped)
+// and the blocks rendered from templates of their own: {{{table_rows}}} (table.cpp)
+// and {{{launchers}}} (launchers.cpp). This file sets
+//   control_label, test_label, generator, csp, css, chart_js, report_js, table_rows, launchers
+//   per_step (the default mode; false in --hta-compat, which keeps HTA's totals), unit ("step")
+// and each section the keys listed at the top of its file: headline.cpp, findings.cpp,
+// steps.cpp, groups.cpp, charts.cpp, table.cpp, launchers.cpp, diagnostics.cpp.
+#include <future>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+
+#include "output/html/sections.hpp"
+#include "output/html_writer.hpp"
+#include "util/embedded.hpp"
+
+#ifndef TRACEDIFF_VERSION
+#define TRACEDIFF_VERSION "unknown"
+#endif
+
+namespace tracediff::output {
+
+namespace {
+
+std::string_view asset(std::string_view name) {
+  const auto bytes = embedded_file(name);
+  if (bytes.empty()) throw std::runtime_error("embedded asset missing: " + std::string(name));
+  return bytes;
+}
+
+// 'sha256-...', hashed at build time (cmake/EmbedScript.cmake).
+std::string script_hash(std::string_view name) {
+  return "'sha256-" + std::string(embedded_sha256_base64(name)) + "'";
+}
+
+}  // namespace
+
+void write_html(const model::DiffReport& report, const HtmlOptions& options, std::ostream& out) {
+  using namespace html;
+  const auto anchors = make_anchors(report);
+  // The table's rows are half the page: a second thread renders them while this one
+  // builds and renders the rest; they are written out where the page has them.
+  auto rows = std::async(std::launch::async, [&] { return render_table_rows(report, anchors); });
+
+  auto tmpl = templates::load("report.html.mustache");
+  templates::StreamSink sink(out);
+  data ctx;
+  const std::string control = text(report.control.label.empty() ? "Control" : report.control.label);
+  const std::string test = text(report.test.label.empty() ? "Test" : report.test.label);
+  ctx.set("control_label", control);
+  ctx.set("test_label", test);
+  ctx.set("generator", std::string("tracediff ") + TRACEDIFF_VERSION);
+  // No network at all; scripts only ours (by hash), so injected markup could run nothing.
+  ctx.set("csp", "default-src 'none'; script-src " + script_hash("chart.umd.min.js") + " " +
+                     script_hash("report.js") +
+                     "; style-src 'unsafe-inline'; img-src data:; base-uri 'none'; form-action 'none'");
+  // The assets go straight from the binary to the output.
+  for (const auto* name : {"report.css", "chart.umd.min.js", "report.js"}) asset(name);  // throws if missing
+  put(ctx, "css", templates::block(sink, [] { return asset("report.css"); }));
+  put(ctx, "chart_js", templates::block(sink, [] { return asset("chart.umd.min.js"); }));
+  put(ctx, "report_js", templates::block(sink, [] { return asset("report.js"); }));
+
+  // Read all over the page. unit only in the default mode: --hta-compat has no per-step figures.
+  ctx.set("per_step", per_step_mode(report));
+  if (per_step_mode(report)) ctx.set("unit", unit_word(report));
+
+  add_headline(report, ctx);
+  add_findings(report, anchors, ctx);
+  add_steps(report, ctx);
+  add_groups(report, ctx);
+  add_charts(report, anchors.order, options.top, ctx);
+  add_table(report, ctx);
+  add_launchers(report, ctx);
+  add_diagnostics(report, ctx);
+
+  const std::string launchers = render_launchers(report, anchors);
+  put(ctx, "launchers", templates::block(sink, [&] { return std::string_view(launchers); }));
+  std::string table;
+  put(ctx, "table_rows", templates::block(sink, [&] {
+        table = rows.get();
+        return std::string_view(table);
+      }));
+
+  tmpl.render(ctx, sink);
+  templates::check(tmpl, "report.html.mustache");
+  sink.flush();
+}
+
+}  // namespace tracediff::output

@@ -1,0 +1,28 @@
+#pragma once
+// The sections of the HTML report. Each sets its own keys of the page's mustache
+// context (templates/report.html.mustache), listed at the top of its file;
+// page.cpp puts them together.
+#include <cstddef>
+#include <string>
+#include <vector>
+
+#include "output/html/common.hpp"
+
+namespace tracediff::output::html {
+
+void add_headline(const DiffReport& r, data& ctx);
+void add_findings(const DiffReport& r, const Anchors& a, data& ctx);
+void add_steps(const DiffReport& r, data& ctx);
+void add_groups(const DiffReport& r, data& ctx);
+// The static bars, and data_json for the script that draws the charts.
+void add_charts(const DiffReport& r, const std::vector<std::size_t>& order, int top, data& ctx);
+void add_table(const DiffReport& r, data& ctx);
+void add_launchers(const DiffReport& r, data& ctx);
+void add_diagnostics(const DiffReport& r, data& ctx);
+
+// The long lists, rendered on their own (render_list) for {{{table_rows}}} and
+// {{{launchers}}}; the latter empty when the report has no launcher section.
+std::string render_table_rows(const DiffReport& r, const Anchors& a);
+std::string render_launchers(const DiffReport& r, const Anchors& a);
+
+}  // namespace tracediff::output::html

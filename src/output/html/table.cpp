@@ -1,0 +1,192 @@
+// The table: every row, its filter toggles and captions. The rows are a block of
+// their own ({{{table_rows}}}): rows[] of table_row.html.mustache, or of
+// table_row_hta.html.mustache in --hta-compat.
+//   has_rows, row_count, pct_basis, rows[] {id, nm, has_tip, tip, cat, dev, chg, chg_sym, chg_v, cls, ...}
+//     per_step: vd, vd_sym, vd_v, has_vd_tip, vd_tip, has_lb, lb, has_lb_href, lb_href,
+//       cells[] {cls, v, has_s, sv, two, t, st} (C/step, T/step, Δ/step, Δ %, C total, T total),
+//       calls, calls_v, calls_tip
+//     hta-compat: cc, tc, cd, td, dc, dd, dp, arrow, has_arrow, and *_v: raw sort keys
+//   change_toggles[] {group, n}, device_toggles[] {device, n}, verdict_toggles[] {verdict, sym, cls, n}
+#include <array>
+#include <cstdint>
+#include <string>
+
+#include "output/html/sections.hpp"
+#include "output/html_writer.hpp"
+#include "util/format.hpp"
+
+namespace tracediff::output::html {
+
+namespace {
+
+// A row's verdict, as the table shows it: class, symbol, word, sort order.
+struct VerdictLook {
+  const char* cls;
+  const char* sym;
+  const char* word;
+  int ord;
+};
+VerdictLook verdict_look(model::Verdict v) {
+  switch (v) {
+    case model::Verdict::slower: return {"worse", k_up, "slower", 0};
+    case model::Verdict::faster: return {"better", k_down, "faster", 1};
+    case model::Verdict::same: break;
+  }
+  return {"same", k_approx, "same", 2};
+}
+
+// Counts per change group, device and verdict, for the filter toggles.
+void add_toggles(const DiffReport& r, data& ctx) {
+  std::array<std::size_t, 5> per_change{};
+  std::array<std::size_t, 3> per_device{};
+  std::array<std::size_t, 3> per_verdict{};
+  for (const auto& row : r.rows) {
+    ++per_change[static_cast<std::size_t>(row.change)];
+    ++per_device[static_cast<std::size_t>(row.device)];
+    ++per_verdict[static_cast<std::size_t>(row.verdict)];
+  }
+  data change_toggles = make_list();
+  for (auto ch : k_changes) {
+    data d;
+    d.set("group", std::string(model::change_name(ch)));
+    d.set("n", std::to_string(per_change[static_cast<std::size_t>(ch)]));
+    change_toggles.push_back(d);
+  }
+  ctx.set("change_toggles", change_toggles);
+  data device_toggles = make_list();
+  for (auto dev : {model::Device::cpu, model::Device::gpu, model::Device::other}) {
+    data d;
+    d.set("device", std::string(model::device_name(dev)));
+    d.set("n", std::to_string(per_device[static_cast<std::size_t>(dev)]));
+    device_toggles.push_back(d);
+  }
+  ctx.set("device_toggles", device_toggles);
+  data verdict_toggles = make_list();
+  for (auto v : {model::Verdict::slower, model::Verdict::faster, model::Verdict::same}) {
+    const auto look = verdict_look(v);
+    data d;
+    d.set("verdict", std::string(look.word));
+    d.set("sym", std::string(look.sym));
+    d.set("cls", std::string(look.cls));
+    d.set("n", std::to_string(per_verdict[static_cast<std::size_t>(v)]));
+    verdict_toggles.push_back(d);
+  }
+  ctx.set("verdict_toggles", verdict_toggles);
+}
+
+// --hta-compat: HTA's totals, nothing per step.
+void totals_row(const DiffRow& row, Fields& f) {
+  const auto dc = row.diff_count();
+  const auto dd = row.diff_ns();
+  const auto pct = row.diff_pct();
+  const bool is_new = row.control.total_ns == 0 && row.test.total_ns != 0;
+  const auto tone = duration_tone(static_cast<double>(dd));
+  f.text("cc", format_count(static_cast<std::int64_t>(row.control.count), false));
+  f.text("cc_v", std::to_string(row.control.count));
+  f.text("tc", format_count(static_cast<std::int64_t>(row.test.count), false));
+  f.text("tc_v", std::to_string(row.test.count));
+  f.text("cd", format_duration_ns(row.control.total_ns, false));
+  f.text("cd_v", std::to_string(row.control.total_ns));
+  f.text("td", format_duration_ns(row.test.total_ns, false));
+  f.text("td_v", std::to_string(row.test.total_ns));
+  f.text("dc", format_count(dc, true));
+  f.text("dc_v", std::to_string(dc));
+  f.text("dd", format_duration_ns(dd, true));
+  f.text("dd_v", std::to_string(dd));
+  f.text("dp", format_pct(pct, is_new));
+  f.text("dp_v", pct ? fixed3(*pct) : is_new ? std::string("Infinity") : std::string());
+  f.text("cls", tone.cls);
+  f.text("arrow", tone.arrow);
+  f.flag("has_arrow", *tone.arrow != '\0');
+}
+
+// One numeric cell of the per-step table: the inclusive value, and the self value
+// when it differs (data-s for sorting; both texts when they read differently).
+void cell(Fields f, const char* cls, const std::string& v, const std::string& txt, const std::string& sv,
+          const std::string& stxt) {
+  f.text("cls", cls);
+  f.text("v", v);
+  const bool has_s = !sv.empty() && sv != v;
+  f.flag("has_s", has_s);
+  f.text("sv", sv);
+  f.flag("two", has_s && stxt != txt);
+  f.text("t", txt);
+  f.text("st", stxt);
+}
+
+// The default mode: per step first (inclusive and self), totals after, verdict.
+void per_step_row(const DiffRow& row, const Anchors& a, bool spread, Fields& f) {
+  const auto& cs = row.control_step;
+  const auto& ts = row.test_step;
+  const auto look = verdict_look(row.verdict);
+  f.text("cls", look.cls);
+  f.text("vd", look.word);
+  f.text("vd_sym", look.sym);
+  f.text("vd_v", std::to_string(look.ord));
+  f.flag("has_vd_tip", spread);
+  f.text("vd_tip", spread ? "step-to-step \xCF\x83: " + dur(cs.stddev_ns, false) + " \xE2\x86\x92 " +
+                                dur(ts.stddev_ns, false)
+                          : std::string());
+  const bool has_lb = !row.launched_by.empty();
+  f.flag("has_lb", has_lb);
+  f.text("lb", detail::shorten_name(row.launched_by, 48));
+  const auto l = has_lb ? a.launcher.find(row.launched_by) : a.launcher.end();
+  f.flag("has_lb_href", l != a.launcher.end());
+  f.text("lb_href", l != a.launcher.end() ? tag("#l", l->second) : std::string());
+
+  auto& cells = f.objects("cells", 6);
+  const auto key = [](double v) { return std::to_string(round_ns(v)); };
+  cell(f.item(cells, 0), "n", key(cs.total_ns), dur(cs.total_ns, false), key(cs.self_ns), dur(cs.self_ns, false));
+  cell(f.item(cells, 1), "n", key(ts.total_ns), dur(ts.total_ns, false), key(ts.self_ns), dur(ts.self_ns, false));
+  cell(f.item(cells, 2), "n d", key(row.diff_per_step_ns()), dur(row.diff_per_step_ns(), true),
+       key(ts.self_ns - cs.self_ns), dur(ts.self_ns - cs.self_ns, true));
+  const bool is_new = cs.total_ns == 0 && ts.total_ns != 0;
+  const auto pct = row.diff_pct();
+  cell(f.item(cells, 3), "n d", pct ? key3(*pct) : is_new ? std::string("Infinity") : std::string(),
+       format_pct(pct, is_new), pct_key(cs.self_ns, ts.self_ns), pct_text(cs.self_ns, ts.self_ns));
+  cell(f.item(cells, 4), "n tot", std::to_string(row.control.total_ns), format_duration_ns(row.control.total_ns, false),
+       std::to_string(row.control.self_ns), format_duration_ns(row.control.self_ns, false));
+  cell(f.item(cells, 5), "n tot", std::to_string(row.test.total_ns), format_duration_ns(row.test.total_ns, false),
+       std::to_string(row.test.self_ns), format_duration_ns(row.test.self_ns, false));
+
+  const auto cc = format_count_per_step(cs.count, false), tc = format_count_per_step(ts.count, false);
+  f.text("calls", cc == tc ? cc : cc + " \xE2\x86\x92 " + tc);
+  f.text("calls_v", key3(ts.count - cs.count));
+  f.text("calls_tip", format_count(static_cast<std::int64_t>(row.control.count), false) + " \xE2\x86\x92 " +
+                          format_count(static_cast<std::int64_t>(row.test.count), false) + " calls in all");
+}
+
+// Row p of the table.
+void table_row(const DiffReport& r, const Anchors& a, std::size_t p, Fields& f) {
+  const bool spread = r.control.units >= 2 && r.test.units >= 2;
+  const auto& row = r.rows[a.order[p]];
+  if (per_step_mode(r)) per_step_row(row, a, spread, f);
+  else totals_row(row, f);
+  f.text("id", tag("r", p));
+  f.text("nm", display_name(row));
+  const auto tip = tip_name(row);
+  f.flag("has_tip", !tip.empty());
+  f.text("tip", tip);
+  f.text("cat", text(row.category));
+  f.text("dev", model::device_name(row.device));
+  f.text("chg", model::change_name(row.change));
+  f.text("chg_sym", model::change_symbol(row.change));
+  f.text("chg_v", std::to_string(static_cast<int>(row.change)));
+}
+
+}  // namespace
+
+void add_table(const DiffReport& r, data& ctx) {
+  ctx.set("row_count", format_count(static_cast<std::int64_t>(r.rows.size()), false));
+  ctx.set("has_rows", !r.rows.empty());
+  ctx.set("pct_basis", std::string(r.hta_compat ? "Relative change of the total duration"
+                                                 : "Relative change of the duration per " + unit_word(r)));
+  add_toggles(r, ctx);
+}
+
+std::string render_table_rows(const DiffReport& r, const Anchors& a) {
+  return render_list(per_step_mode(r) ? "table_row.html.mustache" : "table_row_hta.html.mustache", "rows",
+                     r.rows.size(), 1280, [&](std::size_t p, Fields& row) { table_row(r, a, p, row); });
+}
+
+}  // namespace tracediff::output::html
