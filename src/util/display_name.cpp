@@ -1,0 +1,352 @@
+#include "util/display_name.hpp"
+
+#include <algorithm>
+#include <array>
+#include <cstdint>
+#include <numeric>
+#include <optional>
+
+#include "util/escape.hpp"
+
+namespace tracediff {
+
+namespace {
+
+constexpr std::string_view k_ellipsis = "\xE2\x80\xA6";  // U+2026
+constexpr std::size_t k_npos = std::string_view::npos;
+
+bool is_continuation(char c) { return (static_cast<unsigned char>(c) & 0xC0) == 0x80; }
+bool is_alnum(char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9'); }
+bool is_ident(char c) { return is_alnum(c) || c == '_'; }
+
+// The helpers below take valid UTF-8 (utf8_sanitize's output).
+std::size_t count_code_points(std::string_view s) {
+  return static_cast<std::size_t>(std::count_if(s.begin(), s.end(), [](char c) { return !is_continuation(c); }));
+}
+
+// Byte offset of code point number k (s.size() when k is the count).
+std::size_t byte_of(std::string_view s, std::size_t k) {
+  std::size_t i = 0;
+  for (; i < s.size(); ++i)
+    if (!is_continuation(s[i]) && k-- == 0) break;
+  return i;
+}
+
+// Byte offset where the last k code points start.
+std::size_t byte_of_last(std::string_view s, std::size_t k) {
+  std::size_t i = s.size();
+  while (k > 0 && i > 0)
+    if (!is_continuation(s[--i])) --k;
+  return i;
+}
+
+// Code point ranges [first, last) of s joined with "…".
+std::string join_elided(std::string_view s, std::initializer_list<std::pair<std::size_t, std::size_t>> cps) {
+  std::string out;
+  bool first = true;
+  for (const auto& [a, b] : cps) {
+    if (!first) out += k_ellipsis;
+    first = false;
+    const auto from = byte_of(s, a);
+    out.append(s.substr(from, byte_of(s.substr(from), b - a)));
+  }
+  return out;
+}
+
+std::string elide_valid(std::string_view s, std::size_t n, std::size_t max) {
+  if (n <= max) return std::string(s);
+  if (max == 0) return {};
+  const std::size_t tail = (max - 1) / 3;
+  std::string out(s.substr(0, byte_of(s, max - 1 - tail)));
+  out += k_ellipsis;
+  out += s.substr(byte_of_last(s, tail));
+  return out;
+}
+
+std::string elide_around_valid(std::string_view s, std::size_t n, std::size_t max, std::size_t at) {
+  if (n <= max) return std::string(s);
+  if (max < 5) return elide_valid(s, n, max);
+  at = std::min(at, n - 1);
+  // head…window…tail: the window gets most of the room, a quarter of it before `at`
+  // (the difference is a template argument or an identifier's end, read forwards).
+  const std::size_t room = max - 2;
+  const std::size_t tail = std::max<std::size_t>(1, room / 8);
+  const std::size_t head = std::max<std::size_t>(1, room / 4);
+  const std::size_t window = room - head - tail;
+  std::size_t ws = at - std::min(at, window / 4);
+  if (ws + window > n) ws = n - window;
+  // Start at a word: back to the start of the one cut ("GemmShape<64" rather than
+  // "mShape<64") if that costs at most half the window, or on past separators
+  // ("adagrad_" rather than "_adagrad_").
+  {
+    std::size_t w = ws, b = byte_of(s, ws);
+    while (w > 0 && at - w < window / 2 && is_alnum(s[b - 1]) && is_alnum(s[b])) --w, --b;
+    if (w == 0 || !is_alnum(s[b - 1]) || !is_alnum(s[b])) ws = w;
+    for (b = byte_of(s, ws); ws < at && ws + window < n && (s[b] == '_' || s[b] == ':' || s[b] == ' ' || s[b] == ','); ++b) ++ws;
+  }
+  const std::size_t we = ws + window;
+  // Each "…" stands for at least two code points.
+  if (ws <= head + 1) return join_elided(s, {{0, we}, {n - (max - 1 - we), n}});
+  if (we + tail + 1 >= n) return join_elided(s, {{0, max - 1 - (n - ws)}, {ws, n}});
+  return join_elided(s, {{0, head}, {ws, we}, {n - tail, n}});
+}
+
+// Code points a and b have in common at their start.
+std::size_t common_prefix_code_points(std::string_view a, std::string_view b) {
+  std::size_t i = static_cast<std::size_t>(std::mismatch(a.begin(), a.end(), b.begin(), b.end()).first - a.begin());
+  while (i > 0 && i < a.size() && is_continuation(a[i])) --i;  // a difference inside a code point
+  return count_code_points(a.substr(0, i));
+}
+
+// For a C++ function signature, the part between the return type "void " and the
+// parameter list; nullopt for other names. Only a parenthesis right after an
+// identifier, '>', ']' (abi tag) or "operator()" opens a parameter list: the space
+// in "Memcpy HtoD (Pageable -> Device)" does not, nor do digits ("module.py(1762)").
+// Only '(' and ')' are balanced: '<' and '>' also occur as operators ("->").
+std::optional<std::string_view> signature_body(std::string_view s) {
+  constexpr std::string_view k_const = " const";
+  if (s.ends_with(k_const)) s.remove_suffix(k_const.size());
+  if (!s.ends_with(')')) return std::nullopt;
+  std::size_t depth = 0, open = k_npos;
+  for (std::size_t i = s.size(); i-- > 0;) {
+    if (s[i] == ')') ++depth;
+    else if (s[i] == '(' && --depth == 0) {
+      open = i;
+      break;
+    }
+  }
+  if (open == k_npos || open == 0) return std::nullopt;
+  std::string_view body = s.substr(0, open);
+  const char before = body.back();
+  if (!is_ident(before) && before != '>' && before != ']' && !body.ends_with("operator()")) return std::nullopt;
+  const auto params = s.substr(open + 1, s.size() - open - 2);
+  if (!params.empty() && std::all_of(params.begin(), params.end(), [](char c) { return c >= '0' && c <= '9'; }))
+    return std::nullopt;
+  if (body.starts_with("void ")) body.remove_prefix(5);
+  return body;
+}
+
+// Drops the qualifiers that never tell two names apart, in one pass.
+//  - "(anonymous namespace)::": the demangler's spelling of a file-local namespace.
+//  - "at::native::": where every ATen kernel and functor lives.
+//  - "at::detail::": it qualifies ATen's helper types in the template arguments of
+//    nearly every elementwise kernel (at::detail::Array<char*, 3>); what follows it
+//    (the operand count) is kept. The few names these leave equal are told apart
+//    by distinct_labels, which falls back to the full name.
+// The last two only as a whole qualifier: not in "xat::native::" or "::at::native::".
+std::string drop_qualifiers(std::string_view s) {
+  constexpr std::string_view k_anonymous = "(anonymous namespace)::";
+  constexpr std::string_view k_native = "at::native::";
+  constexpr std::string_view k_detail = "at::detail::";
+  std::string out;
+  out.reserve(s.size());
+  for (std::size_t i = 0; i < s.size();) {
+    const auto rest = s.substr(i);
+    if (s[i] == '(' && rest.starts_with(k_anonymous)) {
+      i += k_anonymous.size();
+      continue;
+    }
+    if (s[i] == 'a' && (out.empty() || (!is_ident(out.back()) && out.back() != ':')) &&
+        (rest.starts_with(k_native) || rest.starts_with(k_detail))) {
+      i += k_native.size();
+      continue;
+    }
+    out += s[i++];
+  }
+  return out;
+}
+
+std::string simplify_valid(const std::string& full) {
+  const auto body = signature_body(full);
+  std::string out = drop_qualifiers(body ? *body : std::string_view(full));
+  if (out.find_first_not_of(' ') == std::string::npos) return full;
+  return out;
+}
+
+// Length of the valid UTF-8 sequence at s[i], 0 if invalid (as in escape.cpp).
+std::size_t utf8_seq_len(std::string_view s, std::size_t i) {
+  const auto b0 = static_cast<unsigned char>(s[i]);
+  if (b0 < 0x80) return 1;
+  std::size_t n;
+  std::uint32_t min, cp;
+  if ((b0 & 0xE0) == 0xC0) n = 2, min = 0x80, cp = b0 & 0x1F;
+  else if ((b0 & 0xF0) == 0xE0) n = 3, min = 0x800, cp = b0 & 0x0F;
+  else if ((b0 & 0xF8) == 0xF0) n = 4, min = 0x10000, cp = b0 & 0x07;
+  else return 0;
+  if (i + n > s.size()) return 0;
+  for (std::size_t k = 1; k < n; ++k) {
+    const auto b = static_cast<unsigned char>(s[i + k]);
+    if ((b & 0xC0) != 0x80) return 0;
+    cp = (cp << 6) | (b & 0x3F);
+  }
+  if (cp < min || cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF)) return 0;
+  return n;
+}
+
+// The name with each invalid byte as the text \xNN: unlike utf8_sanitize, different
+// names stay different.
+std::string escape_invalid(std::string_view s) {
+  static constexpr char hex[] = "0123456789ABCDEF";
+  std::string out;
+  out.reserve(s.size());
+  for (std::size_t i = 0; i < s.size();) {
+    const auto n = utf8_seq_len(s, i);
+    if (n != 0) {
+      out.append(s.substr(i, n));
+      i += n;
+      continue;
+    }
+    const auto b = static_cast<unsigned char>(s[i++]);
+    out += "\\x";
+    out += hex[b >> 4];
+    out += hex[b & 15];
+  }
+  return out;
+}
+
+// The labels of the distinct names (sorted by bytes), and the texts they are cut
+// from: level 0 the simplified name, 1 the full name, 2 the full name with invalid
+// bytes as \xNN. Each level tells apart names that the one before cannot.
+class Labeller {
+ public:
+  Labeller(std::vector<std::string_view> names, std::size_t max_chars)
+      : m_names(std::move(names)), m_max(max_chars), m_text(m_names.size()), m_label(m_names.size()) {}
+
+  std::vector<std::string> run() {
+    std::vector<std::size_t> all(m_names.size());
+    std::iota(all.begin(), all.end(), std::size_t{0});
+    for (auto id : all) m_label[id] = elide_valid(text(id, 0), cps(id, 0), m_max);
+    for (auto& tie : ties(all)) resolve(std::move(tie), 0);
+    // Labels from different groups or levels can still meet (a name may literally
+    // hold "…"): those become their whole level-2 text, which no two names share.
+    // Each round fixes at least one more name, so this ends.
+    std::vector<bool> whole(m_names.size(), false);
+    for (bool changed = true; changed;) {
+      changed = false;
+      for (const auto& tie : ties(all))
+        for (auto id : tie)
+          if (!whole[id]) {
+            m_label[id] = text(id, 2);
+            whole[id] = changed = true;
+          }
+    }
+    return std::move(m_label);
+  }
+
+ private:
+  struct Text {
+    std::string s;
+    std::size_t cps = 0;
+    bool done = false;
+  };
+
+  const std::string& text(std::size_t id, int level) {
+    auto& t = m_text[id][level];
+    if (!t.done) {
+      t.s = level == 0 ? simplify_valid(text(id, 1)) : level == 1 ? utf8_sanitize(m_names[id]) : escape_invalid(m_names[id]);
+      t.cps = count_code_points(t.s);
+      t.done = true;
+    }
+    return t.s;
+  }
+  std::size_t cps(std::size_t id, int level) {
+    text(id, level);
+    return m_text[id][level].cps;
+  }
+
+  // The runs of two or more ids with equal labels; ids is sorted by label (stable,
+  // so ties keep their order and everything stays deterministic).
+  std::vector<std::vector<std::size_t>> ties(std::vector<std::size_t>& ids) {
+    std::stable_sort(ids.begin(), ids.end(), [&](auto a, auto b) { return m_label[a] < m_label[b]; });
+    std::vector<std::vector<std::size_t>> out;
+    for (std::size_t b = 0, e; b < ids.size(); b = e) {
+      for (e = b + 1; e < ids.size() && m_label[ids[e]] == m_label[ids[b]];) ++e;
+      if (e - b >= 2) out.emplace_back(ids.begin() + static_cast<std::ptrdiff_t>(b), ids.begin() + static_cast<std::ptrdiff_t>(e));
+    }
+    return out;
+  }
+
+  // Different names with one label: told apart by their texts at this level where
+  // those differ, at the next level where they are equal.
+  void resolve(std::vector<std::size_t> ids, int level) {
+    std::stable_sort(ids.begin(), ids.end(), [&](auto a, auto b) { return text(a, level) < text(b, level); });
+    std::vector<std::size_t> firsts;
+    std::vector<std::vector<std::size_t>> same;
+    for (std::size_t b = 0, e; b < ids.size(); b = e) {
+      for (e = b + 1; e < ids.size() && text(ids[e], level) == text(ids[b], level);) ++e;
+      firsts.push_back(ids[b]);
+      if (e - b >= 2) same.emplace_back(ids.begin() + static_cast<std::ptrdiff_t>(b), ids.begin() + static_cast<std::ptrdiff_t>(e));
+    }
+    if (firsts.size() >= 2) separate(std::move(firsts), level);
+    if (level == 2) return;  // level-2 texts of different names differ
+    for (auto& group : same) resolve(std::move(group), level + 1);
+  }
+
+  // Distinct texts: windows at the first code point where the group's texts differ.
+  // A group whose windows still meet differs further on (a new position), or else
+  // needs longer labels (doubled, up to the whole text, which always differs).
+  void separate(std::vector<std::size_t> ids, int level) {
+    struct Job {
+      std::vector<std::size_t> ids;
+      std::size_t len, pos, depth;
+    };
+    constexpr std::size_t k_max_depth = 16;  // then whole texts: bounds the work
+    std::vector<Job> jobs;
+    jobs.push_back({std::move(ids), m_max, k_npos, 0});
+    while (!jobs.empty()) {
+      Job job = std::move(jobs.back());
+      jobs.pop_back();
+      auto& g = job.ids;
+      std::stable_sort(g.begin(), g.end(), [&](auto a, auto b) { return text(a, level) < text(b, level); });
+      // Sorted, the first and the last differ earliest.
+      const std::size_t pos = common_prefix_code_points(text(g.front(), level), text(g.back(), level));
+      std::size_t longest = 0;
+      for (auto id : g) longest = std::max(longest, cps(id, level));
+      std::size_t len = job.len;
+      if (job.depth >= k_max_depth) len = longest;
+      else if (pos == job.pos) len = std::min(longest, std::max<std::size_t>(1, 2 * len));
+      for (auto id : g) m_label[id] = elide_around_valid(text(id, level), cps(id, level), len, pos);
+      for (auto& tie : ties(g)) jobs.push_back({std::move(tie), len, pos, job.depth + 1});
+    }
+  }
+
+  std::vector<std::string_view> m_names;
+  std::size_t m_max;
+  std::vector<std::array<Text, 3>> m_text;
+  std::vector<std::string> m_label;
+};
+
+}  // namespace
+
+std::string simplify_name(std::string_view name) { return simplify_valid(utf8_sanitize(name)); }
+
+std::string elide(std::string_view s, std::size_t max_chars) {
+  const std::string v = utf8_sanitize(s);
+  return elide_valid(v, count_code_points(v), max_chars);
+}
+
+std::string elide_around(std::string_view s, std::size_t max_chars, std::size_t at) {
+  const std::string v = utf8_sanitize(s);  // one U+FFFD per invalid byte: `at` still counts the same
+  return elide_around_valid(v, count_code_points(v), max_chars, at);
+}
+
+std::vector<std::string> distinct_labels(const std::vector<std::string_view>& names, std::size_t max_chars) {
+  // The distinct names in byte order: equal names share a label, and every tie later
+  // keeps this order, so the labels do not depend on the input order.
+  std::vector<std::size_t> order(names.size());
+  std::iota(order.begin(), order.end(), std::size_t{0});
+  std::stable_sort(order.begin(), order.end(), [&](auto a, auto b) { return names[a] < names[b]; });
+  std::vector<std::string_view> distinct;
+  std::vector<std::size_t> id(names.size());
+  for (auto i : order) {
+    if (distinct.empty() || distinct.back() != names[i]) distinct.push_back(names[i]);
+    id[i] = distinct.size() - 1;
+  }
+  auto labels = Labeller(std::move(distinct), max_chars).run();
+  std::vector<std::string> out;
+  out.reserve(names.size());
+  for (auto i : id) out.push_back(labels[i]);
+  return out;
+}
+
+}  // namespace tracediff
