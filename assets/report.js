@@ -48,14 +48,26 @@
   }
 
   // Chart labels have less room than table cells: keep the head and the tail.
-  function chartLabel(s) {
-    var cps = Array.from(s);
-    if (cps.length <= 40) return s;
-    return cps.slice(0, 27).join('') + '\u2026' + cps.slice(cps.length - 12).join('');
+  // A long name as tooltip lines of at most 80 characters, cut after a comma or a
+  // space where one is near (a 1,700-character kernel name must not run off the page).
+  function wrapName(s) {
+    var cps = Array.from(s), lines = [];
+    while (cps.length > 80) {
+      var cut = 80;
+      for (var i = 80; i > 50; --i) {
+        if (cps[i - 1] === ',' || cps[i - 1] === ' ') { cut = i; break; }
+      }
+      lines.push(cps.slice(0, cut).join(''));
+      cps = cps.slice(cut);
+    }
+    lines.push(cps.join(''));
+    return lines;
   }
 
   // --- charts
-  var COLORS = { c: '#4e79a7', t: '#e8772e', d: '#7a6bb0', slower: '#b42318', faster: '#067647', same: '#a3abb8' };
+  var COLORS = { c: '#4e79a7', t: '#e8772e', d: '#7a6bb0', slower: '#b42318', faster: '#067647', same: '#a3abb8',
+                 untestable: '#d0d5dd' };
+  var VERDICT_WORDS = { same: 'same within noise', untestable: 'not testable' };
   var charts = {};
 
   function drawChart(spec) {
@@ -87,7 +99,7 @@
       charts[spec.id] = new Chart(canvas, {
         type: 'bar',
         data: {
-          labels: rows.map(function (r) { return chartLabel(r.name); }),
+          labels: rows.map(function (r) { return r.label; }),
           datasets: [
             { label: data.labels[0], data: rows.map(function (r) { return r.c; }), backgroundColor: COLORS.c },
             { label: data.labels[1], data: rows.map(function (r) { return r.t; }), backgroundColor: COLORS.t },
@@ -126,11 +138,11 @@
             },
             tooltip: {
               callbacks: {
-                title: function (items) { return items.length ? rows[items[0].dataIndex].name : ''; },
+                title: function (items) { return items.length ? wrapName(rows[items[0].dataIndex].name) : ''; },
                 label: function (item) {
                   var r = rows[item.dataIndex];
                   var s = item.dataset.label.replace(/ \(colour: verdict\)$/, '') + ': ' + r[texts[item.datasetIndex]];
-                  if (item.datasetIndex === 2 && r.v) s += ' (' + (r.v === 'same' ? 'same within noise' : r.v) + ')';
+                  if (item.datasetIndex === 2 && r.v) s += ' (' + (VERDICT_WORDS[r.v] || r.v) + ')';
                   return s;
                 }
               }

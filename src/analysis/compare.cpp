@@ -58,6 +58,9 @@ void finish_report(model::DiffReport& report, const CompareOptions& options) {
     const double c = row.per_step_basis ? row.control_step.total_ns : static_cast<double>(row.control.total_ns);
     const double d = row.per_step_basis ? row.diff_per_step_ns() : static_cast<double>(row.diff_ns());
     row.pct = c == 0 ? std::nullopt : std::optional<double>(100.0 * d / c);
+    const double cs = row.per_step_basis ? row.control_step.self_ns : static_cast<double>(row.control.self_ns);
+    const double ts = row.per_step_basis ? row.test_step.self_ns : static_cast<double>(row.test.self_ns);
+    row.self_pct = cs == 0 ? std::nullopt : std::optional<double>(100.0 * (ts - cs) / cs);
   }
   for (const auto& row : report.rows) {
     if (row.device == model::Device::other) continue;

@@ -81,7 +81,7 @@ void figures(model::DiffReport& r, const NoiseRule& rule) {
 void ranks(model::DiffReport& r, const NoiseRule& rule) {
   const auto& cr = r.control.rank_details;
   const auto& tr = r.test.rank_details;
-  r.ranks.control_spread_ns = r.ranks.test_spread_ns = 0;
+  r.ranks = {};
   const auto spread = [](const std::vector<model::RankDetail>& v) -> std::int64_t {
     if (v.empty()) return 0;
     auto [lo, hi] = std::minmax_element(v.begin(), v.end(), [](auto& a, auto& b) { return a.step_mean_ns < b.step_mean_ns; });
@@ -129,8 +129,30 @@ void ranks(model::DiffReport& r, const NoiseRule& rule) {
 
 }  // namespace
 
+// Step time statistics, each side's own: not judged (the breakdown's step time is).
+void step_stats(model::DiffReport& r) {
+  const auto& c = r.control.step_times;
+  const auto& t = r.test.step_times;
+  if (c.steps.empty() || t.steps.empty()) return;
+  const auto add = [&](const char* id, const char* label, std::int64_t cv, std::int64_t tv) {
+    model::Figure f;
+    f.id = id;
+    f.label = label;
+    f.judged = false;
+    f.value.control = static_cast<double>(cv);
+    f.value.test = static_cast<double>(tv);
+    if (cv != 0) f.value.pct = 100.0 * (f.value.test - f.value.control) / f.value.control;
+    r.step_stats.push_back(std::move(f));
+  };
+  add("mean", "Mean", c.mean_ns, t.mean_ns);
+  add("median", "Median", c.median_ns, t.median_ns);
+  add("min", "Min", c.min_ns, t.min_ns);
+  add("max", "Max", c.max_ns, t.max_ns);
+}
+
 void decide_figures(model::DiffReport& report, const NoiseRule& rule) {
   figures(report, rule);
+  step_stats(report);
   ranks(report, rule);
 }
 

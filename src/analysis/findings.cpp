@@ -190,6 +190,29 @@ void describe_side(const model::SetSummary& set, const std::set<int>& ranks, mod
   meta.cuda_driver.assign(driver.begin(), driver.end());
 }
 
+// Calls per step unit of the rows of each device (totals in --hta-compat): counts,
+// not judged.
+void counts(model::DiffReport& r) {
+  const double cu = r.hta_compat || !r.control.units ? 1.0 : static_cast<double>(r.control.units);
+  const double tu = r.hta_compat || !r.test.units ? 1.0 : static_cast<double>(r.test.units);
+  const auto add = [&](const char* id, const char* label, const char* note, const model::SideStats& c,
+                       const model::SideStats& t) {
+    model::Figure f;
+    f.id = id;
+    f.label = label;
+    f.note = note;
+    f.judged = false;
+    f.duration = false;
+    f.value.control = static_cast<double>(c.count) / cu;
+    f.value.test = static_cast<double>(t.count) / tu;
+    if (f.value.control != 0) f.value.pct = 100.0 * (f.value.test - f.value.control) / f.value.control;
+    r.counts.push_back(std::move(f));
+  };
+  add("cpu_calls", "CPU operator calls", "host events of the operator categories", r.control.cpu_total,
+      r.test.cpu_total);
+  add("gpu_items", "GPU work items", "kernels, memcpy, memset", r.control.gpu_total, r.test.gpu_total);
+}
+
 void decide(model::DiffReport& r, const CompareOptions& options) {
   const NoiseRule rule{options.min_change_pct, options.min_change_us * 1000.0};
   r.control.label = side_label(r.control, "Control");
@@ -203,6 +226,7 @@ void decide(model::DiffReport& r, const CompareOptions& options) {
     if (r.by_launcher[k].time.significant) r.top_launchers.push_back(k);
   sides_differ(r);
   notes(r);
+  counts(r);
   labels(r);
 }
 
@@ -222,10 +246,12 @@ void decide_hta(model::DiffReport& r, const CompareOptions& options) {
     f.value.test = static_cast<double>(t.total_ns);
     if (c.total_ns != 0) f.value.pct = 100.0 * (f.value.test - f.value.control) / f.value.control;
     f.value.verdict = by_sign(f.value.diff());
+    f.judged = false;
     r.headline.push_back(std::move(f));
   };
   total("cpu_total", "CPU operators, total time", r.control.cpu_total, r.test.cpu_total);
   total("gpu_total", "GPU work, total time", r.control.gpu_total, r.test.gpu_total);
+  counts(r);
   const auto n = static_cast<std::size_t>(std::max(options.top, 0));
   r.top_regressions = top_list(r, true, n);
   r.top_improvements = top_list(r, false, n);

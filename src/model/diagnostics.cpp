@@ -38,7 +38,7 @@ void Diagnostics::report(DiagId id, std::string file, std::uint64_t offset, std:
   const auto kept = std::count_if(m_samples.begin(), m_samples.end(),
                                   [&](const DiagSample& s) { return s.id == id; });
   if (static_cast<std::size_t>(kept) < k_samples_per_id)
-    m_samples.push_back({id, std::move(file), offset, std::move(message)});
+    m_samples.push_back({id, std::move(file), offset, std::move(message), {}});
 }
 
 void Diagnostics::merge(const Diagnostics& other, std::string_view side) {

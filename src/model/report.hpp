@@ -67,6 +67,7 @@ struct DiffRow {
   std::string label;                       // the name as views show it (distinct_labels over all rows)
   std::string launched_by_label;
   std::optional<double> pct;               // diff_pct(): set by analysis
+  std::optional<double> self_pct;          // the same for self time
   double median_diff_ns = 0;               // what the verdict judged: median(test) - median(control)
   // Inclusive time of each step unit (selected, warm-up left out), for the gate's sums.
   std::vector<double> control_samples, test_samples;
@@ -202,6 +203,8 @@ struct Figure {
   std::string label;  // "Step time"
   std::string note;   // what it is made of, in a few words
   Comparison value;
+  bool judged = true;  // false: no noise test applies (counts, --hta-compat's totals); shown without a verdict
+  bool duration = true;  // false: a count
 };
 
 // The largest significant changes, in order: indices into DiffReport::rows.
@@ -241,6 +244,8 @@ struct DiffReport {
   std::string unit = "step";            // what one per-step unit is: "step", "trace", or "unit" (mixed)
   std::vector<Figure> headline;         // what people read first
   std::vector<Figure> breakdown;        // where the step time went
+  std::vector<Figure> counts;           // calls per step of CPU operators and GPU work (totals in --hta-compat)
+  std::vector<Figure> step_stats;       // step time: mean, median, min, max (not judged: the breakdown's is)
   std::vector<RankRow> rank_rows;       // when a side has more than one rank
   TopList top_regressions, top_improvements;
   std::vector<std::size_t> top_launchers;  // significant launchers, by |Δ per step|

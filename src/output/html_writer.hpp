@@ -33,9 +33,6 @@ namespace detail {
 // Visible for testing.
 // SHA-256 of the bytes, base64-encoded (the form a CSP hash source takes).
 std::string sha256_base64(std::string_view bytes);
-// The name as the table shows it: at most max_chars code points, the middle
-// elided with "…" when longer. Invalid UTF-8 becomes U+FFFD first.
-std::string shorten_name(std::string_view name, std::size_t max_chars = 72);
 }  // namespace detail
 
 }  // namespace tracediff::output

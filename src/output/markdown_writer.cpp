@@ -92,7 +92,7 @@ std::string figure_row(const model::Figure& f, bool hta) {
   const auto& v = f.value;
   return "| " + md_text(f.label) + " | " + format_duration_ns(to_ns(v.control), false) + " | " +
          format_duration_ns(to_ns(v.test), false) + " | " + format_duration_ns(to_ns(v.diff()), true) + " | " +
-         format_pct(v.pct, v.is_new()) + mark(v.verdict, hta) + " |\n";
+         format_pct(v.pct, v.is_new()) + mark(v.verdict, hta || !f.judged) + " |\n";
 }
 
 std::string more_rows(std::size_t n) {

@@ -141,7 +141,6 @@ std::string pad_right(const std::string& s, std::size_t w) {
   return dw >= w ? s : s + std::string(w - dw, ' ');
 }
 
-const char* tone(double delta) { return delta > 0 ? k_red : delta < 0 ? k_green : nullptr; }
 
 // Rows of cells: the first column left-aligned and elided to what the others leave,
 // the rest right-aligned and never cut. Tables printed one under the other can share
@@ -229,7 +228,7 @@ std::vector<Cell> figure_line(const model::Figure& f, bool hta) {
           {format_duration_ns(to_ns(v.test), false)},
           {format_duration_ns(to_ns(v.diff()), true), tone(v.verdict)},
           {format_pct(v.pct, v.is_new()), tone(v.verdict)},
-          mark(v.verdict, hta)};
+          mark(v.verdict, hta || !f.judged)};
 }
 
 struct TopTable {

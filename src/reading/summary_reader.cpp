@@ -121,7 +121,7 @@ struct Reader {
       const auto& t = tuple(s, 4, "diagnostic sample");
       model::DiagId id;
       if (model::diag_from_name(string(t[0], "diagnostic id"), id))
-        d.add_sample({id, string(t[1], "sample file"), count(t[2], "sample offset"), string(t[3], "sample message")});
+        d.add_sample({id, string(t[1], "sample file"), count(t[2], "sample offset"), string(t[3], "sample message"), {}});
     }
     return d;
   }

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "output/html/sections.hpp"
+#include "util/display_name.hpp"
 #include "util/escape.hpp"
 #include "util/format.hpp"
 
@@ -23,6 +24,7 @@ std::uint64_t magnitude(std::int64_t n) {
 
 struct ChartRow {
   const DiffRow* row;
+  std::string label;  // distinct within its chart (util/display_name)
   double c, t, d;
   std::string ct, tt, dt;
   const char* verdict;  // colours the difference bar; nullptr: no verdict applies
@@ -42,7 +44,20 @@ struct Chart {
 };
 
 ChartRow duration_row(const DiffRow& row, double c, double t, const char* verdict) {
-  return {&row, c, t, t - c, dur(c, false), dur(t, false), dur(t - c, true), verdict};
+  return {&row, {}, c, t, t - c, dur(c, false), dur(t, false), dur(t - c, true), verdict};
+}
+
+// The labels of one chart: the report's rule, at the width a chart's axis has.
+void label(ChartSet& set) {
+  constexpr std::size_t k_chars = 40;
+  std::vector<std::string_view> names;
+  for (const auto& cr : set.rows) names.push_back(cr.row->full_name.empty() ? cr.row->name : cr.row->full_name);
+  auto labels = distinct_labels(names, k_chars);
+  for (std::size_t i = 0; i < set.rows.size(); ++i) set.rows[i].label = std::move(labels[i]);
+}
+
+bool is_profiler_step(const DiffRow& row) {  // --hta-compat keeps them as operators
+  return row.name.rfind("ProfilerStep#", 0) == 0 || row.full_name.rfind("ProfilerStep#", 0) == 0;
 }
 
 std::vector<Chart> build_charts(const DiffReport& r, const std::vector<std::size_t>& order, int top) {
@@ -66,7 +81,7 @@ std::vector<Chart> build_charts(const DiffReport& r, const std::vector<std::size
     for (auto i : top_by([](const DiffRow& x) { return magnitude(x.diff_count()); })) {
       const auto& row = r.rows[i];
       const auto c = static_cast<std::int64_t>(row.control.count), t = static_cast<std::int64_t>(row.test.count);
-      count.main.rows.push_back({&row, static_cast<double>(c), static_cast<double>(t), static_cast<double>(t - c),
+      count.main.rows.push_back({&row, {}, static_cast<double>(c), static_cast<double>(t), static_cast<double>(t - c),
                                  format_count(c, false), format_count(t, false), format_count(t - c, true), nullptr});
     }
     for (std::size_t k = 0; k < candidates.size() && k < n; ++k) {
@@ -82,11 +97,11 @@ std::vector<Chart> build_charts(const DiffReport& r, const std::vector<std::size
     return {count, duration};
   }
 
-  const std::string unit = unit_word(r);
+  const std::string unit = r.unit;
   for (auto i : top_by([](const DiffRow& x) { return std::fabs(x.test_step.count - x.control_step.count); })) {
     const auto& row = r.rows[i];
     const double c = row.control_step.count, t = row.test_step.count;
-    count.main.rows.push_back({&row, c, t, t - c, format_count_per_step(c, false), format_count_per_step(t, false),
+    count.main.rows.push_back({&row, {}, c, t, t - c, format_count_per_step(c, false), format_count_per_step(t, false),
                                format_count_per_step(t - c, true), nullptr});
   }
   for (std::size_t k = 0; k < candidates.size() && k < n; ++k) {
@@ -107,6 +122,7 @@ std::vector<Chart> build_charts(const DiffReport& r, const std::vector<std::size
   duration.self.title = "Self time per " + unit;
   duration.self.subtitle =
       "Top " + std::to_string(duration.self.rows.size()) + " by |\xCE\x94 self time per " + unit + "|";
+  for (auto* set : {&count.main, &duration.main, &duration.self}) label(*set);
   return {count, duration};
 }
 
@@ -116,10 +132,10 @@ data chart_bars(const ChartSet& set) {
   data rows = make_list();
   for (const auto& cr : set.rows) {
     data d;
-    d.set("label", display_name(*cr.row));
-    const auto tip = tip_name(*cr.row);
-    d.set("has_tip", !tip.empty());
-    d.set("tip", tip);
+    d.set("label", cr.label);
+    const auto full = text(cr.row->full_name.empty() ? cr.row->name : cr.row->full_name);
+    d.set("has_tip", full != cr.label);
+    d.set("tip", full);
     d.set("cw", width_pct(std::fabs(cr.c), max));
     d.set("tw", width_pct(std::fabs(cr.t), max));
     d.set("dw", width_pct(std::fabs(cr.d), max));
@@ -169,7 +185,7 @@ std::string chart_json(const DiffReport& r, const std::vector<Chart>& charts) {
       if (!first) j += ',';
       first = false;
       const auto& row = *cr.row;
-      j += "{\"label\":" + json_string(display_name(row));
+      j += "{\"label\":" + json_string(cr.label);
       j += ",\"name\":" + json_string(row.full_name.empty() ? row.name : row.full_name);
       j += ",\"c\":" + num(cr.c, durations) + ",\"t\":" + num(cr.t, durations) + ",\"d\":" + num(cr.d, durations);
       j += ",\"ct\":" + json_string(cr.ct) + ",\"tt\":" + json_string(cr.tt) + ",\"dt\":" + json_string(cr.dt);
@@ -179,12 +195,12 @@ std::string chart_json(const DiffReport& r, const std::vector<Chart>& charts) {
     return j + "]";
   };
   std::string j = "{\"labels\":[";
-  j += json_string(r.control.label.empty() ? "Control" : r.control.label);
+  j += json_string(side_label(r.control, false));
   j += ',';
-  j += json_string(r.test.label.empty() ? "Test" : r.test.label);
+  j += json_string(side_label(r.test, true));
   j += "],\"per_step\":";
   j += ps ? "true" : "false";
-  j += ",\"unit\":" + json_string(unit_word(r));
+  j += ",\"unit\":" + json_string(r.unit);
   j += ",\"charts\":[";
   bool first_chart = true;
   for (const auto& ch : charts) {

@@ -4,41 +4,14 @@
 #include <charconv>
 #include <cmath>
 
-#include "output/html_writer.hpp"
 #include "util/escape.hpp"
 #include "util/format.hpp"
 
 namespace tracediff::output {
 
-namespace detail {
-
-std::string shorten_name(std::string_view name, std::size_t max_chars) {
-  std::string s = utf8_sanitize(name);
-  if (s.size() <= max_chars || max_chars < 8) return s;  // no more code points than bytes
-  const auto is_start = [](char c) { return (static_cast<unsigned char>(c) & 0xC0) != 0x80; };
-  const auto n = static_cast<std::size_t>(std::count_if(s.begin(), s.end(), is_start));
-  if (n <= max_chars) return s;
-  // Byte offset of code point k.
-  const auto offset = [&](std::size_t k) {
-    for (std::size_t i = 0; i < s.size(); ++i)
-      if (is_start(s[i]) && k-- == 0) return i;
-    return s.size();
-  };
-  const std::size_t tail = max_chars / 4;
-  const std::size_t head = max_chars - tail - 1;
-  return s.substr(0, offset(head)) + "\xE2\x80\xA6" + s.substr(offset(n - tail));
-}
-
-}  // namespace detail
-
 namespace html {
 
 std::string text(std::string_view s) { return utf8_sanitize(s); }
-
-std::optional<double> relative_pct(std::int64_t control, std::int64_t test) {
-  if (control == 0) return std::nullopt;
-  return 100.0 * static_cast<double>(test - control) / static_cast<double>(control);
-}
 
 std::string width_pct(double v, double max) {
   if (!(max > 0) || !(v > 0)) return "0";
@@ -80,75 +53,65 @@ std::string tag(std::string_view prefix, std::size_t n) {
 
 std::string dur(double ns, bool with_sign) { return format_duration_ns(round_ns(ns), with_sign); }
 
-namespace {
-std::optional<double> rel(double c, double t) {
-  if (c == 0) return std::nullopt;
-  return 100.0 * (t - c) / c;
-}
-}  // namespace
-
-std::string pct_text(double c, double t) { return format_pct(rel(c, t), c == 0 && t != 0); }
-std::string pct_key(double c, double t) {
-  const auto p = rel(c, t);
-  if (p) return key3(*p);
-  return c == 0 && t != 0 ? std::string("Infinity") : std::string();
+std::string pct_text(const std::optional<double>& pct, bool is_new) { return format_pct(pct, is_new); }
+std::string pct_key(const std::optional<double>& pct, bool is_new) {
+  if (pct) return key3(*pct);
+  return is_new ? std::string("Infinity") : std::string();
 }
 
-Tone duration_tone(double diff) {
-  if (diff > 0) return {"worse", k_up};
-  if (diff < 0) return {"better", k_down};
-  return {"same", ""};
+Look verdict_look(model::Verdict v) {
+  switch (v) {
+    case model::Verdict::slower: return {"worse", k_up, "slower", 0};
+    case model::Verdict::faster: return {"better", k_down, "faster", 1};
+    case model::Verdict::same: break;
+    case model::Verdict::untestable: return {"untested", "?", "not testable", 3};
+  }
+  return {"same", k_approx, "same within noise", 2};
 }
 
-Tone change_tone(const DiffReport& r, double c, double t) {
-  const double d = t - c;
-  const Tone tone = duration_tone(d);
-  if (r.hta_compat || d == 0) return tone;
-  const double mag = std::fabs(d);
-  if (mag < r.min_change_us * 1000.0 || (c > 0 && 100.0 * mag / c < r.min_change_pct))
-    return {"same", tone.arrow};
-  return tone;
+Look figure_look(const model::Figure& f) {
+  if (!f.judged) {
+    // --hta-compat's totals keep their sign; counts are neutral.
+    if (f.duration && f.value.verdict != model::Verdict::same) return verdict_look(f.value.verdict);
+    return {"neutral", "", "", 2};
+  }
+  return verdict_look(f.value.verdict);
 }
 
-data metric_row(std::string label, std::string c, std::string t, std::string delta,
-                std::string pct, const char* cls, const char* arrow) {
+data figure_row(const model::Figure& f, double bar_max) {
+  const auto& v = f.value;
+  const auto look = figure_look(f);
+  const auto number = [&](double x, bool sign) {
+    return f.duration ? dur(x, sign) : format_count_per_step(x, sign);
+  };
   data d;
-  d.set("metric", label);
-  d.set("c", c);
-  d.set("t", t);
-  d.set("delta", delta);
-  d.set("pct", pct);
-  d.set("cls", std::string(cls));
-  d.set("arrow", std::string(arrow));
-  d.set("has_arrow", *arrow != '\0');
+  d.set("what", text(f.label));
+  d.set("has_note", !f.note.empty());
+  d.set("note", text(f.note));
+  d.set("c", number(v.control, false));
+  d.set("t", number(v.test, false));
+  d.set("delta", number(v.diff(), true));
+  d.set("pct", pct_text(v.pct, v.is_new()));
+  d.set("cls", std::string(look.cls));
+  d.set("arrow", std::string(look.sym));
+  d.set("has_arrow", *look.sym != '\0');
+  d.set("vd", std::string(look.word));
+  d.set("has_vd", *look.word != '\0');
+  d.set("has_bars", bar_max > 0);
+  d.set("cw", width_pct(v.control, bar_max));
+  d.set("tw", width_pct(v.test, bar_max));
   return d;
 }
 
-bool is_profiler_step(const DiffRow& row) {
-  return row.name.rfind("ProfilerStep#", 0) == 0 || row.full_name.rfind("ProfilerStep#", 0) == 0;
-}
-
-bool has_steps(const SideSummary& s) { return !s.whole_trace && !s.step_times.steps.empty(); }
-
 bool per_step_mode(const DiffReport& r) { return !r.hta_compat; }
 
-bool has_step_section(const DiffReport& r) {
-  return per_step_mode(r) && has_steps(r.control) && has_steps(r.test) && !r.control.step_details.empty() &&
-         !r.test.step_details.empty();
-}
+bool has_step_section(const DiffReport& r) { return per_step_mode(r) && !r.breakdown.empty(); }
 
-std::string unit_word(const DiffReport& r) {
-  if (r.control.whole_trace && r.test.whole_trace) return "trace";
-  if (r.control.whole_trace || r.test.whole_trace) return "unit";
-  return "step";
-}
-
-std::string display_name(const DiffRow& row) { return detail::shorten_name(row.name); }
+std::string side_label(const SideSummary& s, bool test) { return text(s.label.empty() ? (test ? "Test" : "Control") : s.label); }
 
 std::string tip_name(const DiffRow& row) {
-  const std::string shown = display_name(row);
   const std::string full = text(row.full_name.empty() ? row.name : row.full_name);
-  if (full != shown) return full;
+  if (full != row.label) return full;
   return {};
 }
 

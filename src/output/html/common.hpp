@@ -37,7 +37,6 @@ inline constexpr const char* k_approx = "\xE2\x89\x88";  // ≈
 // --- text and numbers ---------------------------------------------------------------
 
 std::string text(std::string_view s);  // UTF-8-sanitised
-std::optional<double> relative_pct(std::int64_t control, std::int64_t test);
 // A bar's width as a percentage of the largest value in its chart, one decimal.
 std::string width_pct(double v, double max);
 // A number for data-v attributes and JSON: locale-independent.
@@ -49,40 +48,40 @@ std::int64_t round_ns(double v);
 // An element id or link: "r12", "#l3".
 std::string tag(std::string_view prefix, std::size_t n);
 std::string dur(double ns, bool with_sign);
-std::string pct_text(double c, double t);
-// The sort key of a percentage: empty when there is no base, "Infinity" when new.
-std::string pct_key(double c, double t);
+// A relative change as decided ("+12.3%", "new", "n/a"), and its sort key (empty
+// when there is no base, "Infinity" when new).
+std::string pct_text(const std::optional<double>& pct, bool is_new);
+std::string pct_key(const std::optional<double>& pct, bool is_new);
 
-// --- tones -----------------------------------------------------------------------
+// --- how a verdict looks -------------------------------------------------------------
 
-// How a duration change reads: regression (slower) or improvement (faster).
-struct Tone {
+// Class, symbol, word and sort order: slower (worse ▲), faster (better ▼), same within
+// noise (same ≈), not testable (untested ?).
+struct Look {
   const char* cls;
-  const char* arrow;
+  const char* sym;
+  const char* word;
+  int ord;
 };
-Tone duration_tone(double diff);
-// Figures without a noise test of their own (step time, its breakdown, launchers):
-// in the default mode a change under the --min-change thresholds is grey ("same"),
-// its arrow kept. --hta-compat has no thresholds: by sign alone, as before.
-Tone change_tone(const DiffReport& r, double c, double t);
+Look verdict_look(model::Verdict v);
+// A figure's look: its verdict's; a figure that is not judged (a count, a total of
+// --hta-compat) is neutral.
+Look figure_look(const model::Figure& f);
 
-// A metrics[] line (and a step_stats[] one): {metric, c, t, delta, pct, cls, arrow, has_arrow}.
-data metric_row(std::string label, std::string c, std::string t, std::string delta, std::string pct,
-                const char* cls, const char* arrow);
+// One line of a figure table: {what, has_note, note, c, t, delta, pct, cls, arrow,
+// has_arrow, vd, has_bars, cw, tw}; bars scaled to bar_max (none when 0).
+data figure_row(const model::Figure& f, double bar_max);
 
 // --- what the report has ------------------------------------------------------------
 
-bool is_profiler_step(const DiffRow& row);
-bool has_steps(const SideSummary& s);
 // The per-step presentation: the default mode (rows carry per-step figures).
 bool per_step_mode(const DiffReport& r);
-// The step section needs steps and their breakdown on both sides.
+// The step section: the breakdown of either side's steps (or whole traces).
 bool has_step_section(const DiffReport& r);
-// What one "per step" unit is: a step on a rank, or a whole trace file.
-std::string unit_word(const DiffReport& r);
+// A side's label, or its fallback.
+std::string side_label(const SideSummary& s, bool test);
 
-std::string display_name(const DiffRow& row);
-// The full name for a tooltip, when it says more than the shown name.
+// The full name for a tooltip, when it says more than the label.
 std::string tip_name(const DiffRow& row);
 
 // Where things sit in the page, for links between the table and the launcher view.

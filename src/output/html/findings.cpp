@@ -1,83 +1,103 @@
-// The findings (default mode): the verdict counts and the largest real changes per
-// step, what a reader wants first.
-//   n_slower, n_faster, n_same, has_findings,
-//   has_top_slower, has_top_faster, top_slower[]/top_faster[] {href, nm, has_tip, tip, delta, pct, has_lb, lb},
+// The findings (default mode): the verdict counts, the top regressions and
+// improvements and the launchers that moved, as the report decided them.
+//   n_slower, n_faster, n_same, n_untested, has_untested, has_findings,
+//   has_top_slower, has_top_faster, top_slower_title, top_faster_title, top_slower_more, top_faster_more,
+//   top_raw, top_slower[]/top_faster[] {href, nm, has_tip, tip, delta, pct, has_lb, lb},
 //   has_top_launchers, top_launchers[] {href, nm, delta, pct, cls, arrow}
-//   threshold_rule, has_spread (read by the verdict legend of the headline)
+//   threshold_rule (read by the verdict legend of the headline)
 #include <array>
 #include <string>
 #include <string_view>
 
 #include "output/html/sections.hpp"
-#include "output/html_writer.hpp"
 #include "util/format.hpp"
 
 namespace tracediff::output::html {
 
-void add_findings(const DiffReport& r, const Anchors& a, data& ctx) {
-  if (!per_step_mode(r)) return;
-  std::array<std::size_t, 3> n{};
-  data slower = make_list(), faster = make_list();
-  std::size_t ns = 0, nf = 0;
-  constexpr std::size_t k_top = 5;
-  for (std::size_t p = 0; p < a.order.size(); ++p) {
-    const auto& row = r.rows[a.order[p]];
-    ++n[static_cast<std::size_t>(row.verdict)];
-    if (row.verdict == model::Verdict::same || is_profiler_step(row)) continue;
-    auto& count = row.verdict == model::Verdict::slower ? ns : nf;
-    if (count >= k_top) continue;
-    ++count;
+namespace {
+
+data list_of(const DiffReport& r, const Anchors& a, const model::TopList& list) {
+  data items = make_list();
+  for (auto i : list.rows) {
+    const auto& row = r.rows[i];
     data d;
-    d.set("href", tag("#r", p));
-    d.set("nm", display_name(row));
+    d.set("href", tag("#r", a.pos[i]));
+    d.set("nm", row.label);
     const auto tip = tip_name(row);
     d.set("has_tip", !tip.empty());
     d.set("tip", tip);
     d.set("delta", dur(row.diff_per_step_ns(), true));
-    d.set("pct", format_pct(row.diff_pct(), row.control_step.total_ns == 0 && row.test_step.total_ns != 0));
+    d.set("pct", pct_text(row.pct, row.control_step.total_ns == 0 && row.test_step.total_ns != 0));
     d.set("has_lb", !row.launched_by.empty());
-    d.set("lb", detail::shorten_name(row.launched_by, 48));
-    (row.verdict == model::Verdict::slower ? slower : faster).push_back(d);
+    d.set("lb", row.launched_by_label);
+    items.push_back(d);
   }
-  const auto count = [&](model::Verdict v) { return n[static_cast<std::size_t>(v)]; };
-  ctx.set("n_slower", format_count(static_cast<std::int64_t>(count(model::Verdict::slower)), false));
-  ctx.set("n_faster", format_count(static_cast<std::int64_t>(count(model::Verdict::faster)), false));
-  ctx.set("n_same", format_count(static_cast<std::int64_t>(count(model::Verdict::same)), false));
-  ctx.set("top_slower", slower);
-  ctx.set("top_faster", faster);
-  ctx.set("has_top_slower", ns > 0);
-  ctx.set("has_top_faster", nf > 0);
+  return items;
+}
 
-  // Launchers whose GPU time per step moved past the thresholds.
+// "3 more; 28 within noise; 4 not testable".
+std::string more_text(const model::TopList& list) {
+  std::string out;
+  const auto add = [&](std::size_t n, const char* what) {
+    if (n) out += (out.empty() ? "" : "; ") + format_count(static_cast<std::int64_t>(n), false) + what;
+  };
+  add(list.more, " more");
+  add(list.within_noise, " within noise");
+  add(list.untestable, " not testable");
+  return out;
+}
+
+}  // namespace
+
+void add_findings(const DiffReport& r, const Anchors& a, data& ctx) {
+  if (!per_step_mode(r)) return;
+  std::array<std::size_t, 4> n{};
+  for (const auto& row : r.rows) ++n[static_cast<std::size_t>(row.verdict)];
+  const auto count = [&](model::Verdict v) {
+    return format_count(static_cast<std::int64_t>(n[static_cast<std::size_t>(v)]), false);
+  };
+  ctx.set("n_slower", count(model::Verdict::slower));
+  ctx.set("n_faster", count(model::Verdict::faster));
+  ctx.set("n_same", count(model::Verdict::same));
+  ctx.set("n_untested", count(model::Verdict::untestable));
+  ctx.set("has_untested", n[static_cast<std::size_t>(model::Verdict::untestable)] > 0);
+
+  const bool raw = r.top_regressions.raw;
+  ctx.set("top_raw", raw);
+  ctx.set("top_slower", list_of(r, a, r.top_regressions));
+  ctx.set("top_faster", list_of(r, a, r.top_improvements));
+  ctx.set("has_top_slower", !r.top_regressions.rows.empty());
+  ctx.set("has_top_faster", !r.top_improvements.rows.empty());
+  ctx.set("top_slower_title", std::string(raw ? "Larger per " + r.unit + ", not testable" : "Slower per " + r.unit));
+  ctx.set("top_faster_title", std::string(raw ? "Smaller per " + r.unit + ", not testable" : "Faster per " + r.unit));
+  ctx.set("top_slower_more", more_text(r.top_regressions));
+  ctx.set("top_faster_more", more_text(r.top_improvements));
+
   data launchers = make_list();
-  std::size_t nl = 0;
-  for (std::size_t k = 0; k < r.by_launcher.size() && nl < k_top; ++k) {
+  for (auto k : r.top_launchers) {
     const auto& l = r.by_launcher[k];
-    const auto tone = change_tone(r, l.control_per_step_ns, l.test_per_step_ns);
-    if (std::string_view(tone.cls) == "same") continue;
-    ++nl;
+    const auto look = verdict_look(l.time.verdict);
     data d;
     d.set("href", tag("#l", k));
-    d.set("nm", detail::shorten_name(l.launcher, 60));
-    d.set("delta", dur(l.test_per_step_ns - l.control_per_step_ns, true));
-    d.set("pct", pct_text(l.control_per_step_ns, l.test_per_step_ns));
-    d.set("cls", std::string(tone.cls));
-    d.set("arrow", std::string(tone.arrow));
+    d.set("nm", l.label);
+    d.set("delta", dur(l.time.diff(), true));
+    d.set("pct", pct_text(l.time.pct, l.time.is_new()));
+    d.set("cls", std::string(look.cls));
+    d.set("arrow", std::string(look.sym));
     launchers.push_back(d);
   }
   ctx.set("top_launchers", launchers);
-  ctx.set("has_top_launchers", nl > 0);
-  ctx.set("has_findings", ns + nf + nl > 0);
+  ctx.set("has_top_launchers", !r.top_launchers.empty());
+  ctx.set("has_findings", !r.top_regressions.rows.empty() || !r.top_improvements.rows.empty() ||
+                              !r.top_launchers.empty() || r.top_regressions.within_noise ||
+                              r.top_improvements.within_noise);
 
   // The thresholds behind the verdicts, in words.
   std::string rule = "at least " + format_count_per_step(r.min_change_pct, false) + "% of " +
-                     text(r.control.label.empty() ? "Control" : r.control.label) + "'s time per " +
-                     unit_word(r);
+                     side_label(r.control, false) + "'s median per " + r.unit;
   if (r.min_change_us > 0)
     rule += " and " + format_duration_ns(round_ns(r.min_change_us * 1000.0), false);
   ctx.set("threshold_rule", rule);
-  const bool spread = r.control.units >= 2 && r.test.units >= 2;
-  ctx.set("has_spread", spread);
 }
 
 }  // namespace tracediff::output::html

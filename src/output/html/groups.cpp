@@ -24,7 +24,7 @@ void add_groups(const DiffReport& r, data& ctx) {
     append(groups, std::move(g));
   }
   put(ctx, "groups", std::move(groups));
-  ctx.set("groups_basis", std::string(per_step_mode(r) ? "by count per step" : "by count, as HTA's ops_diff"));
+  ctx.set("groups_basis", per_step_mode(r) ? "by count per " + r.unit : std::string("by count, as HTA's ops_diff"));
 }
 
 }  // namespace tracediff::output::html

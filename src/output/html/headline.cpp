@@ -1,6 +1,8 @@
-// The headline: cards, metrics, what was compared and how.
-//   cards[], metrics[]  {metric, c, t, delta, pct, cls: worse|better|same|neutral, arrow, has_arrow}
-//   has_whole_trace, whole_trace_text, has_notes, notes[] (strings), settings
+// The headline: where the sides differ, the headline figures, the notes, the gate,
+// the calls per step, what was compared and how.
+//   cards[], metrics[] (figure_row), metrics_caption
+//   has_sides_differ, sides_differ[] {what, c, t}; has_notes, notes[] (strings)
+//   has_gate, gate_title, gate_cls, gate[] {expr, outcome, cls, detail}; settings
 //   compared[] {what, c, t}; has_files, files[] {side, path, rank, rank_source, events, size, truncated}
 #include <cstdint>
 #include <string>
@@ -37,74 +39,61 @@ std::string join(const std::vector<std::string>& v, std::string_view sep) {
   return out;
 }
 
-data duration_metric(const DiffReport& r, const std::string& label, std::int64_t c, std::int64_t t) {
-  const auto tone = change_tone(r, static_cast<double>(c), static_cast<double>(t));
-  return metric_row(label, format_duration_ns(c, false), format_duration_ns(t, false),
-                    format_duration_ns(t - c, true), format_pct(relative_pct(c, t), c == 0 && t != 0),
-                    tone.cls, tone.arrow);
-}
-
-data count_metric(const std::string& label, std::uint64_t c, std::uint64_t t) {
-  const auto ci = static_cast<std::int64_t>(c), ti = static_cast<std::int64_t>(t);
-  return metric_row(label, format_count(ci, false), format_count(ti, false), format_count(ti - ci, true),
-                    format_pct(relative_pct(ci, ti), ci == 0 && ti != 0), "neutral", "");
-}
-
 }  // namespace
 
 void add_headline(const DiffReport& r, data& ctx) {
   const auto& c = r.control;
   const auto& t = r.test;
-  data metrics = make_list();
+  // The figures people read first, with their verdicts; the calls per step beside.
   data cards = make_list();
-  const bool steps = has_steps(c) && has_steps(t);
-  const bool step_section = has_step_section(r);
-  if (steps) {
-    auto mean = duration_metric(r, "Step time, mean", c.step_times.mean_ns, t.step_times.mean_ns);
-    cards.push_back(mean);
-    if (!step_section) {  // else the step section has them all
-      metrics.push_back(mean);
-      metrics.push_back(duration_metric(r, "Step time, median", c.step_times.median_ns, t.step_times.median_ns));
-      metrics.push_back(metric_row("Step time, min – max",
-                                   format_duration_ns(c.step_times.min_ns, false) + " \xE2\x80\x93 " +
-                                       format_duration_ns(c.step_times.max_ns, false),
-                                   format_duration_ns(t.step_times.min_ns, false) + " \xE2\x80\x93 " +
-                                       format_duration_ns(t.step_times.max_ns, false),
-                                   "", "", "neutral", ""));
-    }
-  }
-  auto cpu_time = duration_metric(r, "CPU operators, total time", c.cpu_total.total_ns, t.cpu_total.total_ns);
-  auto gpu_time = duration_metric(r, "GPU work, total time", c.gpu_total.total_ns, t.gpu_total.total_ns);
-  if (step_section) {
-    cards.push_back(duration_metric(r, "GPU busy per step", c.step_mean.gpu_busy_ns, t.step_mean.gpu_busy_ns));
-    cards.push_back(duration_metric(r, "GPU idle per step", c.step_mean.gpu_idle_ns, t.step_mean.gpu_idle_ns));
-  } else {
-    cards.push_back(cpu_time);
-    cards.push_back(gpu_time);
-  }
-  metrics.push_back(count_metric("CPU operators, count", c.cpu_total.count, t.cpu_total.count));
-  metrics.push_back(cpu_time);
-  metrics.push_back(count_metric("GPU work (kernels, memcpy, memset), count", c.gpu_total.count,
-                                 t.gpu_total.count));
-  metrics.push_back(gpu_time);
+  for (const auto& f : r.headline) cards.push_back(figure_row(f, 0));
   ctx.set("cards", cards);
+  data metrics = make_list();
+  for (const auto& f : r.counts) metrics.push_back(figure_row(f, 0));
   ctx.set("metrics", metrics);
+  ctx.set("metrics_caption", std::string(r.hta_compat ? "Counts, in total" : "Calls per " + r.unit));
 
-  // Whole-trace mode, said plainly.
-  std::string whole;
-  if (c.whole_trace && t.whole_trace)
-    whole = "Neither side has ProfilerStep annotations: each whole trace was compared, every event included.";
-  else if (c.whole_trace)
-    whole = "The control side has no ProfilerStep annotations: its whole trace was compared, every event included.";
-  else if (t.whole_trace)
-    whole = "The test side has no ProfilerStep annotations: its whole trace was compared, every event included.";
-  ctx.set("has_whole_trace", !whole.empty());
-  ctx.set("whole_trace_text", whole);
+  // Where the sides differ: the likeliest cause of a change, before anything else.
+  data differ = make_list();
+  for (const auto& d : r.sides_differ) {
+    data x;
+    x.set("what", text(d.what));
+    x.set("c", text(d.control));
+    x.set("t", text(d.test));
+    differ.push_back(x);
+  }
+  ctx.set("has_sides_differ", !r.sides_differ.empty());
+  ctx.set("sides_differ", differ);
 
   data notes = make_list();
   for (const auto& n : r.notes) notes.push_back(data(text(n)));
   ctx.set("has_notes", !r.notes.empty());
   ctx.set("notes", notes);
+
+  // --fail-on, as decided.
+  data gate = make_list();
+  std::size_t fired = 0;
+  for (const auto& g : r.gate) {
+    data x;
+    x.set("expr", text(g.condition.text));
+    x.set("outcome", std::string(g.outcome == model::GateOutcome::fired          ? "fired"
+                                 : g.outcome == model::GateOutcome::passed       ? "passed"
+                                 : g.outcome == model::GateOutcome::within_noise ? "passed (within noise)"
+                                                                                 : "not evaluated"));
+    x.set("cls", std::string(g.fired()                                           ? "worse"
+                             : g.outcome == model::GateOutcome::not_evaluated ? "untested"
+                                                                              : "better"));
+    x.set("detail", text(g.detail));
+    gate.push_back(x);
+    fired += g.fired();
+  }
+  ctx.set("has_gate", !r.gate.empty());
+  ctx.set("gate", gate);
+  ctx.set("gate_title", fired ? "Gate failed: " + std::to_string(fired) + " of " + std::to_string(r.gate.size()) +
+                                    " --fail-on conditions hold"
+                              : "Gate passed: none of " + std::to_string(r.gate.size()) +
+                                    " --fail-on conditions holds");
+  ctx.set("gate_cls", std::string(fired ? "worse" : "better"));
 
   // What was compared, one line per property, control and test side by side.
   data compared = make_list();
@@ -145,10 +134,13 @@ void add_headline(const DiffReport& r, data& ctx) {
   add("Steps", iters(c), iters(t));
   add("Steps timed", format_count(static_cast<std::int64_t>(c.step_times.steps.size()), false),
       format_count(static_cast<std::int64_t>(t.step_times.steps.size()), false));
+  if (!c.warmup.empty() || !t.warmup.empty())
+    add("Warm-up steps left out", format_count(static_cast<std::int64_t>(c.warmup.size()), false),
+        format_count(static_cast<std::int64_t>(t.warmup.size()), false));
   if (per_step_mode(r))
-    add("Step units (the per-" + unit_word(r) + " divisor)", format_count(static_cast<std::int64_t>(c.units), false),
+    add("Step units (the per-" + r.unit + " divisor)", format_count(static_cast<std::int64_t>(c.units), false),
         format_count(static_cast<std::int64_t>(t.units), false));
-  add("GPUs", join(c.gpu_names, ", "), join(t.gpu_names, ", "));
+  add("GPUs", join(c.meta.gpus, ", "), join(t.meta.gpus, ", "));
   ctx.set("compared", compared);
 
   data file_rows = make_list();

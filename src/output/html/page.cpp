@@ -47,8 +47,8 @@ void write_html(const model::DiffReport& report, const HtmlOptions& options, std
   auto tmpl = templates::load("report.html.mustache");
   templates::StreamSink sink(out);
   data ctx;
-  const std::string control = text(report.control.label.empty() ? "Control" : report.control.label);
-  const std::string test = text(report.test.label.empty() ? "Test" : report.test.label);
+  const std::string control = side_label(report.control, false);
+  const std::string test = side_label(report.test, true);
   ctx.set("control_label", control);
   ctx.set("test_label", test);
   ctx.set("generator", std::string("tracediff ") + TRACEDIFF_VERSION);
@@ -64,7 +64,7 @@ void write_html(const model::DiffReport& report, const HtmlOptions& options, std
 
   // Read all over the page. unit only in the default mode: --hta-compat has no per-step figures.
   ctx.set("per_step", per_step_mode(report));
-  if (per_step_mode(report)) ctx.set("unit", unit_word(report));
+  if (per_step_mode(report)) ctx.set("unit", report.unit);
 
   add_headline(report, ctx);
   add_findings(report, anchors, ctx);

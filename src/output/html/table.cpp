@@ -12,34 +12,17 @@
 #include <string>
 
 #include "output/html/sections.hpp"
-#include "output/html_writer.hpp"
 #include "util/format.hpp"
 
 namespace tracediff::output::html {
 
 namespace {
 
-// A row's verdict, as the table shows it: class, symbol, word, sort order.
-struct VerdictLook {
-  const char* cls;
-  const char* sym;
-  const char* word;
-  int ord;
-};
-VerdictLook verdict_look(model::Verdict v) {
-  switch (v) {
-    case model::Verdict::slower: return {"worse", k_up, "slower", 0};
-    case model::Verdict::faster: return {"better", k_down, "faster", 1};
-    case model::Verdict::same: break;
-  }
-  return {"same", k_approx, "same", 2};
-}
-
 // Counts per change group, device and verdict, for the filter toggles.
 void add_toggles(const DiffReport& r, data& ctx) {
   std::array<std::size_t, 5> per_change{};
   std::array<std::size_t, 3> per_device{};
-  std::array<std::size_t, 3> per_verdict{};
+  std::array<std::size_t, 4> per_verdict{};
   for (const auto& row : r.rows) {
     ++per_change[static_cast<std::size_t>(row.change)];
     ++per_device[static_cast<std::size_t>(row.device)];
@@ -62,7 +45,7 @@ void add_toggles(const DiffReport& r, data& ctx) {
   }
   ctx.set("device_toggles", device_toggles);
   data verdict_toggles = make_list();
-  for (auto v : {model::Verdict::slower, model::Verdict::faster, model::Verdict::same}) {
+  for (auto v : {model::Verdict::slower, model::Verdict::faster, model::Verdict::same, model::Verdict::untestable}) {
     const auto look = verdict_look(v);
     data d;
     d.set("verdict", std::string(look.word));
@@ -80,7 +63,7 @@ void totals_row(const DiffRow& row, Fields& f) {
   const auto dd = row.diff_ns();
   const auto pct = row.diff_pct();
   const bool is_new = row.control.total_ns == 0 && row.test.total_ns != 0;
-  const auto tone = duration_tone(static_cast<double>(dd));
+  const auto tone = verdict_look(row.verdict);  // --hta-compat: the sign of the difference
   f.text("cc", format_count(static_cast<std::int64_t>(row.control.count), false));
   f.text("cc_v", std::to_string(row.control.count));
   f.text("tc", format_count(static_cast<std::int64_t>(row.test.count), false));
@@ -96,8 +79,8 @@ void totals_row(const DiffRow& row, Fields& f) {
   f.text("dp", format_pct(pct, is_new));
   f.text("dp_v", pct ? fixed3(*pct) : is_new ? std::string("Infinity") : std::string());
   f.text("cls", tone.cls);
-  f.text("arrow", tone.arrow);
-  f.flag("has_arrow", *tone.arrow != '\0');
+  f.text("arrow", dd ? tone.sym : "");
+  f.flag("has_arrow", dd != 0);
 }
 
 // One numeric cell of the per-step table: the inclusive value, and the self value
@@ -115,7 +98,7 @@ void cell(Fields f, const char* cls, const std::string& v, const std::string& tx
 }
 
 // The default mode: per step first (inclusive and self), totals after, verdict.
-void per_step_row(const DiffRow& row, const Anchors& a, bool spread, Fields& f) {
+void per_step_row(const DiffRow& row, const Anchors& a, Fields& f) {
   const auto& cs = row.control_step;
   const auto& ts = row.test_step;
   const auto look = verdict_look(row.verdict);
@@ -123,13 +106,14 @@ void per_step_row(const DiffRow& row, const Anchors& a, bool spread, Fields& f) 
   f.text("vd", look.word);
   f.text("vd_sym", look.sym);
   f.text("vd_v", std::to_string(look.ord));
-  f.flag("has_vd_tip", spread);
-  f.text("vd_tip", spread ? "step-to-step \xCF\x83: " + dur(cs.stddev_ns, false) + " \xE2\x86\x92 " +
-                                dur(ts.stddev_ns, false)
+  const bool judged = row.verdict != model::Verdict::untestable;
+  f.flag("has_vd_tip", judged);
+  f.text("vd_tip", judged ? "median " + dur(row.median_diff_ns, true) + "; \xCF\x83 from one to the next: " +
+                                dur(cs.stddev_ns, false) + " \xE2\x86\x92 " + dur(ts.stddev_ns, false)
                           : std::string());
   const bool has_lb = !row.launched_by.empty();
   f.flag("has_lb", has_lb);
-  f.text("lb", detail::shorten_name(row.launched_by, 48));
+  f.text("lb", row.launched_by_label);
   const auto l = has_lb ? a.launcher.find(row.launched_by) : a.launcher.end();
   f.flag("has_lb_href", l != a.launcher.end());
   f.text("lb_href", l != a.launcher.end() ? tag("#l", l->second) : std::string());
@@ -142,8 +126,9 @@ void per_step_row(const DiffRow& row, const Anchors& a, bool spread, Fields& f) 
        key(ts.self_ns - cs.self_ns), dur(ts.self_ns - cs.self_ns, true));
   const bool is_new = cs.total_ns == 0 && ts.total_ns != 0;
   const auto pct = row.diff_pct();
-  cell(f.item(cells, 3), "n d", pct ? key3(*pct) : is_new ? std::string("Infinity") : std::string(),
-       format_pct(pct, is_new), pct_key(cs.self_ns, ts.self_ns), pct_text(cs.self_ns, ts.self_ns));
+  const bool self_new = cs.self_ns == 0 && ts.self_ns != 0;
+  cell(f.item(cells, 3), "n d", pct_key(pct, is_new), pct_text(pct, is_new), pct_key(row.self_pct, self_new),
+       pct_text(row.self_pct, self_new));
   cell(f.item(cells, 4), "n tot", std::to_string(row.control.total_ns), format_duration_ns(row.control.total_ns, false),
        std::to_string(row.control.self_ns), format_duration_ns(row.control.self_ns, false));
   cell(f.item(cells, 5), "n tot", std::to_string(row.test.total_ns), format_duration_ns(row.test.total_ns, false),
@@ -158,12 +143,11 @@ void per_step_row(const DiffRow& row, const Anchors& a, bool spread, Fields& f) 
 
 // Row p of the table.
 void table_row(const DiffReport& r, const Anchors& a, std::size_t p, Fields& f) {
-  const bool spread = r.control.units >= 2 && r.test.units >= 2;
   const auto& row = r.rows[a.order[p]];
-  if (per_step_mode(r)) per_step_row(row, a, spread, f);
+  if (per_step_mode(r)) per_step_row(row, a, f);
   else totals_row(row, f);
   f.text("id", tag("r", p));
-  f.text("nm", display_name(row));
+  f.text("nm", row.label);
   const auto tip = tip_name(row);
   f.flag("has_tip", !tip.empty());
   f.text("tip", tip);
@@ -180,7 +164,7 @@ void add_table(const DiffReport& r, data& ctx) {
   ctx.set("row_count", format_count(static_cast<std::int64_t>(r.rows.size()), false));
   ctx.set("has_rows", !r.rows.empty());
   ctx.set("pct_basis", std::string(r.hta_compat ? "Relative change of the total duration"
-                                                 : "Relative change of the duration per " + unit_word(r)));
+                                                 : "Relative change of the duration per " + r.unit));
   add_toggles(r, ctx);
 }
 
