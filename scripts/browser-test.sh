@@ -109,5 +109,18 @@ fi
 say "rendering the --hta-compat report"
 "$bin" "${pair[@]}" --hta-compat -o "$work/compat.html" -q >&2
 
+# Kernel names of ~1,800 characters that differ only in the middle, on two different
+# GPUs: labels must differ, the banner must say the sides differ, tooltips must wrap.
+tracegen="$(dirname "$bin")/tools/tracegen/tracegen"
+names=()
+if [ -x "$tracegen" ]; then
+  say "rendering the long-names report"
+  "$tracegen" --out "$work/names/c" --ranks 1 --steps 6 --long-names 5 >/dev/null 2>&1
+  "$tracegen" --out "$work/names/t" --ranks 1 --steps 6 --long-names 5 --slowdown cutlass=1.5 \
+    --gpu-name "Tesla V100-SXM2-16GB" >/dev/null 2>&1
+  "$bin" "$work/names/c" "$work/names/t" -o "$work/names.html" -q >&2
+  names=(--names-report "$work/names.html")
+fi
+
 run_test --report "$report" --malicious-report "$work/hostile.html" --screenshot "$shot" \
-  --nojs-screenshot "${shot%.png}-nojs.png" --compat-report "$work/compat.html"
+  --nojs-screenshot "${shot%.png}-nojs.png" --compat-report "$work/compat.html" "${names[@]}"

@@ -95,15 +95,14 @@ std::string top_heading(const char* title, const model::TopList& list, const mod
   const std::string basis = r.hta_compat ? "in total" : "per " + r.unit;
   std::string h = std::string(title) + " (" + basis + ")";
   if (list.raw) return h + ": not testable, too few steps to tell from noise; the largest raw changes";
-  std::string counts;
-  if (list.more) counts += "top " + std::to_string(list.rows.size()) + " of " +
-                           format_count(static_cast<std::int64_t>(list.rows.size() + list.more), false);
-  if (list.within_noise)
-    counts += (counts.empty() ? "" : "; ") + format_count(static_cast<std::int64_t>(list.within_noise), false) +
-              " more within noise";
-  if (list.untestable)
-    counts += (counts.empty() ? "" : "; ") + format_count(static_cast<std::int64_t>(list.untestable), false) +
-              " not testable";
+  const auto n = [](std::size_t v) { return format_count(static_cast<std::int64_t>(v), false); };
+  const std::size_t shown = list.rows.size(), all = shown + list.more;
+  std::string counts = r.hta_compat ? (list.more ? "top " + n(shown) + " of " + n(all) : std::string())
+                       : all == 0   ? "none significant"
+                       : list.more  ? "top " + n(shown) + " of " + n(all) + " significant"
+                                    : n(all) + " significant";
+  if (list.within_noise) counts += (counts.empty() ? "" : "; ") + n(list.within_noise) + " more within noise";
+  if (list.untestable) counts += (counts.empty() ? "" : "; ") + n(list.untestable) + " not testable";
   return counts.empty() ? h : h + ": " + counts;
 }
 

@@ -1,12 +1,13 @@
 // Checks a tracediff HTML report in headless Chromium, as a reader would use it.
 //
 //   node report_test.mjs --report R.html --malicious-report M.html --screenshot OUT.png
-//                        [--nojs-screenshot OUT2.png] [--compat-report C.html]
+//                        [--nojs-screenshot OUT2.png] [--compat-report C.html] [--names-report N.html]
 //                        [--chromium /usr/bin/chromium] [--hostile-name NAME]
 //
 // R.html: any default-mode report with rows (per-step figures, verdicts, launchers).
 // M.html: a report with a row named `</script><img src=x onerror=alert(1)>` (the default
 // --hostile-name). C.html: a --hta-compat report (totals only), checked when given.
+// N.html: kernels whose long names differ only in the middle, on sides with different GPUs.
 // Prints one line per check and ends with "N passed, M failed"; exits 1 on failure.
 import { chromium } from 'playwright-core';
 import { existsSync, mkdirSync } from 'node:fs';
@@ -21,6 +22,7 @@ const { values: args } = parseArgs({
     screenshot: { type: 'string' },
     'nojs-screenshot': { type: 'string' },
     'compat-report': { type: 'string' },
+    'names-report': { type: 'string' },
     chromium: { type: 'string', default: '/usr/bin/chromium' },
     'hostile-name': { type: 'string', default: '</script><img src=x onerror=alert(1)>' },
   },
@@ -250,9 +252,10 @@ try {
 
   await step('verdicts', async () => {
     const verdicts = await page.$$eval('#diff-table tbody tr', (trs) => trs.map((tr) => tr.dataset.verdict));
-    check('every row has a verdict', verdicts.every((v) => ['slower', 'faster', 'same'].includes(v)), [...new Set(verdicts)].join(','));
+    check('every row has a verdict', verdicts.every((v) => ['slower', 'faster', 'same', 'untestable'].includes(v)), [...new Set(verdicts)].join(','));
+    const said = { slower: 'slower', faster: 'faster', same: 'same within noise', untestable: 'not testable' };
     const words = await page.$$eval('#diff-table tbody tr', (trs) => trs.map((tr) => [tr.dataset.verdict, tr.querySelector('td.vd').innerText]));
-    check('verdict said in words, not colour alone', words.every(([v, t]) => t.includes(v)), JSON.stringify(words.slice(0, 2)));
+    check('verdict said in words, not colour alone', words.every(([v, t]) => t.includes(said[v])), JSON.stringify(words.slice(0, 2)));
     for (const v of ['same', 'slower']) {
       if (!verdicts.includes(v)) continue;
       await page.uncheck(`input[name="verdict"][value="${v}"]`);
@@ -429,6 +432,42 @@ try {
       check('compat: no per-step sections', absent.length === 0, absent.join(' '));
       check('compat: charts drawn', (await page.locator('figure.chart.drawn').count()) === 2);
       check('compat: no console errors', log.errors.length === 0, log.errors.slice(0, 3).join(' | '));
+      await ctx.close();
+    });
+  }
+  // --- Long templated names, sides on different GPUs
+  if (args['names-report']) {
+    await step('long names and differing sides', async () => {
+      const ctx = await browser.newContext({ viewport: { width: 1400, height: 1000 } });
+      const { page, log } = await open(ctx, args['names-report']);
+      await page.waitForFunction(() => document.querySelectorAll('figure.chart.drawn').length >= 2, null, { timeout: 10000 }).catch(() => {});
+      const banner = await page.evaluate(() => {
+        const b = document.querySelector('#summary .banner');
+        const cards = document.querySelector('#summary .cards');
+        return b && cards && (b.compareDocumentPosition(cards) & Node.DOCUMENT_POSITION_FOLLOWING) ? b.innerText : '';
+      });
+      check('names: "the sides differ" before the headline', banner.includes('The sides differ') && banner.includes('Tesla V100'), banner);
+      const rows = await page.$$eval('#diff-table tbody tr td.nm', (tds) => tds
+        .filter((td) => (td.getAttribute('title') || '').length > 1000)
+        .map((td) => td.firstChild.textContent));
+      check('names: the long kernels are in the table', rows.length >= 5, `${rows.length}`);
+      check('names: their labels differ', new Set(rows).size === rows.length, rows.join(' | '));
+      check('names: labels are short', rows.every((l) => Array.from(l).length <= 120), rows[0]);
+      const charts = await page.evaluate(() => JSON.parse(document.getElementById('data').textContent).charts
+        .map((c) => c.rows.map((r) => r.label)));
+      check('names: chart labels differ within each chart', charts.every((ls) => new Set(ls).size === ls.length), JSON.stringify(charts));
+      const tip = await page.evaluate(() => {
+        const canvas = document.querySelector('#chart-duration canvas');
+        const chart = canvas && Chart.getChart(canvas);
+        if (!chart) return null;
+        const data = JSON.parse(document.getElementById('data').textContent).charts.find((c) => c.id === 'duration');
+        const i = data.rows.findIndex((r) => r.name.length > 1000);
+        if (i < 0) return [];
+        return chart.options.plugins.tooltip.callbacks.title([{ dataIndex: i }]);
+      });
+      check('names: a long name\'s tooltip is wrapped', Array.isArray(tip) && tip.length > 5 && tip.every((l) => Array.from(l).length <= 80),
+        JSON.stringify(tip && tip.slice(0, 2)));
+      check('names: no console errors', log.errors.length === 0, log.errors.slice(0, 3).join(' | '));
       await ctx.close();
     });
   }

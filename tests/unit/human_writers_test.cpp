@@ -261,7 +261,7 @@ BOOST_AUTO_TEST_CASE(terminal_top_rows_are_the_decided_lists) {
   BOOST_TEST(r.rows[r.top_regressions.rows.front()].name == "op0");
   BOOST_TEST(r.top_improvements.rows.empty());
   const auto text = terminal(r);
-  BOOST_TEST(text.find("Regressions (per step): top 10 of 30; 1 more within noise") != std::string::npos, text);
+  BOOST_TEST(text.find("Regressions (per step): top 10 of 30 significant; 1 more within noise") != std::string::npos, text);
   BOOST_TEST(text.find("noisy") == std::string::npos);
   BOOST_TEST(text.find("op10") == std::string::npos);
 }

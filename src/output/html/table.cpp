@@ -2,11 +2,11 @@
 // their own ({{{table_rows}}}): rows[] of table_row.html.mustache, or of
 // table_row_hta.html.mustache in --hta-compat.
 //   has_rows, row_count, pct_basis, rows[] {id, nm, has_tip, tip, cat, dev, chg, chg_sym, chg_v, cls, ...}
-//     per_step: vd, vd_sym, vd_v, has_vd_tip, vd_tip, has_lb, lb, has_lb_href, lb_href,
+//     per_step: vd, vd_key, vd_sym, vd_v, has_vd_tip, vd_tip, has_lb, lb, has_lb_href, lb_href,
 //       cells[] {cls, v, has_s, sv, two, t, st} (C/step, T/step, Δ/step, Δ %, C total, T total),
 //       calls, calls_v, calls_tip
 //     hta-compat: cc, tc, cd, td, dc, dd, dp, arrow, has_arrow, and *_v: raw sort keys
-//   change_toggles[] {group, n}, device_toggles[] {device, n}, verdict_toggles[] {verdict, sym, cls, n}
+//   change_toggles[] {group, n}, device_toggles[] {device, n}, verdict_toggles[] {verdict, key, sym, cls, n}
 #include <array>
 #include <cstdint>
 #include <string>
@@ -49,6 +49,7 @@ void add_toggles(const DiffReport& r, data& ctx) {
     const auto look = verdict_look(v);
     data d;
     d.set("verdict", std::string(look.word));
+    d.set("key", std::string(model::verdict_name(v)));
     d.set("sym", std::string(look.sym));
     d.set("cls", std::string(look.cls));
     d.set("n", std::to_string(per_verdict[static_cast<std::size_t>(v)]));
@@ -104,6 +105,7 @@ void per_step_row(const DiffRow& row, const Anchors& a, Fields& f) {
   const auto look = verdict_look(row.verdict);
   f.text("cls", look.cls);
   f.text("vd", look.word);
+  f.text("vd_key", model::verdict_name(row.verdict));
   f.text("vd_sym", look.sym);
   f.text("vd_v", std::to_string(look.ord));
   const bool judged = row.verdict != model::Verdict::untestable;
