@@ -1,0 +1,227 @@
+// One decision, many views: one run writes every output of a generated pair with
+// real changes, noise, a warm-up step and a gate; the HTML, the terminal summary,
+// the Markdown and the CSV must say what the JSON says: the same verdict for each
+// figure, the same top lists in the same order, the same gate outcomes.
+#include <boost/json.hpp>
+#include <boost/test/unit_test.hpp>
+
+#include <map>
+#include <sstream>
+
+#include "support/test_support.hpp"
+#include "util/display_name.hpp"
+
+using namespace tracediff::test;
+namespace json = boost::json;
+
+namespace {
+
+std::string generate(const std::string& tag, const std::vector<std::string>& args) {
+  const auto dir = temp_dir(tag);
+  std::string cmd = std::string("'") + TRACEGEN_BINARY + "' --out '" + dir + "'";
+  for (const auto& a : args) cmd += " '" + a + "'";
+  BOOST_REQUIRE(std::system((cmd + " >/dev/null 2>&1").c_str()) == 0);
+  return dir;
+}
+
+std::vector<std::string> lines_of(const std::string& text) {
+  std::vector<std::string> out;
+  std::istringstream in(text);
+  for (std::string l; std::getline(in, l);) out.push_back(l);
+  return out;
+}
+
+std::string html_unescape(std::string s) {
+  for (const auto& [from, to] : std::vector<std::pair<std::string, std::string>>{
+           {"&lt;", "<"}, {"&gt;", ">"}, {"&quot;", "\""}, {"&#39;", "'"}, {"&amp;", "&"}}) {
+    for (auto p = s.find(from); p != std::string::npos; p = s.find(from, p + to.size())) s.replace(p, from.size(), to);
+  }
+  return s;
+}
+
+std::string html_escape(const std::string& s) {
+  std::string out;
+  for (char ch : s) {
+    switch (ch) {
+      case '<': out += "&lt;"; break;
+      case '>': out += "&gt;"; break;
+      case '&': out += "&amp;"; break;
+      case '"': out += "&quot;"; break;
+      case '\'': out += "&#39;"; break;
+      default: out += ch;
+    }
+  }
+  return out;
+}
+
+std::string trim(std::string s) {
+  while (!s.empty() && s.front() == ' ') s.erase(s.begin());
+  while (!s.empty() && s.back() == ' ') s.pop_back();
+  return s;
+}
+
+// ▲ slower, ▼ faster, ≈ same, ? untestable: the mark every human view uses.
+const std::map<std::string, std::string> k_mark = {
+    {"slower", "\xE2\x96\xB2"}, {"faster", "\xE2\x96\xBC"}, {"same", "\xE2\x89\x88"}, {"untestable", "?"}};
+const std::map<std::string, std::string> k_words = {
+    {"slower", "slower"}, {"faster", "faster"}, {"same", "same within noise"}, {"untestable", "not testable"}};
+
+// The <a class="nm"> texts of one findings list of the HTML.
+std::vector<std::string> html_list(const std::string& html, const std::string& cls) {
+  std::vector<std::string> out;
+  const auto start = html.find("<div class=\"finding " + cls + "\">");
+  if (start == std::string::npos) return out;
+  const auto end = html.find("</div>", start);
+  for (auto p = html.find("<a class=\"nm\"", start); p != std::string::npos && p < end;
+       p = html.find("<a class=\"nm\"", p + 1)) {
+    const auto a = html.find('>', p) + 1;
+    out.push_back(html_unescape(html.substr(a, html.find("</a>", a) - a)));
+  }
+  return out;
+}
+
+// The code spans of the first column of one Markdown top table.
+std::vector<std::string> markdown_list(const std::string& md, const std::string& title) {
+  std::vector<std::string> out;
+  const auto start = md.find("#### " + title);
+  if (start == std::string::npos) return out;
+  const auto end = md.find("\n\n####", start + 1);
+  for (const auto& l : lines_of(md.substr(start, end == std::string::npos ? std::string::npos : end - start))) {
+    if (l.rfind("| `", 0) != 0) continue;
+    const auto a = l.find('`') + 1;
+    out.push_back(l.substr(a, l.find('`', a) - a));
+  }
+  return out;
+}
+
+// The first column of one terminal top table.
+std::vector<std::string> terminal_list(const std::string& out, const std::string& title) {
+  std::vector<std::string> rows;
+  const auto ls = lines_of(out);
+  std::size_t i = 0;
+  while (i < ls.size() && ls[i].rfind(title, 0) != 0) ++i;
+  for (i += 2; i < ls.size() && ls[i].rfind("  ", 0) == 0; ++i) {
+    const auto& l = ls[i];
+    // Two spaces end the name column; names hold single spaces.
+    const auto end = l.find("  ", 2);
+    rows.push_back(trim(l.substr(2, end - 2)));
+  }
+  return rows;
+}
+
+// Each "…"-separated piece of a label that the terminal cut to its width is part of
+// the name as every view simplifies it.
+bool shows(const std::string& label, const std::string& full_name) {
+  const auto simplified = tracediff::simplify_name(full_name);
+  std::size_t at = 0;
+  while (at <= label.size()) {
+    auto cut = label.find("\xE2\x80\xA6", at);
+    if (cut == std::string::npos) cut = label.size();
+    const auto piece = label.substr(at, cut - at);
+    if (!piece.empty() && simplified.find(piece) == std::string::npos) return false;
+    at = cut + 3;
+  }
+  return true;
+}
+
+}  // namespace
+
+BOOST_AUTO_TEST_SUITE(agreement)
+
+BOOST_AUTO_TEST_CASE(every_writer_tells_the_json_story) {
+  const auto c = generate("agree-c", {"--ranks", "1", "--steps", "8", "--seed", "1", "--jitter", "3"});
+  const auto t = generate("agree-t", {"--ranks", "1", "--steps", "9", "--seed", "2", "--jitter", "3", "--warmup-steps",
+                                      "1", "--slowdown", "aten::mm=1.4", "--slowdown", "LayerNorm=0.6",
+                                      "--add-kernel", "my_new_kernel"});
+  const auto dir = temp_dir("agree-out");
+  const auto r = run_cli({c, t, "-o", dir + "/r.html", "--json", dir + "/r.json", "--markdown", dir + "/r.md", "--csv",
+                          dir + "/r.csv", "--fail-on", "op:aten::mm>+10%", "--fail-on", "any-kernel:*>+50%",
+                          "--fail-on", "step_time>+50%"});
+  BOOST_REQUIRE_MESSAGE(r.exit_code == 3, r.err);  // aten::mm fired
+  const auto j = json::parse(read_file(dir + "/r.json")).as_object();
+  const auto html = read_file(dir + "/r.html");
+  const auto md = read_file(dir + "/r.md");
+  const auto& term = r.out;
+
+  // The warm-up step was found: the story includes it everywhere.
+  BOOST_REQUIRE(j.at("steps").at("test").at("warmup").as_array().size() == 1u);
+  for (const auto* text : {&html, &md, &term})
+    BOOST_TEST(text->find("warm-up step left out of Test") != std::string::npos);
+
+  // Headline: one verdict per figure, in every view.
+  const auto& headline = j.at("headline").as_array();
+  BOOST_REQUIRE(headline.size() >= 4u);
+  std::size_t judged = 0;
+  for (const auto& v : headline) {
+    const std::string label(v.at("label").as_string()), verdict(v.at("verdict").as_string());
+    judged += verdict != "untestable";
+    BOOST_TEST_CONTEXT(label) {
+      bool in_term = false, in_md = false;
+      for (const auto& l : lines_of(term))
+        if (l.rfind(label + "  ", 0) == 0) in_term = l.ends_with(k_mark.at(verdict));
+      for (const auto& l : lines_of(md))
+        if (l.rfind("| " + label + " |", 0) == 0) in_md = l.ends_with(k_mark.at(verdict) + " |");
+      BOOST_TEST(in_term);
+      BOOST_TEST(in_md);
+      const auto card = html.find("<div class=\"card-title\">" + html_escape(label) + " <small>");
+      BOOST_REQUIRE(card != std::string::npos);
+      const auto card_end = html.find("</div>\n    </div>", card) + 6;
+      BOOST_TEST(html.substr(card, card_end - card).find("<div class=\"card-verdict\">" + k_words.at(verdict) + "</div>") !=
+                 std::string::npos);
+    }
+  }
+  BOOST_TEST(judged == headline.size());  // 8 steps against 8 (warm-up out): every figure testable
+
+  // Top lists: the same rows in the same order, in every view.
+  for (const auto& [key, html_cls, title] : {std::tuple{"top_regressions", "worse", "Regressions"},
+                                             std::tuple{"top_improvements", "better", "Improvements"}}) {
+    BOOST_TEST_CONTEXT(key) {
+      std::vector<std::string> labels, names;
+      for (const auto& v : j.at(key).as_array()) {
+        labels.emplace_back(v.at("label").as_string());
+        names.emplace_back(v.at("name").as_string());
+        BOOST_TEST((v.at("verdict").as_string() == (std::string(key) == "top_regressions" ? "slower" : "faster")));
+      }
+      BOOST_REQUIRE(!labels.empty());
+      BOOST_TEST(html_list(html, html_cls) == labels, boost::test_tools::per_element());
+      BOOST_TEST(markdown_list(md, title) == labels, boost::test_tools::per_element());
+      const auto shown = terminal_list(term, title);
+      BOOST_REQUIRE(shown.size() == names.size());
+      for (std::size_t i = 0; i < names.size(); ++i) BOOST_TEST(shows(shown[i], names[i]), shown[i] << " / " << names[i]);
+    }
+  }
+  // aten::mm is among the regressions, and so is the new kernel.
+  bool mm = false, added = false;
+  for (const auto& v : j.at("top_regressions").as_array()) {
+    mm = mm || v.at("name").as_string() == "aten::mm";
+    added = added || v.at("name").as_string().find("my_new_kernel") != json::string::npos;
+  }
+  BOOST_TEST(mm);
+  BOOST_TEST(added);
+
+  // The CSV's verdict per row is the JSON's.
+  const auto csv = parse_csv(read_file(dir + "/r.csv"));
+  const auto& rows = j.at("rows").as_array();
+  BOOST_REQUIRE(csv.size() == rows.size() + 1);
+  const auto col = std::find(csv[0].begin(), csv[0].end(), "verdict") - csv[0].begin();
+  for (std::size_t i = 0; i < rows.size(); ++i)
+    BOOST_TEST(csv[i + 1][static_cast<std::size_t>(col)] == std::string(rows[i].at("verdict").as_string()));
+
+  // The gate: one outcome per condition, said alike.
+  const std::map<std::string, std::string> said = {{"fired", "fired: "},
+                                                   {"passed", "passed: "},
+                                                   {"within_noise", "passed (within noise): "},
+                                                   {"not_evaluated", "not evaluated: "}};
+  for (const auto& g : j.at("gate").as_array()) {
+    const std::string expr(g.at("condition").as_string()), outcome(g.at("outcome").as_string());
+    BOOST_TEST_CONTEXT(expr) {
+      BOOST_TEST(term.find(expr + ": " + said.at(outcome)) != std::string::npos, term);
+      BOOST_TEST(md.find("`" + expr + "`: " + said.at(outcome)) != std::string::npos);
+      BOOST_TEST(html.find("<code>" + html_escape(expr) + "</code>: <strong>" + said.at(outcome).substr(0, said.at(outcome).size() - 2)) !=
+                 std::string::npos);
+    }
+  }
+  BOOST_TEST(j.at("gate").as_array()[0].at("outcome").as_string() == "fired");
+}
+
+BOOST_AUTO_TEST_SUITE_END()
