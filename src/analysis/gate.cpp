@@ -131,11 +131,13 @@ void decide(const GateCondition& cond, const model::Comparison& v, bool noise_te
     result.detail += ", not testable: too few steps to tell it from noise (raw: gates on the threshold alone)";
   } else if (!v.significant) {
     result.outcome = model::GateOutcome::within_noise;
-    result.detail += ", within noise";
   } else {
     result.outcome = model::GateOutcome::fired;
   }
 }
+
+// A row as the reports show it: its label (analysis decided it), else its name.
+const std::string& label_of(const DiffRow& row) { return row.label.empty() ? row.name : row.label; }
 
 bool row_matches(const GateCondition& cond, const DiffRow& row) {
   const bool cpu = cond.metric == GateMetric::op || cond.metric == GateMetric::any_op;
@@ -205,7 +207,7 @@ GateResult evaluate_one(const GateCondition& cond, const DiffReport& r) {
         return result;
       }
       const std::string subject =
-          matched.size() == 1 ? safe_name(matched[0]->name)
+          matched.size() == 1 ? safe_name(label_of(*matched[0]))
                               : std::to_string(matched.size()) + " " + what + " rows matching '" +
                                     safe_name(cond.pattern) + "'";
       decide(cond, sum_of(matched, r), noise, subject, basis, result);
@@ -227,7 +229,7 @@ GateResult evaluate_one(const GateCondition& cond, const DiffReport& r) {
         v.pct = row.pct;
         v.verdict = row.verdict;
         v.significant = row.significant;
-        decide(cond, v, noise, safe_name(row.name), basis, one);
+        decide(cond, v, noise, safe_name(label_of(row)), basis, one);
         noisy += one.outcome == model::GateOutcome::within_noise;
         untestable += one.outcome == model::GateOutcome::not_evaluated;
         if (!one.fired()) continue;
@@ -270,11 +272,15 @@ GateResult evaluate_one(const GateCondition& cond, const DiffReport& r) {
                            ? model::GateOutcome::fired
                            : model::GateOutcome::passed;
       result.detail = format_count(static_cast<std::int64_t>(names.size()), false) + " " + model::change_name(change);
-      if (!names.empty()) {
+      std::vector<std::string> first;  // the first rows of the group, by their labels
+      for (auto i : r.impact_order()) {
+        if (first.size() == 3) break;
+        if (r.rows[i].change == change) first.push_back(safe_name(label_of(r.rows[i])));
+      }
+      if (!first.empty()) {
         result.detail += " (";
-        for (std::size_t i = 0; i < names.size() && i < 3; ++i)
-          result.detail += (i ? ", " : "") + safe_name(names[i]);
-        if (names.size() > 3) result.detail += ", \xE2\x80\xA6";
+        for (std::size_t i = 0; i < first.size(); ++i) result.detail += (i ? ", " : "") + first[i];
+        if (names.size() > first.size()) result.detail += ", \xE2\x80\xA6";
         result.detail += ")";
       }
       return result;
