@@ -163,26 +163,6 @@ std::string simplify_valid(const std::string& full) {
   return out;
 }
 
-// Length of the valid UTF-8 sequence at s[i], 0 if invalid (as in escape.cpp).
-std::size_t utf8_seq_len(std::string_view s, std::size_t i) {
-  const auto b0 = static_cast<unsigned char>(s[i]);
-  if (b0 < 0x80) return 1;
-  std::size_t n;
-  std::uint32_t min, cp;
-  if ((b0 & 0xE0) == 0xC0) n = 2, min = 0x80, cp = b0 & 0x1F;
-  else if ((b0 & 0xF0) == 0xE0) n = 3, min = 0x800, cp = b0 & 0x0F;
-  else if ((b0 & 0xF8) == 0xF0) n = 4, min = 0x10000, cp = b0 & 0x07;
-  else return 0;
-  if (i + n > s.size()) return 0;
-  for (std::size_t k = 1; k < n; ++k) {
-    const auto b = static_cast<unsigned char>(s[i + k]);
-    if ((b & 0xC0) != 0x80) return 0;
-    cp = (cp << 6) | (b & 0x3F);
-  }
-  if (cp < min || cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF)) return 0;
-  return n;
-}
-
 // The name with each invalid byte as the text \xNN: unlike utf8_sanitize, different
 // names stay different.
 std::string escape_invalid(std::string_view s) {
@@ -190,7 +170,7 @@ std::string escape_invalid(std::string_view s) {
   std::string out;
   out.reserve(s.size());
   for (std::size_t i = 0; i < s.size();) {
-    const auto n = utf8_seq_len(s, i);
+    const auto n = utf8_sequence_length(s, i);
     if (n != 0) {
       out.append(s.substr(i, n));
       i += n;

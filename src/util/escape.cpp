@@ -7,8 +7,13 @@ namespace tracediff {
 
 namespace {
 
-// Length of the valid UTF-8 sequence starting at s[i], or 0 if invalid.
-std::size_t utf8_seq_len(std::string_view s, std::size_t i) {
+bool is_ascii(std::string_view s) {
+  return std::all_of(s.begin(), s.end(), [](char c) { return static_cast<unsigned char>(c) < 0x80; });
+}
+
+}  // namespace
+
+std::size_t utf8_sequence_length(std::string_view s, std::size_t i) {
   const auto b0 = static_cast<unsigned char>(s[i]);
   if (b0 < 0x80) return 1;
   std::size_t n;
@@ -28,18 +33,12 @@ std::size_t utf8_seq_len(std::string_view s, std::size_t i) {
   return n;
 }
 
-bool is_ascii(std::string_view s) {
-  return std::all_of(s.begin(), s.end(), [](char c) { return static_cast<unsigned char>(c) < 0x80; });
-}
-
-}  // namespace
-
 std::string utf8_sanitize(std::string_view s) {
   if (is_ascii(s)) return std::string(s);  // most names
   std::string out;
   out.reserve(s.size());
   for (std::size_t i = 0; i < s.size();) {
-    const auto n = utf8_seq_len(s, i);
+    const auto n = utf8_sequence_length(s, i);
     if (n == 0) {
       out += "\xEF\xBF\xBD";
       ++i;
@@ -65,7 +64,7 @@ void html_escape_append(std::string& out, std::string_view s) {
     const auto c = static_cast<unsigned char>(s[i]);
     std::string_view with;
     if (c >= 0x80) {
-      const auto n = utf8_seq_len(s, i);
+      const auto n = utf8_sequence_length(s, i);
       if (n != 0) {
         i += n;
         continue;

@@ -16,14 +16,6 @@ namespace json = boost::json;
 
 namespace {
 
-std::string generate(const std::string& tag, const std::vector<std::string>& args) {
-  const auto dir = temp_dir(tag);
-  std::string cmd = std::string("'") + TRACEGEN_BINARY + "' --out '" + dir + "'";
-  for (const auto& a : args) cmd += " '" + a + "'";
-  BOOST_REQUIRE(std::system((cmd + " >/dev/null 2>&1").c_str()) == 0);
-  return dir;
-}
-
 std::vector<std::string> lines_of(const std::string& text) {
   std::vector<std::string> out;
   std::istringstream in(text);
@@ -129,8 +121,8 @@ bool shows(const std::string& label, const std::string& full_name) {
 BOOST_AUTO_TEST_SUITE(agreement)
 
 BOOST_AUTO_TEST_CASE(every_writer_tells_the_json_story) {
-  const auto c = generate("agree-c", {"--ranks", "1", "--steps", "8", "--seed", "1", "--jitter", "3"});
-  const auto t = generate("agree-t", {"--ranks", "1", "--steps", "9", "--seed", "2", "--jitter", "3", "--warmup-steps",
+  const auto c = tracegen("agree-c", {"--ranks", "1", "--steps", "8", "--seed", "1", "--jitter", "3"});
+  const auto t = tracegen("agree-t", {"--ranks", "1", "--steps", "9", "--seed", "2", "--jitter", "3", "--warmup-steps",
                                       "1", "--slowdown", "aten::mm=1.4", "--slowdown", "LayerNorm=0.6",
                                       "--add-kernel", "my_new_kernel"});
   const auto dir = temp_dir("agree-out");

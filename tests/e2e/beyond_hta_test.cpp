@@ -10,14 +10,6 @@ using namespace tracediff::test;
 
 namespace {
 
-std::string generate(const std::string& tag, const std::vector<std::string>& args) {
-  const auto dir = temp_dir(tag);
-  std::string cmd = std::string("'") + TRACEGEN_BINARY + "' --out '" + dir + "'";
-  for (const auto& a : args) cmd += " " + a;
-  BOOST_REQUIRE(std::system((cmd + " >/dev/null").c_str()) == 0);
-  return dir;
-}
-
 boost::json::object compare_json(const std::vector<std::string>& args) {
   auto a = args;
   a.insert(a.end(), {"--json", "-", "-q"});
@@ -35,8 +27,8 @@ BOOST_AUTO_TEST_SUITE(beyond_hta)
 // A 30 % slowdown of one operator over 8 steps is flagged; ±5 % random jitter on
 // everything else is not (README, "Is it real?").
 BOOST_AUTO_TEST_CASE(real_slowdown_is_flagged_jitter_is_not) {
-  const auto c = generate("noise-c", {"--ranks", "1", "--steps", "8", "--seed", "1", "--jitter", "5"});
-  const auto t = generate("noise-t", {"--ranks", "1", "--steps", "8", "--seed", "2", "--jitter", "5",
+  const auto c = tracegen("noise-c", {"--ranks", "1", "--steps", "8", "--seed", "1", "--jitter", "5"});
+  const auto t = tracegen("noise-t", {"--ranks", "1", "--steps", "8", "--seed", "2", "--jitter", "5",
                                       "--slowdown", "aten::mm=1.3"});
   const auto j = compare_json({c, t});
   bool mm_flagged = false;
@@ -61,8 +53,8 @@ BOOST_AUTO_TEST_CASE(real_slowdown_is_flagged_jitter_is_not) {
 }
 
 BOOST_AUTO_TEST_CASE(jitter_alone_flags_nothing) {
-  const auto c = generate("jit-c", {"--ranks", "2", "--steps", "8", "--seed", "3", "--jitter", "5"});
-  const auto t = generate("jit-t", {"--ranks", "2", "--steps", "8", "--seed", "4", "--jitter", "5"});
+  const auto c = tracegen("jit-c", {"--ranks", "2", "--steps", "8", "--seed", "3", "--jitter", "5"});
+  const auto t = tracegen("jit-t", {"--ranks", "2", "--steps", "8", "--seed", "4", "--jitter", "5"});
   const auto j = compare_json({c, t});
   for (const auto& v : j.at("rows").as_array())
     BOOST_TEST(!v.at("significant").as_bool(), v.at("name").as_string() << " flagged on jitter alone");
@@ -70,8 +62,8 @@ BOOST_AUTO_TEST_CASE(jitter_alone_flags_nothing) {
 
 BOOST_AUTO_TEST_CASE(per_step_figures_normalise_unequal_step_counts) {
   // Same workload, 4 steps against 8: per-step figures agree, totals do not.
-  const auto c = generate("steps-c", {"--ranks", "1", "--steps", "4", "--seed", "1", "--ns"});
-  const auto t = generate("steps-t", {"--ranks", "1", "--steps", "8", "--seed", "1", "--ns"});
+  const auto c = tracegen("steps-c", {"--ranks", "1", "--steps", "4", "--seed", "1", "--ns"});
+  const auto t = tracegen("steps-t", {"--ranks", "1", "--steps", "8", "--seed", "1", "--ns"});
   const auto j = compare_json({c, t});
   BOOST_TEST(j.at("steps").at("control").at("count").as_int64() == 4);
   BOOST_TEST(j.at("steps").at("test").at("count").as_int64() == 8);
@@ -89,7 +81,7 @@ BOOST_AUTO_TEST_CASE(per_step_figures_normalise_unequal_step_counts) {
 }
 
 BOOST_AUTO_TEST_CASE(kernels_know_their_launcher_and_steps_their_breakdown) {
-  const auto c = generate("launch-c", {"--ranks", "2", "--steps", "4", "--seed", "1"});
+  const auto c = tracegen("launch-c", {"--ranks", "2", "--steps", "4", "--seed", "1"});
   const auto j = compare_json({c, c});
   int kernels_with_launcher = 0, kernels = 0;
   for (const auto& v : j.at("rows").as_array()) {

@@ -17,14 +17,6 @@ namespace json = boost::json;
 
 namespace {
 
-std::string generate(const std::string& tag, const std::vector<std::string>& args) {
-  const auto dir = temp_dir(tag);
-  std::string cmd = std::string("'") + TRACEGEN_BINARY + "' --out '" + dir + "'";
-  for (const auto& a : args) cmd += " '" + a + "'";
-  BOOST_REQUIRE(std::system((cmd + " >/dev/null 2>&1").c_str()) == 0);
-  return dir;
-}
-
 json::object compare_json(std::vector<std::string> args) {
   args.insert(args.end(), {"--json", "-", "-q"});
   const auto r = run_cli(args);
@@ -65,8 +57,8 @@ BOOST_AUTO_TEST_CASE(a_a_pairs_flag_at_most_one_percent_of_rows) {
     auto ca = common, ta = common;
     ca.insert(ca.end(), {"--seed", std::to_string(seed)});
     ta.insert(ta.end(), {"--seed", std::to_string(seed + 100)});
-    const auto c = generate("aa-c", ca);
-    const auto t = generate("aa-t", ta);
+    const auto c = tracegen("aa-c", ca);
+    const auto t = tracegen("aa-t", ta);
     const auto j = compare_json({c, t});
     rows += j.at("rows").as_array().size();
     flagged += significant(j);
@@ -90,7 +82,7 @@ BOOST_AUTO_TEST_CASE(ten_percent_over_eight_steps_is_found) {
     auto ca = common, ta = common;
     ca.insert(ca.end(), {"--seed", std::to_string(seed)});
     ta.insert(ta.end(), {"--seed", std::to_string(seed + 100), "--slowdown", "aten::mm=1.1"});
-    const auto j = compare_json({generate("ten-c", ca), generate("ten-t", ta)});
+    const auto j = compare_json({tracegen("ten-c", ca), tracegen("ten-t", ta)});
     const auto* mm = row(j, "aten::mm");
     BOOST_REQUIRE(mm);
     BOOST_TEST(mm->at("verdict").as_string() == "slower", "seed " << seed);
@@ -104,8 +96,8 @@ BOOST_AUTO_TEST_CASE(ten_percent_over_eight_steps_is_found) {
 // Two consecutive iterations of one run: one step a side can show no real change,
 // however large; every verdict is "not testable", and the lists say so.
 BOOST_AUTO_TEST_CASE(one_step_per_side_is_never_real) {
-  const auto c = generate("one-c", {"--ranks", "1", "--steps", "1", "--seed", "1", "--jitter", "5"});
-  const auto t = generate("one-t", {"--ranks", "1", "--steps", "1", "--seed", "2", "--jitter", "5",
+  const auto c = tracegen("one-c", {"--ranks", "1", "--steps", "1", "--seed", "1", "--jitter", "5"});
+  const auto t = tracegen("one-t", {"--ranks", "1", "--steps", "1", "--seed", "2", "--jitter", "5",
                                     "--slowdown", "aten::mm=2"});
   const auto j = compare_json({c, t});
   BOOST_TEST(significant(j) == 0u);
@@ -129,8 +121,8 @@ BOOST_AUTO_TEST_CASE(one_step_per_side_is_never_real) {
 // 8 ranks against 4 of the same job: per-step figures agree, the per-step headline
 // has no change, and the sides-differ banner names the rank count.
 BOOST_AUTO_TEST_CASE(different_rank_counts_compare_per_step) {
-  const auto c = generate("ranks-c", {"--ranks", "8", "--steps", "4", "--seed", "1"});
-  const auto t = generate("ranks-t", {"--ranks", "4", "--steps", "4", "--seed", "1"});
+  const auto c = tracegen("ranks-c", {"--ranks", "8", "--steps", "4", "--seed", "1"});
+  const auto t = tracegen("ranks-t", {"--ranks", "4", "--steps", "4", "--seed", "1"});
   const auto j = compare_json({c, t});
   const auto* step = figure(j, "step_time");
   BOOST_REQUIRE(step);
@@ -152,8 +144,8 @@ BOOST_AUTO_TEST_CASE(different_rank_counts_compare_per_step) {
 // verdict, and said; every test step above every control step is then "slower",
 // with a mean change close to the true one.
 BOOST_AUTO_TEST_CASE(warm_up_is_found_left_out_and_said) {
-  const auto c = generate("warm-c", {"--ranks", "1", "--steps", "8", "--seed", "1", "--jitter", "2"});
-  const auto t = generate("warm-t", {"--ranks", "1", "--steps", "9", "--seed", "2", "--jitter", "2",
+  const auto c = tracegen("warm-c", {"--ranks", "1", "--steps", "8", "--seed", "1", "--jitter", "2"});
+  const auto t = tracegen("warm-t", {"--ranks", "1", "--steps", "9", "--seed", "2", "--jitter", "2",
                                      "--warmup-steps", "1", "--warmup-factor", "20", "--slowdown", "aten::=1.5"});
   const auto j = compare_json({c, t});
   const auto& warm = j.at("steps").at("test").at("warmup").as_array();
@@ -177,7 +169,7 @@ BOOST_AUTO_TEST_CASE(warm_up_is_found_left_out_and_said) {
 // with_stack traces: _call_impl nests in itself. No name takes more inclusive time
 // per step than the step lasts on one thread (two threads run operators here).
 BOOST_AUTO_TEST_CASE(self_nesting_python_frames_never_exceed_the_step) {
-  const auto c = generate("py-c", {"--ranks", "1", "--steps", "6", "--seed", "1", "--python-stack"});
+  const auto c = tracegen("py-c", {"--ranks", "1", "--steps", "6", "--seed", "1", "--python-stack"});
   const auto j = compare_json({c, c});
   const double step = num(figure(j, "step_time")->at("control"));
   bool saw_call_impl = false;
@@ -200,7 +192,7 @@ BOOST_AUTO_TEST_CASE(self_nesting_python_frames_never_exceed_the_step) {
 
 // PyTorch <= 1.8: ProfilerStep#N is a cpu_op. It is the step, not an operator.
 BOOST_AUTO_TEST_CASE(legacy_profiler_step_operators) {
-  const auto c = generate("legacy-c", {"--ranks", "1", "--steps", "6", "--seed", "1", "--legacy-steps"});
+  const auto c = tracegen("legacy-c", {"--ranks", "1", "--steps", "6", "--seed", "1", "--legacy-steps"});
   const auto j = compare_json({c, c});
   BOOST_TEST(j.at("steps").at("control").at("count").as_int64() == 6);
   for (const auto& v : j.at("rows").as_array())
@@ -208,15 +200,15 @@ BOOST_AUTO_TEST_CASE(legacy_profiler_step_operators) {
   const auto& mean = j.at("steps").at("control").at("mean").as_object();
   BOOST_TEST(num(mean.at("cpu_self_us")) < num(mean.at("step_us")));
   // The same workload written the modern way has the same CPU self time.
-  const auto m = compare_json({generate("modern-c", {"--ranks", "1", "--steps", "6", "--seed", "1"}), c});
+  const auto m = compare_json({tracegen("modern-c", {"--ranks", "1", "--steps", "6", "--seed", "1"}), c});
   BOOST_TEST(num(figure(m, "cpu_self")->at("diff")) == 0);
 }
 
 // An A100 job of 8 ranks against a V100 job of 2: the banner says so first.
 BOOST_AUTO_TEST_CASE(sides_on_different_gpus_are_said) {
-  const auto c = generate("gpu-c", {"--ranks", "8", "--steps", "2", "--seed", "1", "--gpus", "8", "--cuda-runtime",
+  const auto c = tracegen("gpu-c", {"--ranks", "8", "--steps", "2", "--seed", "1", "--gpus", "8", "--cuda-runtime",
                                     "12040"});
-  const auto t = generate("gpu-t", {"--ranks", "2", "--steps", "2", "--seed", "1", "--gpu-name",
+  const auto t = tracegen("gpu-t", {"--ranks", "2", "--steps", "2", "--seed", "1", "--gpu-name",
                                     "Tesla V100-SXM2-16GB", "--gpus", "2", "--cuda-runtime", "11080", "--cuda-graphs",
                                     "--compile"});
   const auto j = compare_json({c, t});
@@ -245,8 +237,8 @@ BOOST_AUTO_TEST_CASE(sides_on_different_gpus_are_said) {
 // A GPU three times slower than the CPU's launches, and no sync: the queue backs up.
 // GPU busy + idle = step time x GPUs in every step, and the spill is its own figure.
 BOOST_AUTO_TEST_CASE(a_gpu_queue_that_backs_up_is_said_and_adds_up) {
-  const auto c = generate("q-c", {"--ranks", "1", "--steps", "6", "--seed", "1"});
-  const auto t = generate("q-t", {"--ranks", "1", "--steps", "6", "--seed", "1", "--gpu-factor", "3", "--no-sync"});
+  const auto c = tracegen("q-c", {"--ranks", "1", "--steps", "6", "--seed", "1"});
+  const auto t = tracegen("q-t", {"--ranks", "1", "--steps", "6", "--seed", "1", "--gpu-factor", "3", "--no-sync"});
   const auto j = compare_json({c, t});
   BOOST_TEST(j.at("queue_backs_up").as_bool());
   const auto* spill = figure(j, "gpu_spill");
@@ -263,8 +255,8 @@ BOOST_AUTO_TEST_CASE(a_gpu_queue_that_backs_up_is_said_and_adds_up) {
 // Templated kernel names that differ only in the middle get labels that differ, in
 // the JSON and the Markdown alike.
 BOOST_AUTO_TEST_CASE(long_names_get_labels_that_differ) {
-  const auto c = generate("long-c", {"--ranks", "1", "--steps", "6", "--seed", "1", "--long-names", "5"});
-  const auto t = generate("long-t", {"--ranks", "1", "--steps", "6", "--seed", "2", "--long-names", "5",
+  const auto c = tracegen("long-c", {"--ranks", "1", "--steps", "6", "--seed", "1", "--long-names", "5"});
+  const auto t = tracegen("long-t", {"--ranks", "1", "--steps", "6", "--seed", "2", "--long-names", "5",
                                      "--slowdown", "cutlass=1.5"});
   const auto j = compare_json({c, t});
   std::set<std::string> labels;
@@ -284,7 +276,7 @@ BOOST_AUTO_TEST_CASE(long_names_get_labels_that_differ) {
 // --categories chooses which host categories are operators: annotations and runtime
 // calls can be left out of the rows; GPU rows and the step figures stay.
 BOOST_AUTO_TEST_CASE(categories_choose_the_operators) {
-  const auto c = generate("cat-c", {"--ranks", "1", "--steps", "4", "--seed", "1"});
+  const auto c = tracegen("cat-c", {"--ranks", "1", "--steps", "4", "--seed", "1"});
   const auto all = compare_json({c, c});
   const auto ops = compare_json({c, c, "--categories", "cpu_op, Kernel"});
   std::set<std::string> cats_all, cats_ops;

@@ -118,6 +118,14 @@ std::string trace_json(const std::vector<std::string>& events) {
   return s + "]}";
 }
 
+std::string tracegen(const std::string& tag, const std::vector<std::string>& args) {
+  const auto dir = temp_dir(tag);
+  std::string cmd = std::string("'") + TRACEGEN_BINARY + "' --out '" + dir + "'";
+  for (const auto& a : args) cmd += " '" + a + "'";
+  if (std::system((cmd + " >/dev/null 2>&1").c_str()) != 0) throw std::runtime_error("tracegen failed: " + cmd);
+  return dir;
+}
+
 std::string shared_dir() { return TRACEDIFF_SHARED_DIR; }
 bool shared_available() { return fs::is_directory(shared_dir() + "/reference"); }
 

@@ -30,6 +30,9 @@ std::string x_event(const std::string& cat, const std::string& name, int pid, in
 // {"traceEvents": [events...]}
 std::string trace_json(const std::vector<std::string>& events);
 
+// Runs tools/tracegen with args into a fresh temp dir (tagged) and returns the dir.
+std::string tracegen(const std::string& tag, const std::vector<std::string>& args);
+
 std::string shared_dir();  // ../shared beside the checkout
 bool shared_available();
 

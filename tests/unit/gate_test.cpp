@@ -5,6 +5,7 @@
 #include <cmath>
 
 #include "analysis/gate.hpp"
+#include "support/report_support.hpp"
 #include "util/errors.hpp"
 
 using namespace tracediff;
@@ -19,26 +20,8 @@ namespace {
 
 model::DiffRow row(const std::string& name, model::Device device, double control_ns, double test_ns,
                    model::Change change = model::Change::unchanged) {
-  model::DiffRow r;
-  r.name = r.full_name = name;
-  r.category = device == model::Device::gpu ? "kernel" : "cpu_op";
-  r.device = device;
-  r.control_step.total_ns = control_ns;
-  r.test_step.total_ns = test_ns;
-  r.control.count = control_ns > 0 ? 2 : 0;
-  r.test.count = test_ns > 0 ? 2 : 0;
-  r.control.total_ns = static_cast<std::int64_t>(control_ns * 2);
-  r.test.total_ns = static_cast<std::int64_t>(test_ns * 2);
+  auto r = test::steady_row(name, device, control_ns, test_ns, 2);
   r.change = change;
-  // Six steps a side, 0.1 % apart: any change past --min-change is significant.
-  for (int i = 0; i < 6; ++i) {
-    r.control_samples.push_back(control_ns * (1 + 0.001 * i));
-    r.test_samples.push_back(test_ns * (1 + 0.001 * i));
-  }
-  r.significant = control_ns != test_ns;
-  r.verdict = test_ns > control_ns ? model::Verdict::slower : test_ns < control_ns ? model::Verdict::faster
-                                                                                  : model::Verdict::same;
-  if (control_ns != 0) r.pct = 100.0 * (test_ns - control_ns) / control_ns;
   return r;
 }
 

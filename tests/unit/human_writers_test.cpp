@@ -7,6 +7,7 @@
 #include "analysis/decide.hpp"
 #include "analysis/gate.hpp"
 #include "output/human_writers.hpp"
+#include "support/report_support.hpp"
 
 using namespace tracediff;
 using output::detail::display_width;
@@ -14,24 +15,7 @@ using output::detail::display_width;
 namespace {
 
 model::DiffRow row(const std::string& name, model::Device device, double control_ns, double test_ns) {
-  model::DiffRow r;
-  r.name = r.full_name = name;
-  r.category = device == model::Device::gpu ? "kernel" : "cpu_op";
-  r.device = device;
-  r.control_step.total_ns = control_ns;
-  r.test_step.total_ns = test_ns;
-  r.control.count = r.test.count = 4;
-  r.control.total_ns = static_cast<std::int64_t>(control_ns * 4);
-  r.test.total_ns = static_cast<std::int64_t>(test_ns * 4);
-  for (int i = 0; i < 6; ++i) {  // six steps a side, 0.1 % apart
-    r.control_samples.push_back(control_ns * (1 + 0.001 * i));
-    r.test_samples.push_back(test_ns * (1 + 0.001 * i));
-  }
-  r.significant = control_ns != test_ns;
-  r.verdict = test_ns > control_ns ? model::Verdict::slower : test_ns < control_ns ? model::Verdict::faster
-                                                                                  : model::Verdict::same;
-  if (control_ns != 0) r.pct = 100.0 * (test_ns - control_ns) / control_ns;
-  return r;
+  return test::steady_row(name, device, control_ns, test_ns, 4);
 }
 
 // Six steps a side: step time 77.5 ms -> 87.0 ms, GPU busy 50 ms -> 51 ms.

@@ -1,0 +1,31 @@
+#include "support/report_support.hpp"
+
+#include <cstdint>
+
+namespace tracediff::test {
+
+model::DiffRow steady_row(const std::string& name, model::Device device, double control_ns, double test_ns,
+                          int calls) {
+  model::DiffRow r;
+  r.name = r.full_name = name;
+  r.category = device == model::Device::gpu ? "kernel" : "cpu_op";
+  r.device = device;
+  r.control_step.total_ns = control_ns;
+  r.test_step.total_ns = test_ns;
+  r.control.count = control_ns > 0 ? static_cast<std::uint64_t>(calls) : 0;
+  r.test.count = test_ns > 0 ? static_cast<std::uint64_t>(calls) : 0;
+  r.control.total_ns = static_cast<std::int64_t>(control_ns * calls);
+  r.test.total_ns = static_cast<std::int64_t>(test_ns * calls);
+  for (int i = 0; i < 6; ++i) {
+    r.control_samples.push_back(control_ns * (1 + 0.001 * i));
+    r.test_samples.push_back(test_ns * (1 + 0.001 * i));
+  }
+  r.significant = control_ns != test_ns;
+  r.verdict = test_ns > control_ns   ? model::Verdict::slower
+              : test_ns < control_ns ? model::Verdict::faster
+                                     : model::Verdict::same;
+  if (control_ns != 0) r.pct = 100.0 * (test_ns - control_ns) / control_ns;
+  return r;
+}
+
+}  // namespace tracediff::test
