@@ -10,6 +10,7 @@
 
 #include "support/test_support.hpp"
 #include "util/display_name.hpp"
+#include "util/escape.hpp"
 
 using namespace tracediff::test;
 namespace json = boost::json;
@@ -29,21 +30,6 @@ std::string html_unescape(std::string s) {
     for (auto p = s.find(from); p != std::string::npos; p = s.find(from, p + to.size())) s.replace(p, from.size(), to);
   }
   return s;
-}
-
-std::string html_escape(const std::string& s) {
-  std::string out;
-  for (char ch : s) {
-    switch (ch) {
-      case '<': out += "&lt;"; break;
-      case '>': out += "&gt;"; break;
-      case '&': out += "&amp;"; break;
-      case '"': out += "&quot;"; break;
-      case '\'': out += "&#39;"; break;
-      default: out += ch;
-    }
-  }
-  return out;
 }
 
 std::string trim(std::string s) {
@@ -155,7 +141,7 @@ BOOST_AUTO_TEST_CASE(every_writer_tells_the_json_story) {
         if (l.rfind("| " + label + " |", 0) == 0) in_md = l.ends_with(k_mark.at(verdict) + " |");
       BOOST_TEST(in_term);
       BOOST_TEST(in_md);
-      const auto card = html.find("<div class=\"card-title\">" + html_escape(label) + " <small>");
+      const auto card = html.find("<div class=\"card-title\">" + tracediff::html_escape(label) + " <small>");
       BOOST_REQUIRE(card != std::string::npos);
       const auto card_end = html.find("</div>\n    </div>", card) + 6;
       BOOST_TEST(html.substr(card, card_end - card).find("<div class=\"card-verdict\">" + k_words.at(verdict) + "</div>") !=
@@ -209,7 +195,7 @@ BOOST_AUTO_TEST_CASE(every_writer_tells_the_json_story) {
     BOOST_TEST_CONTEXT(expr) {
       BOOST_TEST(term.find(expr + ": " + said.at(outcome)) != std::string::npos, term);
       BOOST_TEST(md.find("`" + expr + "`: " + said.at(outcome)) != std::string::npos);
-      BOOST_TEST(html.find("<code>" + html_escape(expr) + "</code>: <strong>" + said.at(outcome).substr(0, said.at(outcome).size() - 2)) !=
+      BOOST_TEST(html.find("<code>" + tracediff::html_escape(expr) + "</code>: <strong>" + said.at(outcome).substr(0, said.at(outcome).size() - 2)) !=
                  std::string::npos);
     }
   }
