@@ -5,6 +5,7 @@
 #include <boost/json.hpp>
 #include <boost/test/unit_test.hpp>
 
+#include <algorithm>
 #include <cmath>
 #include <map>
 #include <set>
@@ -81,7 +82,8 @@ BOOST_AUTO_TEST_CASE(ten_percent_over_eight_steps_is_found) {
     const std::vector<std::string> common = {"--ranks", "1", "--steps", "8", "--layers", "8", "--jitter", "5"};
     auto ca = common, ta = common;
     ca.insert(ca.end(), {"--seed", std::to_string(seed)});
-    ta.insert(ta.end(), {"--seed", std::to_string(seed + 100), "--slowdown", "aten::mm=1.1"});
+    ta.insert(ta.end(), {"--seed", std::to_string(seed + 100), "--slowdown", "aten::mm=1.1", "--slowdown",
+                         "ampere_sgemm=1.3"});
     const auto j = compare_json({tracegen("ten-c", ca), tracegen("ten-t", ta)});
     const auto* mm = row(j, "aten::mm");
     BOOST_REQUIRE(mm);
@@ -90,6 +92,19 @@ BOOST_AUTO_TEST_CASE(ten_percent_over_eight_steps_is_found) {
     bool listed = false;
     for (const auto& v : j.at("top_regressions").as_array()) listed = listed || v.at("name").as_string() == "aten::mm";
     BOOST_TEST(listed);
+    // The launchers that moved: significant ones only, largest |Δ per step| first.
+    const auto& launchers = j.at("by_launcher").as_array();
+    double previous = INFINITY;
+    for (const auto& name : j.at("top_launchers").as_array()) {
+      const auto it = std::find_if(launchers.begin(), launchers.end(),
+                                   [&](const json::value& l) { return l.at("launcher") == name; });
+      BOOST_REQUIRE(it != launchers.end());
+      BOOST_TEST(it->at("significant").as_bool());
+      const double d = std::abs(num(it->at("test_per_step_us")) - num(it->at("control_per_step_us")));
+      BOOST_TEST(d <= previous);
+      previous = d;
+    }
+    BOOST_TEST(!j.at("top_launchers").as_array().empty());
   }
 }
 
@@ -271,6 +286,18 @@ BOOST_AUTO_TEST_CASE(long_names_get_labels_that_differ) {
   }
   BOOST_TEST(long_rows >= 5u);
   BOOST_TEST(labels.size() == long_rows);
+}
+
+// Comparing a set with itself reads each file twice: each warning says its side.
+BOOST_AUTO_TEST_CASE(warnings_say_which_side) {
+  const auto dir = temp_dir("side-warn");
+  write_file(dir + "/rank0.json", trace_json({x_event("user_annotation", "ProfilerStep#1", 1, 1, 0, 100),
+                                              x_event("cpu_op", "aten::mm", 1, 1, 10, 20),
+                                              R"({"ph": "X", "cat": "cpu_op", "name": "no_ts", "pid": 1, "tid": 1, "dur": 5})"}));
+  const auto r = run_cli({dir, dir, "--csv", "/dev/null"});
+  BOOST_TEST(r.exit_code == 0);
+  BOOST_TEST(r.err.find("tracediff: warning: Control: " + dir) != std::string::npos, r.err);
+  BOOST_TEST(r.err.find("tracediff: warning: Test: " + dir) != std::string::npos, r.err);
 }
 
 // --categories chooses which host categories are operators: annotations and runtime
