@@ -118,6 +118,16 @@ std::string format_count_per_step(double n, bool with_sign) {
 std::string format_pct(std::optional<double> pct, bool is_new) {
   if (!pct) return is_new ? "new" : "n/a";
   if (!std::isfinite(*pct)) return "n/a";
+  // Ten times or more reads better as a factor: "×33.9", not "+3,286.7%".
+  if (*pct >= 900.0) {
+    const double factor = 1.0 + *pct / 100.0;
+    if (factor >= 1e15) return "\xC3\x97huge";
+    if (factor < 99.95) {
+      const auto tenths = static_cast<std::uint64_t>(std::round(factor * 10.0));
+      return "\xC3\x97" + std::to_string(tenths / 10) + "." + std::to_string(tenths % 10);
+    }
+    return "\xC3\x97" + group_thousands(static_cast<std::uint64_t>(std::round(factor)));
+  }
   // Round to one decimal, half away from zero, in integer tenths.
   const double tenths_d = std::round(std::fabs(*pct) * 10.0);
   if (tenths_d >= 1e17) return *pct > 0 ? "+huge%" : "-huge%";

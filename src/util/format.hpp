@@ -33,7 +33,8 @@ std::string format_count(std::int64_t n, bool with_sign);
 std::string format_count_per_step(double n, bool with_sign);
 
 // A relative change in percent, always signed, one decimal ("+12.3%", "-0.4%",
-// "0.0%"). nullopt (no base to compare with) gives "n/a", or "new" when is_new.
+// "0.0%"); ten times the base or more as a factor ("×33.9", "×1,315"). nullopt (no
+// base to compare with) gives "n/a", or "new" when is_new.
 std::string format_pct(std::optional<double> pct, bool is_new = false);
 
 // A byte size in decimal units: "512 B", "34.2 MB" (3 significant digits).

@@ -58,7 +58,11 @@ BOOST_AUTO_TEST_CASE(percentages_are_signed_with_one_decimal) {
   BOOST_TEST(format_pct(0.0) == "0.0%");
   BOOST_TEST(format_pct(-0.04) == "0.0%");  // no "-0.0%"
   BOOST_TEST(format_pct(0.05) == "+0.1%");
-  BOOST_TEST(format_pct(12345.67) == "+12,345.7%");
+  BOOST_TEST(format_pct(12345.67) == "\xC3\x97" "124");       // ten times or more: a factor
+  BOOST_TEST(format_pct(899.9) == "+899.9%");
+  BOOST_TEST(format_pct(900.0) == "\xC3\x97" "10.0");
+  BOOST_TEST(format_pct(3286.7) == "\xC3\x97" "33.9");
+  BOOST_TEST(format_pct(131353.1) == "\xC3\x97" "1,315");
   BOOST_TEST(format_pct(-100.0) == "-100.0%");
 }
 
