@@ -17,41 +17,53 @@ struct FigureDef {
   const char* id;
   const char* label;
   const char* note;
-  std::int64_t StepDetail::*field;
+  std::int64_t StepDetail::*field;  // nullptr: gpu_work, the sum of the four kinds of GPU work
   bool headline;
-  bool gpu;            // shown only when a side has GPU work
-  bool always;         // shown even when zero on both sides (else left out then)
+  bool gpu;             // shown only when a side has GPU work
+  bool always;          // shown even when zero on both sides (else left out then)
+  bool direction_only;  // neither better nor worse when it moves
 };
 
 // In the breakdown's order; the headline takes those marked.
 constexpr FigureDef k_figures[] = {
-    {"step_time", "Step time", "wall clock of the ProfilerStep span", &StepDetail::dur_ns, true, false, true},
+    {"step_time", "Step time", "wall clock of the ProfilerStep span", &StepDetail::dur_ns, true, false, true, false},
     {"gpu_busy", "GPU busy", "kernels, memcpy, memset within the step; overlaps count once", &StepDetail::gpu_busy_ns,
-     true, true, false},
-    {"gpu_idle", "GPU idle", "step time \xC3\x97 GPUs \xE2\x88\x92 GPU busy", &StepDetail::gpu_idle_ns, true, true,
-     false},
+     true, true, false, false},
+    {"gpu_work", "GPU work launched", "kernels, memcpy, memset launched in the step, wherever they ran; streams add up",
+     nullptr, true, true, false, false},
+    {"gpu_idle", "GPU idle", "step time \xC3\x97 GPUs with work \xE2\x88\x92 GPU busy", &StepDetail::gpu_idle_ns,
+     true, true, false, true},
     {"gpu_spill", "GPU work past the step's end", "launched in the step, still running after it ended",
-     &StepDetail::gpu_spill_ns, true, true, false},
-    {"kernel", "Compute kernels", "launched in the step; streams add up", &StepDetail::kernel_ns, false, true, false},
-    {"comm", "Communication kernels", "NCCL, RCCL, HCCL", &StepDetail::comm_ns, false, true, false},
-    {"memcpy", "Memcpy", "", &StepDetail::memcpy_ns, false, true, false},
-    {"memset", "Memset", "", &StepDetail::memset_ns, false, true, false},
+     &StepDetail::gpu_spill_ns, true, true, false, true},
+    {"kernel", "Compute kernels", "launched in the step; streams add up", &StepDetail::kernel_ns, false, true, false,
+     false},
+    {"comm", "Communication kernels", "NCCL, RCCL, HCCL", &StepDetail::comm_ns, false, true, false, false},
+    {"memcpy", "Memcpy", "", &StepDetail::memcpy_ns, false, true, false, false},
+    {"memset", "Memset", "", &StepDetail::memset_ns, false, true, false, false},
     {"host_busy", "Host busy", "host events within the step, summed over the threads that run operators",
-     &StepDetail::host_busy_ns, true, false, false},
+     &StepDetail::host_busy_ns, true, false, false, false},
     {"cpu_self", "CPU operator self time", "cpu_op events less the events inside them", &StepDetail::cpu_self_ns, true,
+     false, false, false},
+    {"runtime", "Runtime calls", "runtime and driver API calls (CUDA, HIP, ...)", &StepDetail::runtime_ns, false, false,
      false, false},
-    {"runtime", "Runtime calls", "CUDA runtime and driver API", &StepDetail::runtime_ns, false, false, false},
 };
+
+// A figure's value in one step: its field, or for gpu_work the four kinds of GPU work.
+double value(const StepDetail& d, std::int64_t StepDetail::*field) {
+  if (field) return static_cast<double>(d.*field);
+  return static_cast<double>(d.kernel_ns) + static_cast<double>(d.comm_ns) + static_cast<double>(d.memcpy_ns) +
+         static_cast<double>(d.memset_ns);
+}
 
 std::vector<double> samples(const std::vector<StepDetail>& details, std::int64_t StepDetail::*field) {
   std::vector<double> v;
   v.reserve(details.size());
-  for (const auto& d : details) v.push_back(static_cast<double>(d.*field));
+  for (const auto& d : details) v.push_back(value(d, field));
   return v;
 }
 
 bool any_of(const model::SideSummary& s, std::int64_t StepDetail::*field) {
-  return std::any_of(s.step_details.begin(), s.step_details.end(), [&](const StepDetail& d) { return d.*field != 0; });
+  return std::any_of(s.step_details.begin(), s.step_details.end(), [&](const StepDetail& d) { return value(d, field) != 0; });
 }
 
 void figures(model::DiffReport& r, const NoiseRule& rule) {
@@ -67,6 +79,12 @@ void figures(model::DiffReport& r, const NoiseRule& rule) {
     f.id = def.id;
     f.label = def.label;
     f.note = def.note;
+    f.direction_only = def.direction_only;
+    if (r.unit != "step") {  // per trace: "past the trace's end", "within the trace"
+      for (auto* text : {&f.label, &f.note})
+        for (auto at = text->find("step"); at != std::string::npos; at = text->find("step", at + r.unit.size()))
+          text->replace(at, 4, r.unit);
+    }
     if (f.id == "step_time" && r.unit != "step") {
       f.label = r.unit == "trace" ? "Trace time" : "Time per unit";
       f.note = r.unit == "trace" ? "first to last host event of each trace" : "a step, or a whole trace";

@@ -144,6 +144,12 @@ void labels(model::DiffReport& r) {
   for (const auto& row : r.rows) names.push_back(row.full_name.empty() || r.short_names ? row.name : row.full_name);
   auto shown = distinct_labels(names, k_chars);
   for (std::size_t i = 0; i < r.rows.size(); ++i) r.rows[i].label = std::move(shown[i]);
+  // The same name in two categories (a Triton kernel and the cpu_op named after it):
+  // the category tells them apart.
+  std::map<std::string, std::set<std::string_view>> categories;
+  for (const auto& row : r.rows) categories[row.label].insert(row.category);
+  for (auto& row : r.rows)
+    if (categories[row.label].size() > 1) row.label += " [" + row.category + "]";
   names.clear();
   for (const auto& l : r.by_launcher) names.push_back(l.launcher);
   shown = distinct_labels(names, k_chars);

@@ -128,7 +128,7 @@ void decide(const GateCondition& cond, const model::Comparison& v, bool noise_te
     result.outcome = model::GateOutcome::fired;
   } else if (v.verdict == model::Verdict::untestable) {
     result.outcome = model::GateOutcome::not_evaluated;
-    result.detail += ", not testable: too few steps to tell it from noise (raw: gates on the threshold alone)";
+    result.detail += ", not testable: too few steps to tell it from noise (prefix the condition with raw: to gate on the threshold alone)";
   } else if (!v.significant) {
     result.outcome = model::GateOutcome::within_noise;
   } else {
@@ -248,8 +248,8 @@ GateResult evaluate_one(const GateCondition& cond, const DiffReport& r) {
       } else if (untestable) {
         result.outcome = model::GateOutcome::not_evaluated;
         result.detail = std::to_string(untestable) + " of " + rows +
-                        " beyond the threshold, not testable: too few steps to tell them from noise (raw: gates on "
-                        "the threshold alone)";
+                        " beyond the threshold, not testable: too few steps to tell them from noise (prefix the "
+                        "condition with raw: to gate on the threshold alone)";
       } else if (noisy) {
         result.outcome = model::GateOutcome::within_noise;
         result.detail = std::to_string(noisy) + " of " + rows + " beyond the threshold, all within noise";
@@ -434,6 +434,22 @@ GateCondition parse_gate_condition(std::string_view raw) {
     cond.unit = GateUnit::ns;  // "op:x>0": any increase
   }
   return cond;
+}
+
+std::string gate_heading(const std::vector<GateResult>& results) {
+  if (results.empty()) return {};
+  std::size_t fired = 0, unevaluated = 0;
+  for (const auto& g : results) {
+    fired += g.fired();
+    unevaluated += g.outcome == model::GateOutcome::not_evaluated;
+  }
+  const auto n = std::to_string(results.size());
+  if (fired) return "Gate failed: " + std::to_string(fired) + " of " + n + " --fail-on conditions hold";
+  if (unevaluated == results.size())
+    return "Gate not evaluated: none of " + n + " --fail-on conditions could be measured";
+  if (unevaluated)
+    return "Gate passed, but " + std::to_string(unevaluated) + " of " + n + " --fail-on conditions were not evaluated";
+  return "Gate passed: none of " + n + " --fail-on conditions holds";
 }
 
 std::vector<GateResult> evaluate_gate(const std::vector<GateCondition>& conditions,

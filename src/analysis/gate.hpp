@@ -40,6 +40,10 @@ GateCondition parse_gate_condition(std::string_view text);
 std::vector<GateResult> evaluate_gate(const std::vector<GateCondition>& conditions,
                                       const model::DiffReport& report);
 
+// What the gate came to, in one line: failed, passed, passed with conditions not
+// evaluated, or not evaluated at all. Empty without conditions.
+std::string gate_heading(const std::vector<GateResult>& results);
+
 // Shell-style glob on the whole string: '*' any run, '?' one byte, '\' escapes the
 // next character. Visible for testing.
 bool glob_match(std::string_view pattern, std::string_view text);

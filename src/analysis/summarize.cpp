@@ -514,12 +514,13 @@ model::FileSummary summarize_file(const model::TraceFile& f) {
     return std::tie(a.launcher, a.key, a.step) < std::tie(b.launcher, b.key, b.step);
   });
 
+  // Counted per event, as their ids say; one sample per file says how many.
   if (outside)
     s.diagnostics.report(model::DiagId::event_outside_steps, f.path, 0,
-                         std::to_string(outside) + " host events outside every ProfilerStep");
+                         std::to_string(outside) + " host events outside every ProfilerStep", outside);
   if (steps.gpu_unlinked)
     s.diagnostics.report(model::DiagId::event_gpu_unlinked, f.path, 0,
-                         std::to_string(steps.gpu_unlinked) + " GPU events without their launch");
+                         std::to_string(steps.gpu_unlinked) + " GPU events without their launch", steps.gpu_unlinked);
   return s;
 }
 

@@ -32,11 +32,11 @@ namespace {
 // the notes too when no terminal summary shows them.
 void print_warnings(const model::DiffReport& report, bool notes) {
   const auto& d = report.diagnostics;
-  std::size_t shown[model::k_diag_count] = {};
+  std::uint64_t shown[model::k_diag_count] = {};  // of each id's count, what the samples said
   for (const auto& s : d.samples()) {
     std::cerr << "tracediff: warning: " << (s.side.empty() ? "" : s.side + ": ") << s.file << ": " << s.message
               << '\n';
-    ++shown[static_cast<std::size_t>(s.id)];
+    shown[static_cast<std::size_t>(s.id)] += s.covers;
   }
   for (std::size_t i = 0; i < model::k_diag_count; ++i) {
     const auto id = static_cast<model::DiagId>(i);
@@ -162,6 +162,7 @@ int run_checked(int argc, const char* const* argv) {
   auto report = load_and_compare(o, progress.callback());
   progress.finish();
   report.gate = analysis::evaluate_gate(o.fail_on, report);
+  report.gate_heading = analysis::gate_heading(report.gate);
   const bool stdout_taken = o.csv == "-" || o.json == "-" || o.html == "-" || o.markdown == "-";
   if (!o.quiet) print_warnings(report, stdout_taken);
 

@@ -33,12 +33,12 @@ bool diag_is_file_level(DiagId id) {
   return std::strcmp(k_info[static_cast<std::size_t>(id)].scope, "file") == 0;
 }
 
-void Diagnostics::report(DiagId id, std::string file, std::uint64_t offset, std::string message) {
-  add(id);
+void Diagnostics::report(DiagId id, std::string file, std::uint64_t offset, std::string message, std::uint64_t n) {
+  add(id, n);
   const auto kept = std::count_if(m_samples.begin(), m_samples.end(),
                                   [&](const DiagSample& s) { return s.id == id; });
   if (static_cast<std::size_t>(kept) < k_samples_per_id)
-    m_samples.push_back({id, std::move(file), offset, std::move(message), {}});
+    m_samples.push_back({id, std::move(file), offset, std::move(message), {}, n});
 }
 
 void Diagnostics::merge(const Diagnostics& other, std::string_view side) {

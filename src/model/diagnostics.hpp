@@ -30,6 +30,7 @@ struct DiagSample {
   std::uint64_t offset = 0;  // byte offset in the (inflated) JSON; 0 when not applicable
   std::string message;
   std::string side;  // the label of the side it came from, once the sides are merged
+  std::uint64_t covers = 1;  // how many of the id's count it stands for ("25 host events outside ...")
 };
 
 class Diagnostics {
@@ -37,8 +38,9 @@ class Diagnostics {
   static constexpr std::size_t k_samples_per_id = 5;
 
   void add(DiagId id, std::uint64_t n = 1) { m_counts[static_cast<std::size_t>(id)] += n; }
-  // Counts one and keeps the message as a sample while fewer than k_samples_per_id are kept.
-  void report(DiagId id, std::string file, std::uint64_t offset, std::string message);
+  // Counts n and keeps the message (which speaks for all n) as a sample while fewer
+  // than k_samples_per_id are kept.
+  void report(DiagId id, std::string file, std::uint64_t offset, std::string message, std::uint64_t n = 1);
   // With a side, the merged samples are tagged with it (a self-diff reads each file twice).
   void merge(const Diagnostics& other, std::string_view side = {});
   // Keeps a sample without counting it (restoring saved diagnostics).

@@ -44,6 +44,11 @@ const char* verdict_words(Verdict v) {
   return "";
 }
 
+const char* figure_words(const Figure& f) {
+  if (f.direction_only && f.value.significant) return f.value.verdict == Verdict::slower ? "more" : "less";
+  return verdict_words(f.value.verdict);
+}
+
 const char* gate_outcome_name(GateOutcome o) {
   switch (o) {
     case GateOutcome::fired: return "fired";

@@ -205,7 +205,12 @@ struct Figure {
   Comparison value;
   bool judged = true;  // false: no noise test applies (counts, --hta-compat's totals); shown without a verdict
   bool duration = true;  // false: a count
+  // Neither better nor worse when it moves (GPU idle, GPU work past the step's end):
+  // a significant change reads "more" or "less", in no colour of its own.
+  bool direction_only = false;
 };
+// A figure's verdict in words: verdict_words(), or "more" / "less" for direction_only ones.
+const char* figure_words(const Figure& f);
 
 // The largest significant changes, in order: indices into DiffReport::rows.
 struct TopList {
@@ -251,6 +256,7 @@ struct DiffReport {
   std::vector<std::size_t> top_launchers;  // significant launchers, by |Δ per step|
   std::vector<SideDifference> sides_differ;
   std::vector<GateResult> gate;         // --fail-on, in the order given
+  std::string gate_heading;             // "Gate failed: 1 of 3 --fail-on conditions hold", ...
   bool queue_backs_up = false;          // GPU work outlives its step on a side (a note says where)
 
   // by_impact when it is a permutation of the rows (a report built by hand in a test

@@ -154,20 +154,15 @@ std::string names_list(const char* title, const DiffReport& r, model::Change gro
          "\n";
 }
 
-std::string gate_section(const std::vector<model::GateResult>& gate, std::size_t budget) {
+std::string gate_section(const std::vector<model::GateResult>& gate, const std::string& heading, std::size_t budget) {
   if (gate.empty()) return {};
   std::size_t fired = 0, unevaluated = 0;
   for (const auto& g : gate) {
     fired += g.fired();
     unevaluated += g.outcome == model::GateOutcome::not_evaluated;
   }
-  std::string head = fired ? "#### \xE2\x9D\x8C Gate failed: " + std::to_string(fired) + " of " +
-                                 std::to_string(gate.size()) + " `--fail-on` conditions hold\n\n"
-                     : unevaluated ? "#### \xE2\x9A\xA0\xEF\xB8\x8F Gate passed, " + std::to_string(unevaluated) +
-                                         " of " + std::to_string(gate.size()) +
-                                         " `--fail-on` conditions not evaluated\n\n"
-                                   : "#### \xE2\x9C\x85 Gate passed: none of " + std::to_string(gate.size()) +
-                                         " `--fail-on` conditions holds\n\n";
+  const char* sign = fired ? "\xE2\x9D\x8C" : unevaluated ? "\xE2\x9A\xA0\xEF\xB8\x8F" : "\xE2\x9C\x85";
+  std::string head = "#### " + std::string(sign) + " " + md_text(heading) + "\n\n";
   std::vector<std::string> lines;
   for (const auto& g : gate) {
     const char* sign = g.outcome == model::GateOutcome::fired           ? "\xE2\x9D\x8C"
@@ -196,8 +191,8 @@ std::string headline(const DiffReport& r) {
   for (const auto& f : r.headline) out += figure_row(f, r.hta_compat);
   out += "\n";
   if (!r.hta_compat && !r.headline.empty())
-    out += "<sub>\xE2\x96\xB2 slower \xC2\xB7 \xE2\x96\xBC faster \xC2\xB7 \xE2\x89\x88 within noise \xC2\xB7 ? not "
-           "testable (README: Is it real?)</sub>\n\n";
+    out += "<sub>\xE2\x96\xB2 slower (GPU idle, past end: more) \xC2\xB7 \xE2\x96\xBC faster (less) \xC2\xB7 \xE2\x89\x88 "
+           "within noise \xC2\xB7 ? not testable (README: Is it real?)</sub>\n\n";
 
   out += "**By count:**";
   const model::Change order[] = {model::Change::added, model::Change::deleted, model::Change::increased,
@@ -249,7 +244,7 @@ void hard_cap(std::string& s, std::size_t n) {
 void write_markdown(const model::DiffReport& r, const MarkdownOptions& o, std::ostream& out) {
   const std::size_t cap = o.max_bytes;
   const std::string head = headline(r);
-  const std::string gate = gate_section(r.gate, 8000);
+  const std::string gate = gate_section(r.gate, r.gate_heading, 8000);
   const std::string diag = notes(r, 4000) + problems(r);
   const std::string footer = "<sub>tracediff " TRACEDIFF_VERSION " \xC2\xB7 " +
                              std::string(r.hta_compat ? "totals (--hta-compat)" : "per-" + r.unit + " means") +

@@ -27,7 +27,7 @@ void diagnostics(std::ostream& out, const model::Diagnostics& d) {
   for (std::size_t i = 0; i < d.samples().size(); ++i) {
     const auto& s = d.samples()[i];
     out << (i ? ", " : "") << "[\"" << model::diag_name(s.id) << "\", " << json_string(s.file) << ", "
-        << s.offset << ", " << json_string(s.message) << ']';
+        << s.offset << ", " << json_string(s.message) << ", " << s.covers << ']';
   }
   out << "]}";
 }

@@ -222,12 +222,16 @@ const char* tone(model::Verdict v) {
 
 std::vector<Cell> figure_line(const model::Figure& f, bool hta) {
   const auto& v = f.value;
+  // GPU idle and the work past the step's end are neither better nor worse: no colour.
+  const char* colour = f.direction_only ? nullptr : tone(v.verdict);
+  Cell m = mark(v.verdict, hta || !f.judged);
+  if (f.direction_only) m.color = nullptr;
   return {{f.label},
           {format_duration_ns(to_ns(v.control), false)},
           {format_duration_ns(to_ns(v.test), false)},
-          {format_duration_ns(to_ns(v.diff()), true), tone(v.verdict)},
-          {format_pct(v.pct, v.is_new()), tone(v.verdict)},
-          mark(v.verdict, hta || !f.judged)};
+          {format_duration_ns(to_ns(v.diff()), true), colour},
+          {format_pct(v.pct, v.is_new()), colour},
+          m};
 }
 
 struct TopTable {
@@ -264,13 +268,26 @@ void write_top(std::ostream& out, const TopTable& t, const Widths& w, bool color
 }
 
 // Labels for the names of both lists at the width the terminal leaves them: the
-// report's rule (util/display_name), so that they stay distinct.
-std::vector<std::string> list_labels(const model::TopList& list, const DiffReport& r, std::size_t chars) {
+// report's rule (util/display_name), over both lists at once, so that no two rows
+// of the summary read alike.
+std::pair<std::vector<std::string>, std::vector<std::string>> list_labels(const DiffReport& r, std::size_t chars) {
   std::vector<std::string_view> names;
-  for (auto i : list.rows) names.push_back(r.rows[i].full_name.empty() || r.short_names ? r.rows[i].name : r.rows[i].full_name);
+  std::vector<const model::DiffRow*> rows;
+  for (const auto* list : {&r.top_regressions, &r.top_improvements})
+    for (auto i : list->rows) rows.push_back(&r.rows[i]);
+  for (const auto* row : rows) names.push_back(row->full_name.empty() || r.short_names ? row->name : row->full_name);
   auto labels = distinct_labels(names, chars);
-  for (auto& l : labels) l = detail::terminal_safe(l);
-  return labels;
+  // The same name in two categories (a Triton kernel and the cpu_op that launches it):
+  // as the report's labels do, the category tells them apart.
+  for (std::size_t i = 0; i < rows.size(); ++i) {
+    const auto& own = rows[i]->label;
+    const auto open = own.rfind(" [");
+    if (open != std::string::npos && own.back() == ']') labels[i] += own.substr(open);
+    labels[i] = detail::terminal_safe(labels[i]);
+  }
+  const auto n = r.top_regressions.rows.size();
+  return {std::vector<std::string>(labels.begin(), labels.begin() + static_cast<std::ptrdiff_t>(n)),
+          std::vector<std::string>(labels.begin() + static_cast<std::ptrdiff_t>(n), labels.end())};
 }
 
 }  // namespace
@@ -295,7 +312,9 @@ void write_terminal_summary(const model::DiffReport& r, const TerminalOptions& o
   out << '\n';
   write_rows(out, head, widths({&head}, width, 12), o.color);
   if (!r.hta_compat && !r.headline.empty())
-    write_wrapped(out, "\xE2\x96\xB2 slower, \xE2\x96\xBC faster, \xE2\x89\x88 within noise, ? not testable", width);
+    write_wrapped(out, "\xE2\x96\xB2 slower (idle, past end: more), \xE2\x96\xBC faster (less), \xE2\x89\x88 within noise, ? not "
+                       "testable",
+                  width);
   for (const auto& n : r.notes) {
     out << '\n';
     write_wrapped(out, "Note: " + detail::terminal_safe(n), width);
@@ -325,14 +344,17 @@ void write_terminal_summary(const model::DiffReport& r, const TerminalOptions& o
   };
   const std::size_t used = std::max(numbers(r.top_regressions), numbers(r.top_improvements)) + 4 * 2 + 3 + 2;
   const std::size_t chars = std::max<std::size_t>(width > used ? width - used : 0, 16);
-  const auto slower = top_table("Regressions", r.top_regressions, r, list_labels(r.top_regressions, r, chars));
-  const auto faster = top_table("Improvements", r.top_improvements, r, list_labels(r.top_improvements, r, chars));
+  const auto [slower_labels, faster_labels] = list_labels(r, chars);
+  const auto slower = top_table("Regressions", r.top_regressions, r, slower_labels);
+  const auto faster = top_table("Improvements", r.top_improvements, r, faster_labels);
   const auto w = widths({&slower.rows, &faster.rows}, width, 16);
   write_top(out, slower, w, o.color, width);
   write_top(out, faster, w, o.color, width);
 
   if (!r.gate.empty()) {
-    out << '\n' << (o.color ? k_bold : "") << "Gate (--fail-on)" << (o.color ? k_reset : "") << '\n';
+    out << '\n' << (o.color ? k_bold : "");
+    write_wrapped(out, detail::terminal_safe(r.gate_heading), width);
+    if (o.color) out << k_reset;
     for (const auto& g : r.gate)
       write_wrapped(out, "  " + detail::terminal_safe(g.condition.text) + ": " + detail::terminal_safe(detail::gate_line(g)),
                     width);

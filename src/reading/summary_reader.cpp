@@ -118,10 +118,11 @@ struct Reader {
       if (model::diag_from_name(name, id)) d.add(id, c);
     }
     for (const auto& s : array(at(o, "samples"), "diagnostics.samples")) {
-      const auto& t = tuple(s, 4, "diagnostic sample");
+      const auto& t = tuple(s, 5, "diagnostic sample");
       model::DiagId id;
       if (model::diag_from_name(string(t[0], "diagnostic id"), id))
-        d.add_sample({id, string(t[1], "sample file"), count(t[2], "sample offset"), string(t[3], "sample message"), {}});
+        d.add_sample({id, string(t[1], "sample file"), count(t[2], "sample offset"), string(t[3], "sample message"), {},
+                      count(t[4], "sample covers")});
     }
     return d;
   }

@@ -162,6 +162,7 @@ BOOST_AUTO_TEST_CASE(markdown_escapes_labels_and_gate_details) {
   r.gate = analysis::evaluate_gate({analysis::parse_gate_condition("op:a|b>+10%"),
                                     analysis::parse_gate_condition("deleted>0")},
                                    r);
+  r.gate_heading = analysis::gate_heading(r.gate);
   const auto md = markdown(r);
   BOOST_TEST(md.find("<b>") == std::string::npos);
   BOOST_TEST(md.find("\\<b\\>main\\</b\\> \\| @\xE2\x80\x8Bteam") != std::string::npos, md);

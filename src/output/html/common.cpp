@@ -70,6 +70,8 @@ Look verdict_look(model::Verdict v) {
 }
 
 Look figure_look(const model::Figure& f) {
+  if (f.direction_only && f.value.significant)
+    return {"moved", f.value.verdict == model::Verdict::slower ? k_up : k_down, model::figure_words(f), 1};
   if (!f.judged) {
     // --hta-compat's totals keep their sign; counts are neutral.
     if (f.duration && f.value.verdict != model::Verdict::same) return verdict_look(f.value.verdict);

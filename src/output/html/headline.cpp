@@ -72,7 +72,7 @@ void add_headline(const DiffReport& r, data& ctx) {
 
   // --fail-on, as decided.
   data gate = make_list();
-  std::size_t fired = 0;
+  std::size_t fired = 0, unevaluated = 0;
   for (const auto& g : r.gate) {
     data x;
     x.set("expr", text(g.condition.text));
@@ -86,14 +86,12 @@ void add_headline(const DiffReport& r, data& ctx) {
     x.set("detail", text(g.detail));
     gate.push_back(x);
     fired += g.fired();
+    unevaluated += g.outcome == model::GateOutcome::not_evaluated;
   }
   ctx.set("has_gate", !r.gate.empty());
   ctx.set("gate", gate);
-  ctx.set("gate_title", fired ? "Gate failed: " + std::to_string(fired) + " of " + std::to_string(r.gate.size()) +
-                                    " --fail-on conditions hold"
-                              : "Gate passed: none of " + std::to_string(r.gate.size()) +
-                                    " --fail-on conditions holds");
-  ctx.set("gate_cls", std::string(fired ? "worse" : "better"));
+  ctx.set("gate_title", text(r.gate_heading));
+  ctx.set("gate_cls", std::string(fired ? "worse" : unevaluated ? "untested" : "better"));
 
   // What was compared, one line per property, control and test side by side.
   data compared = make_list();
