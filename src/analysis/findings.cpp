@@ -72,7 +72,17 @@ void sides_differ(model::DiffReport& r) {
   const auto num = [](auto v) { return std::to_string(v); };
   if (!c.world_sizes.empty() || !t.world_sizes.empty())
     add("World size", joined(c.world_sizes, num), joined(t.world_sizes, num));
-  add("Ranks compared", std::to_string(r.control.ranks.size()), std::to_string(r.test.ranks.size()));
+  // The ranks compared: how many, or which when there are few (rank 0 against rank 1).
+  const auto ranks = [](const std::vector<int>& v) {
+    if (v.size() > 4) return std::to_string(v.size());
+    std::string out = v.size() == 1 ? "rank " : "ranks ";
+    for (std::size_t i = 0; i < v.size(); ++i) out += (i ? ", " : "") + std::to_string(v[i]);
+    return out;
+  };
+  if (r.control.ranks.size() != r.test.ranks.size())
+    add("Ranks compared", std::to_string(r.control.ranks.size()), std::to_string(r.test.ranks.size()));
+  else
+    add("Ranks compared", ranks(r.control.ranks), ranks(r.test.ranks));
   if (!c.cuda_runtime.empty() || !t.cuda_runtime.empty())
     add("CUDA runtime", joined(c.cuda_runtime, version_text), joined(t.cuda_runtime, version_text));
   if (!c.cuda_driver.empty() || !t.cuda_driver.empty())
@@ -101,16 +111,46 @@ bool queue_backs_up(const model::SideSummary& side) {
   return false;
 }
 
+// Steps far from the others of their rank, kept in every figure but said: a step a
+// fifth of the others' median or less is likely empty or cut, one five times longer a
+// warm-up the detection could not take out (it needs 3 steps) or a stall.
+std::string odd_steps(const model::SideSummary& side) {
+  std::map<int, std::vector<const model::StepDetail*>> by_rank;
+  for (const auto& d : side.step_details) by_rank[d.rank].push_back(&d);
+  std::string list;
+  for (const auto& [rank, steps] : by_rank) {
+    if (steps.size() < 2) continue;
+    for (std::size_t i = 0; i < steps.size(); ++i) {
+      if (steps.size() == 2 && i == 1) break;  // two steps: each is the other's outlier; say the first
+      std::vector<double> others;
+      for (std::size_t k = 0; k < steps.size(); ++k)
+        if (k != i) others.push_back(static_cast<double>(steps[k]->dur_ns));
+      const double m = median(others), d = static_cast<double>(steps[i]->dur_ns);
+      if (!(d * 5 <= m || d >= 5 * m)) continue;
+      list += std::string(list.empty() ? "" : "; ") + "rank " + std::to_string(rank) + " step " +
+              std::to_string(steps[i]->step) + " took " + ms(d) + " against " +
+              (others.size() == 1 ? "" : "a median of ") + ms(m);
+    }
+  }
+  return list;
+}
+
 void notes(model::DiffReport& r) {
-  for (const auto* side : {&r.control, &r.test})
-    if (side->whole_trace)
-      r.notes.push_back(side->label + " has no ProfilerStep: its traces are compared whole.");
+  const bool same_inputs = !r.control.inputs.empty() && r.control.inputs == r.test.inputs;
+  if (same_inputs)
+    r.notes.push_back("Both sides are the same traces: nothing can differ but the reading of them.");
+  if (r.control.whole_trace && r.test.whole_trace)
+    r.notes.push_back("Neither side has ProfilerStep: each trace is compared whole, figures are per trace.");
+  else
+    for (const auto* side : {&r.control, &r.test})
+      if (side->whole_trace)
+        r.notes.push_back(side->label + " has no ProfilerStep: its traces are compared whole.");
   if (!testable(r.control.units, r.test.units))
     r.notes.push_back("Not testable: " + r.control.label + " has " + std::to_string(r.control.units) + " " + r.unit +
                       (r.control.units == 1 ? "" : "s") + " to compare and " + r.test.label + " " +
-                      std::to_string(r.test.units) +
-                      "; telling a change from noise at 1 % takes 5 a side (or 4 and 6, 3 and 9). The lists show "
-                      "the largest raw changes, none of them judged real.");
+                      std::to_string(r.test.units) + "; a rank test needs 5 a side (or 4 and 6, 3 and 9) to tell a "
+                      "change from noise at the 1 % level (p < 0.01). The lists show the largest raw changes, none "
+                      "of them judged real.");
   for (const auto* side : {&r.control, &r.test}) {
     if (side->warmup.empty()) continue;
     std::string list;
@@ -127,11 +167,23 @@ void notes(model::DiffReport& r) {
                       (side->warmup.size() == 1 ? "it." : "them."));
   }
   for (const auto* side : {&r.control, &r.test}) {
-    if (!queue_backs_up(*side)) continue;
-    r.queue_backs_up = true;
-    r.notes.push_back("The GPU queue backs up on " + side->label + ": " +
-                      ms(static_cast<double>(side->step_mean.gpu_spill_ns)) + " per " + r.unit +
-                      " of GPU work runs on after the " + r.unit +
+    if (same_inputs && side == &r.test) break;
+    const auto odd = odd_steps(*side);
+    if (!odd.empty())
+      r.notes.push_back("Steps far from their rank's others on " + (same_inputs ? std::string("both sides") : side->label) +
+                        ", kept in every figure: " + odd +
+                        ". A step that short is likely empty or cut; one that long, a warm-up or a stall.");
+  }
+  const bool c = queue_backs_up(r.control), t = queue_backs_up(r.test);
+  r.queue_backs_up = c || t;
+  for (const auto* side : {&r.control, &r.test}) {
+    if (!(side == &r.control ? c : t) || (c && t && side == &r.test)) continue;
+    const bool both = c && t;
+    r.notes.push_back("The GPU queue backs up on " + (both ? std::string("both sides") : side->label) + ": " +
+                      (both ? ms(static_cast<double>(r.control.step_mean.gpu_spill_ns)) + " and " +
+                                  ms(static_cast<double>(r.test.step_mean.gpu_spill_ns))
+                            : ms(static_cast<double>(side->step_mean.gpu_spill_ns))) +
+                      " per " + r.unit + " of GPU work runs on after the " + r.unit +
                       " that launched it has ended. Step times then follow the CPU, and GPU time lands in later "
                       "steps.");
   }
@@ -179,6 +231,7 @@ void describe_side(const model::SetSummary& set, const std::set<int>& ranks, mod
   std::map<std::string, std::size_t> gpus;  // model -> most devices of it in one file
   std::set<int> world;
   std::set<std::int64_t> runtime, driver;
+  std::set<int> active;
   for (const auto& f : set.files) {
     if (!ranks.count(f.rank)) continue;
     std::map<std::string, std::size_t> here;
@@ -187,6 +240,7 @@ void describe_side(const model::SetSummary& set, const std::set<int>& ranks, mod
     if (f.world_size) world.insert(*f.world_size);
     if (f.cuda_runtime_version) runtime.insert(*f.cuda_runtime_version);
     if (f.cuda_driver_version) driver.insert(*f.cuda_driver_version);
+    active.insert(f.gpus_with_work);
     meta.cuda_graphs = meta.cuda_graphs || f.cuda_graphs;
     meta.compiled = meta.compiled || f.compiled;
   }
@@ -194,6 +248,7 @@ void describe_side(const model::SetSummary& set, const std::set<int>& ranks, mod
   meta.world_sizes.assign(world.begin(), world.end());
   meta.cuda_runtime.assign(runtime.begin(), runtime.end());
   meta.cuda_driver.assign(driver.begin(), driver.end());
+  meta.gpus_with_work.assign(active.begin(), active.end());
 }
 
 // Calls per step unit of the rows of each device (totals in --hta-compat): counts,

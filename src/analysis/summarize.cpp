@@ -500,6 +500,7 @@ model::FileSummary summarize_file(const model::TraceFile& f) {
     }
     first = last;
   }
+  s.gpus_with_work = static_cast<int>(devices.size());
   const auto busy = busy_in_windows(gpu, windows.begin, windows.end);
   for (std::size_t i = 0; i < s.steps.size(); ++i) {
     auto& d = s.steps[i].detail;

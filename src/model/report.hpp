@@ -140,6 +140,7 @@ struct SideMeta {
   std::vector<int> world_sizes;           // distinct distributedInfo.world_size
   std::vector<std::int64_t> cuda_runtime; // distinct cuda_runtime_version
   std::vector<std::int64_t> cuda_driver;  // distinct cuda_driver_version
+  std::vector<int> gpus_with_work;        // distinct per-file counts of devices with GPU work
   bool cuda_graphs = false;               // a graph launch (cudaGraphLaunch, hipGraphLaunch)
   bool compiled = false;                  // torch.compile regions or Triton kernels
 };

@@ -58,6 +58,7 @@ struct FileSummary {
   std::optional<std::int64_t> cuda_runtime_version, cuda_driver_version;
   bool cuda_graphs = false;  // a graph launch (cudaGraphLaunch, hipGraphLaunch) in the file
   bool compiled = false;     // torch.compile regions or Triton kernels in the file
+  int gpus_with_work = 0;    // devices with kernels, memcpy or memset: GPU idle is against them
   std::uint64_t events = 0;
   std::uint64_t json_bytes = 0;
   bool truncated = false;

@@ -56,6 +56,8 @@ void side(std::ostream& out, const model::SideSummary& s) {
   numbers(out, s.meta.cuda_runtime);
   out << ", \"cuda_driver_versions\": ";
   numbers(out, s.meta.cuda_driver);
+  out << ", \"gpus_with_work\": ";
+  numbers(out, s.meta.gpus_with_work);
   out << ", \"cuda_graphs\": " << (s.meta.cuda_graphs ? "true" : "false")
       << ", \"compiled\": " << (s.meta.compiled ? "true" : "false") << '}';
   const auto& st = s.step_times;

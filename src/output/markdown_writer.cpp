@@ -245,11 +245,13 @@ void write_markdown(const model::DiffReport& r, const MarkdownOptions& o, std::o
   const std::size_t cap = o.max_bytes;
   const std::string head = headline(r);
   const std::string gate = gate_section(r.gate, r.gate_heading, 8000);
-  const std::string diag = notes(r, 4000) + problems(r);
+  // Notes right under the headline, as in the other views; input problems at the end.
+  const std::string note_block = notes(r, 4000);
+  const std::string diag = problems(r);
   const std::string footer = "<sub>tracediff " TRACEDIFF_VERSION " \xC2\xB7 " +
                              std::string(r.hta_compat ? "totals (--hta-compat)" : "per-" + r.unit + " means") +
                              " \xC2\xB7 durations inclusive</sub>\n";
-  const std::size_t fixed = head.size() + gate.size() + diag.size() + footer.size() + 64;
+  const std::size_t fixed = head.size() + note_block.size() + gate.size() + diag.size() + footer.size() + 64;
   std::size_t rest = cap > fixed ? cap - fixed : 0;
 
   const std::string regressions = top_table("Regressions", r.top_regressions, r, rest * 2 / 5);
@@ -274,7 +276,7 @@ void write_markdown(const model::DiffReport& r, const MarkdownOptions& o, std::o
     }
   }
 
-  std::string doc = head + gate + regressions + improvements + lists + diag + footer;
+  std::string doc = head + note_block + gate + regressions + improvements + lists + diag + footer;
   hard_cap(doc, cap);
   out << doc;
 }

@@ -52,7 +52,7 @@ void write_summary(const model::SetSummary& s, std::ostream& out) {
         << ", \"cuda_driver_version\": "
         << (f.cuda_driver_version ? std::to_string(*f.cuda_driver_version) : "null")
         << ", \"cuda_graphs\": " << (f.cuda_graphs ? "true" : "false")
-        << ", \"compiled\": " << (f.compiled ? "true" : "false");
+        << ", \"compiled\": " << (f.compiled ? "true" : "false") << ", \"gpus_with_work\": " << f.gpus_with_work;
     out << ", \"events\": " << f.events << ", \"json_bytes\": " << f.json_bytes
         << ", \"truncated\": " << (f.truncated ? "true" : "false")
         << ", \"has_steps\": " << (f.has_steps ? "true" : "false") << ",\n   \"diagnostics\": ";

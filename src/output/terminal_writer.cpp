@@ -93,16 +93,21 @@ std::string sides_differ_text(const model::DiffReport& r) {
 
 std::string top_heading(const char* title, const model::TopList& list, const model::DiffReport& r) {
   const std::string basis = r.hta_compat ? "in total" : "per " + r.unit;
+  const bool up = std::string_view(title) == "Regressions";
+  // Nothing testable: the largest raw changes, never called regressions.
+  if (list.raw)
+    return std::string(up ? "Largest increases" : "Largest decreases") + " (" + basis +
+           "), not testable: too few " + r.unit + "s to tell them from noise";
   std::string h = std::string(title) + " (" + basis + ")";
-  if (list.raw) return h + ": not testable, too few steps to tell from noise; the largest raw changes";
   const auto n = [](std::size_t v) { return format_count(static_cast<std::int64_t>(v), false); };
   const std::size_t shown = list.rows.size(), all = shown + list.more;
   std::string counts = r.hta_compat ? (list.more ? "top " + n(shown) + " of " + n(all) : std::string())
                        : all == 0   ? "none significant"
                        : list.more  ? "top " + n(shown) + " of " + n(all) + " significant"
                                     : n(all) + " significant";
-  if (list.within_noise) counts += (counts.empty() ? "" : "; ") + n(list.within_noise) + " more within noise";
-  if (list.untestable) counts += (counts.empty() ? "" : "; ") + n(list.untestable) + " not testable";
+  const char* more = all == 0 ? "" : " more";
+  if (list.within_noise) counts += (counts.empty() ? "" : "; ") + n(list.within_noise) + more + " within noise";
+  if (list.untestable) counts += (counts.empty() ? "" : "; ") + n(list.untestable) + more + " not testable";
   return counts.empty() ? h : h + ": " + counts;
 }
 
@@ -165,9 +170,16 @@ Widths widths(const std::vector<const Rows*>& tables, std::size_t width, std::si
   return w;
 }
 
-void write_rows(std::ostream& out, const Rows& rows, const Widths& w, bool color) {
+// A first column too wide for its room gets a line of its own (up to the width),
+// the figures the next: a label is never cut again, or two could read alike.
+void write_rows(std::ostream& out, const Rows& rows, const Widths& w, bool color, std::size_t width = 0) {
   for (const auto& r : rows) {
-    std::string line = pad_right(detail::elide_middle(r[0].text, w.cols[0]), w.cols[0]);
+    std::string first = r[0].text;
+    if (width && display_width(first) > w.cols[0]) {
+      out << detail::elide_middle(first, width) << '\n';
+      first.clear();
+    }
+    std::string line = pad_right(detail::elide_middle(first, w.cols[0]), w.cols[0]);
     for (std::size_t c = 1; c < r.size() && c < w.cols.size(); ++c) {
       if (!w.cols[c]) continue;
       const auto dw = display_width(r[c].text);
@@ -263,8 +275,8 @@ void write_top(std::ostream& out, const TopTable& t, const Widths& w, bool color
   out << '\n' << (color ? k_bold : "");
   write_wrapped(out, t.heading, width);
   if (color) out << k_reset;
-  if (t.rows.empty()) out << "  none\n";
-  else write_rows(out, t.rows, w, color);
+  if (t.rows.empty() && t.heading.find(": ") == std::string::npos) out << "  none\n";
+  else write_rows(out, t.rows, w, color, width);
 }
 
 // Labels for the names of both lists at the width the terminal leaves them: the
@@ -330,24 +342,19 @@ void write_terminal_summary(const model::DiffReport& r, const TerminalOptions& o
   out << '\n';
   write_wrapped(out, groups, width);
 
-  // The name column gets what the figures leave of the width.
-  const auto numbers = [&](const model::TopList& list) {
-    std::size_t w = 0;
-    for (auto i : list.rows) {
-      const auto& row = r.rows[i];
-      const double cv = row.per_step_basis ? row.control_step.total_ns : static_cast<double>(row.control.total_ns);
-      const double tv = row.per_step_basis ? row.test_step.total_ns : static_cast<double>(row.test.total_ns);
-      w = std::max(w, format_duration_ns(to_ns(cv), false).size() + format_duration_ns(to_ns(tv), false).size() +
-                          format_duration_ns(to_ns(tv - cv), true).size() + format_pct(row.pct, true).size());
-    }
-    return w;
-  };
-  const std::size_t used = std::max(numbers(r.top_regressions), numbers(r.top_improvements)) + 4 * 2 + 3 + 2;
-  const std::size_t chars = std::max<std::size_t>(width > used ? width - used : 0, 16);
+  // The name column gets what the figures leave of the width: laid out once without
+  // names to measure that, then labelled to fit it, so that no label is cut again.
+  const auto blank = [](const model::TopList& list) { return std::vector<std::string>(list.rows.size()); };
+  auto slower = top_table("Regressions", r.top_regressions, r, blank(r.top_regressions));
+  auto faster = top_table("Improvements", r.top_improvements, r, blank(r.top_improvements));
+  auto w = widths({&slower.rows, &faster.rows}, width, 16);
+  std::size_t rest = 2;  // the names' indent
+  for (std::size_t c = 1; c < w.cols.size(); ++c) rest += w.cols[c] ? w.cols[c] + 2 : 0;
+  const std::size_t chars = std::max<std::size_t>(width > rest ? width - rest : 0, 14);
   const auto [slower_labels, faster_labels] = list_labels(r, chars);
-  const auto slower = top_table("Regressions", r.top_regressions, r, slower_labels);
-  const auto faster = top_table("Improvements", r.top_improvements, r, faster_labels);
-  const auto w = widths({&slower.rows, &faster.rows}, width, 16);
+  slower = top_table("Regressions", r.top_regressions, r, slower_labels);
+  faster = top_table("Improvements", r.top_improvements, r, faster_labels);
+  w = widths({&slower.rows, &faster.rows}, width, 16);
   write_top(out, slower, w, o.color, width);
   write_top(out, faster, w, o.color, width);
 

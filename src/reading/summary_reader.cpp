@@ -149,6 +149,7 @@ struct Reader {
       if (!at(o, key).is_null()) *field = static_cast<std::int64_t>(count(at(o, key), key));
     f.cuda_graphs = boolean(at(o, "cuda_graphs"), "cuda_graphs");
     f.compiled = boolean(at(o, "compiled"), "compiled");
+    f.gpus_with_work = rank(at(o, "gpus_with_work"), "gpus_with_work");  // a small count, as a rank is
     f.events = figure(at(o, "events"), "events");
     f.json_bytes = figure(at(o, "json_bytes"), "json_bytes");
     f.truncated = boolean(at(o, "truncated"), "truncated");

@@ -91,6 +91,37 @@ std::string elide_around_valid(std::string_view s, std::size_t n, std::size_t ma
   return join_elided(s, {{0, head}, {ws, we}, {n - tail, n}});
 }
 
+// s with a window at each of the code points `at` (from the start of its word), its
+// head and its tail, joined with "…" where they do not meet: for names that differ
+// in more than one place ("…adagrad_unweighted_kern…_cta_per_row…").
+std::string elide_windows(std::string_view s, std::size_t n, std::vector<std::size_t> at, std::size_t max) {
+  std::sort(at.begin(), at.end());
+  at.erase(std::unique(at.begin(), at.end()), at.end());
+  const std::size_t head = std::min(n, std::max<std::size_t>(4, max / 4));
+  const std::size_t tail = std::min(n, std::max<std::size_t>(4, max / 8));
+  const std::size_t window = std::max<std::size_t>(10, max / (at.size() + 1));
+  std::vector<std::pair<std::size_t, std::size_t>> ranges{{0, head}};
+  for (auto p : at) {
+    std::size_t b = p, bytes = byte_of(s, p);
+    while (b > 0 && p - b < 12 && is_alnum(s[bytes - 1])) --b, bytes = byte_of(s, b);
+    ranges.push_back({b, std::min(n, p + window)});
+  }
+  ranges.push_back({n - tail, n});
+  std::sort(ranges.begin(), ranges.end());
+  std::vector<std::pair<std::size_t, std::size_t>> merged;
+  for (const auto& r : ranges) {
+    if (!merged.empty() && r.first <= merged.back().second + 1) merged.back().second = std::max(merged.back().second, r.second);
+    else merged.push_back(r);
+  }
+  std::string out;
+  for (std::size_t i = 0; i < merged.size(); ++i) {
+    if (i) out += k_ellipsis;
+    const auto from = byte_of(s, merged[i].first);
+    out.append(s.substr(from, byte_of(s.substr(from), merged[i].second - merged[i].first)));
+  }
+  return out;
+}
+
 // Code points a and b have in common at their start.
 std::size_t common_prefix_code_points(std::string_view a, std::string_view b) {
   std::size_t i = static_cast<std::size_t>(std::mismatch(a.begin(), a.end(), b.begin(), b.end()).first - a.begin());
@@ -197,6 +228,17 @@ class Labeller {
     std::iota(all.begin(), all.end(), std::size_t{0});
     for (auto id : all) m_label[id] = elide_valid(text(id, 0), cps(id, 0), m_max);
     for (auto& tie : ties(all)) resolve(std::move(tie), 0);
+    // Labels that still meet differ in more than one place (weighted/unweighted and
+    // cta/warp): a window at each place where a name differs from the others of its
+    // tie, in the simplified text.
+    for (const auto& tie : ties(all))
+      for (auto id : tie) {
+        std::vector<std::size_t> at;
+        for (auto other : tie)
+          if (other != id && text(other, 0) != text(id, 0))
+            at.push_back(common_prefix_code_points(text(id, 0), text(other, 0)));
+        if (!at.empty() && at.size() < 16) m_label[id] = elide_windows(text(id, 0), cps(id, 0), at, m_max);
+      }
     // Labels from different groups or levels can still meet (a name may literally
     // hold "…"): those become their whole level-2 text, which no two names share.
     // Each round fixes at least one more name, so this ends.

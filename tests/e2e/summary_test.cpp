@@ -101,7 +101,7 @@ namespace {
 const std::string k_small = R"({"format": "tracediff-summary", "schema_version": 2, "label": "t", "inputs": ["x"],
  "diagnostics": {"counts": {"rank_duplicate": 1}, "samples": []},
  "files": [{"path": "x", "rank": 3, "rank_source": "distributedInfo", "world_size": 4, "gpu_names": ["H100"],
-  "cuda_runtime_version": 12040, "cuda_driver_version": null, "cuda_graphs": false, "compiled": true,
+  "cuda_runtime_version": 12040, "cuda_driver_version": null, "cuda_graphs": false, "compiled": true, "gpus_with_work": 1,
   "events": 10, "json_bytes": 1000, "truncated": false, "has_steps": true,
   "diagnostics": {"counts": {}, "samples": []},
   "keys": [["cpu_op", "aten::mm", "cpu_op"], ["kernel", "gemm", "kernel"]], "launchers": ["aten::mm"],

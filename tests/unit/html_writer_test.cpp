@@ -700,7 +700,8 @@ BOOST_AUTO_TEST_CASE(whole_trace_is_said_plainly_and_clean_inputs_have_no_proble
   }
   finish(r);
   const auto html = render(r);
-  BOOST_TEST(html.find("Control has no ProfilerStep: its traces are compared whole.") != std::string::npos);
+  BOOST_TEST(html.find("Neither side has ProfilerStep: each trace is compared whole, figures are per trace.") !=
+             std::string::npos);
   BOOST_TEST(html.find("whole trace (no ProfilerStep)") != std::string::npos);
   // Per trace everywhere, and the trace time with its breakdown, as the terminal has it.
   BOOST_TEST(html.find("per step") == std::string::npos);

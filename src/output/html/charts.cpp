@@ -67,9 +67,11 @@ std::vector<Chart> build_charts(const DiffReport& r, const std::vector<std::size
   for (auto i : order)
     if (!is_profiler_step(r.rows[i])) candidates.push_back(i);
 
-  // The top n of the candidates by a magnitude, ties in impact order.
+  // The top n of the candidates by a magnitude (none that did not move), ties in impact order.
   const auto top_by = [&](auto&& mag) {
-    std::vector<std::size_t> v = candidates;
+    std::vector<std::size_t> v;
+    for (auto i : candidates)
+      if (mag(r.rows[i]) > 0) v.push_back(i);
     std::stable_sort(v.begin(), v.end(), [&](std::size_t a, std::size_t b) { return mag(r.rows[a]) > mag(r.rows[b]); });
     if (v.size() > n) v.resize(n);
     return v;
@@ -84,8 +86,8 @@ std::vector<Chart> build_charts(const DiffReport& r, const std::vector<std::size
       count.main.rows.push_back({&row, {}, static_cast<double>(c), static_cast<double>(t), static_cast<double>(t - c),
                                  format_count(c, false), format_count(t, false), format_count(t - c, true), nullptr});
     }
-    for (std::size_t k = 0; k < candidates.size() && k < n; ++k) {
-      const auto& row = r.rows[candidates[k]];
+    for (auto i : top_by([](const DiffRow& x) { return static_cast<double>(magnitude(x.diff_ns())); })) {
+      const auto& row = r.rows[i];
       duration.main.rows.push_back(duration_row(row, static_cast<double>(row.control.total_ns),
                                                 static_cast<double>(row.test.total_ns), nullptr));
     }
@@ -94,6 +96,7 @@ std::vector<Chart> build_charts(const DiffReport& r, const std::vector<std::size
     duration.main.title = "Duration difference";
     duration.main.subtitle =
         "Top " + std::to_string(duration.main.rows.size()) + " operators by |\xCE\x94 total duration|";
+    for (auto* set : {&count.main, &duration.main}) label(*set);
     return {count, duration};
   }
 
@@ -104,8 +107,8 @@ std::vector<Chart> build_charts(const DiffReport& r, const std::vector<std::size
     count.main.rows.push_back({&row, {}, c, t, t - c, format_count_per_step(c, false), format_count_per_step(t, false),
                                format_count_per_step(t - c, true), nullptr});
   }
-  for (std::size_t k = 0; k < candidates.size() && k < n; ++k) {
-    const auto& row = r.rows[candidates[k]];
+  for (auto i : top_by([](const DiffRow& x) { return std::fabs(x.diff_per_step_ns()); })) {
+    const auto& row = r.rows[i];
     duration.main.rows.push_back(duration_row(row, row.control_step.total_ns, row.test_step.total_ns,
                                               model::verdict_name(row.verdict)));
   }

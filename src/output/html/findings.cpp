@@ -35,13 +35,13 @@ data list_of(const DiffReport& r, const Anchors& a, const model::TopList& list) 
   return items;
 }
 
-// "3 more; 28 within noise; 4 not testable".
+// "3 more significant; 28 within noise; 4 not testable".
 std::string more_text(const model::TopList& list) {
   std::string out;
   const auto add = [&](std::size_t n, const char* what) {
     if (n) out += (out.empty() ? "" : "; ") + format_count(static_cast<std::int64_t>(n), false) + what;
   };
-  add(list.more, " more");
+  add(list.more, " more significant");
   add(list.within_noise, " within noise");
   add(list.untestable, " not testable");
   return out;
@@ -68,8 +68,8 @@ void add_findings(const DiffReport& r, const Anchors& a, data& ctx) {
   ctx.set("top_faster", list_of(r, a, r.top_improvements));
   ctx.set("has_top_slower", !r.top_regressions.rows.empty());
   ctx.set("has_top_faster", !r.top_improvements.rows.empty());
-  ctx.set("top_slower_title", std::string(raw ? "Larger per " + r.unit + ", not testable" : "Slower per " + r.unit));
-  ctx.set("top_faster_title", std::string(raw ? "Smaller per " + r.unit + ", not testable" : "Faster per " + r.unit));
+  ctx.set("top_slower_title", std::string(raw ? "Largest increases per " + r.unit + ", not testable" : "Slower per " + r.unit));
+  ctx.set("top_faster_title", std::string(raw ? "Largest decreases per " + r.unit + ", not testable" : "Faster per " + r.unit));
   ctx.set("top_slower_more", more_text(r.top_regressions));
   ctx.set("top_faster_more", more_text(r.top_improvements));
 

@@ -139,6 +139,13 @@ void add_headline(const DiffReport& r, data& ctx) {
     add("Step units (the per-" + r.unit + " divisor)", format_count(static_cast<std::int64_t>(c.units), false),
         format_count(static_cast<std::int64_t>(t.units), false));
   add("GPUs", join(c.meta.gpus, ", "), join(t.meta.gpus, ", "));
+  const auto active = [](const SideSummary& s) {
+    std::string out;
+    for (int n : s.meta.gpus_with_work) out += (out.empty() ? "" : ", ") + std::to_string(n);
+    return out;
+  };
+  if (!c.meta.gpus_with_work.empty() || !t.meta.gpus_with_work.empty())
+    add("GPUs with work, per trace (GPU idle counts them)", active(c), active(t));
   ctx.set("compared", compared);
 
   data file_rows = make_list();
