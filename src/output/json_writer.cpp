@@ -171,7 +171,7 @@ void write_json(const model::DiffReport& r, std::ostream& out) {
   top_counts(out, r.top_regressions);
   out << ", \"improvements\": ";
   top_counts(out, r.top_improvements);
-  out << "},\n  \"gate\": ";
+  out << "},\n  \"gate_heading\": " << json_string(r.gate_heading) << ",\n  \"gate\": ";
   list(out, r.gate, [&](const model::GateResult& g) {
     out << "\n    {\"condition\": " << json_string(g.condition.text) << ", \"outcome\": \""
         << model::gate_outcome_name(g.outcome) << "\", \"detail\": " << json_string(g.detail) << '}';

@@ -231,14 +231,19 @@ class Labeller {
     // Labels that still meet differ in more than one place (weighted/unweighted and
     // cta/warp): a window at each place where a name differs from the others of its
     // tie, in the simplified text.
-    for (const auto& tie : ties(all))
-      for (auto id : tie) {
-        std::vector<std::size_t> at;
-        for (auto other : tie)
-          if (other != id && text(other, 0) != text(id, 0))
-            at.push_back(common_prefix_code_points(text(id, 0), text(other, 0)));
-        if (!at.empty() && at.size() < 16) m_label[id] = elide_windows(text(id, 0), cps(id, 0), at, m_max);
-      }
+    // Wider windows while they still meet, a few times.
+    for (std::size_t room = m_max, round = 0; round < 6; room *= 2, ++round) {
+      const auto left = ties(all);
+      if (left.empty()) break;
+      for (const auto& tie : left)
+        for (auto id : tie) {
+          std::vector<std::size_t> at;
+          for (auto other : tie)
+            if (other != id && text(other, 0) != text(id, 0))
+              at.push_back(common_prefix_code_points(text(id, 0), text(other, 0)));
+          if (!at.empty() && at.size() < 16) m_label[id] = elide_windows(text(id, 0), cps(id, 0), at, room);
+        }
+    }
     // Labels from different groups or levels can still meet (a name may literally
     // hold "…"): those become their whole level-2 text, which no two names share.
     // Each round fixes at least one more name, so this ends.

@@ -265,6 +265,33 @@ BOOST_AUTO_TEST_CASE(a_gpu_queue_that_backs_up_is_said_and_adds_up) {
   bool said = false;
   for (const auto& n : j.at("notes").as_array()) said = said || n.as_string().find("The GPU queue backs up on Test") == 0;
   BOOST_TEST(said);
+  // GPU busy is capped by the step; the work launched shows the GPU three times slower.
+  const auto* work = figure(j, "gpu_work");
+  BOOST_REQUIRE(work);
+  BOOST_TEST(num(work->at("diff_pct")) > 150.0);
+  BOOST_TEST(work->at("verdict").as_string() == "slower");
+  // Idle is neither better nor worse: the views say "less", not "faster".
+  const auto* idle = figure(j, "gpu_idle");
+  BOOST_REQUIRE(idle);
+  const auto md = run_cli({c, t, "--markdown", "-", "-q"}).out;
+  BOOST_TEST(md.find("| GPU idle |") != std::string::npos);
+  const auto html = run_cli({c, t, "-o", "-", "-q"}).out;
+  if (idle->at("significant").as_bool()) BOOST_TEST(html.find("<div class=\"card-verdict\">less</div>") != std::string::npos);
+}
+
+// A 2-step profile whose first step is a warm-up (too few steps to leave it out),
+// and an empty step: kept, and said.
+BOOST_AUTO_TEST_CASE(steps_far_from_the_others_are_said) {
+  const auto c = tracegen("odd-c", {"--ranks", "1", "--steps", "2", "--seed", "21", "--warmup-steps", "1"});
+  const auto j = compare_json({c, c});
+  bool said = false;
+  for (const auto& n : j.at("notes").as_array())
+    said = said || (n.as_string().find("Steps far from their rank's others on both sides") == 0 &&
+                    n.as_string().find("rank 0 step 1 took") != json::string::npos);
+  BOOST_TEST(said, json::serialize(j.at("notes")));
+  bool same = false;
+  for (const auto& n : j.at("notes").as_array()) same = same || n.as_string().find("Both sides are the same traces") == 0;
+  BOOST_TEST(same);
 }
 
 // Templated kernel names that differ only in the middle get labels that differ, in

@@ -490,4 +490,22 @@ BOOST_AUTO_TEST_CASE(random_names_keep_every_promise) {
   }
 }
 
+// FBGEMM's kernels differ in two places (unweighted/weighted, cta/warp): at a narrow
+// width each label shows both, not a whole 2,000-character name.
+BOOST_AUTO_TEST_CASE(names_that_differ_in_two_places_keep_short_distinct_labels) {
+  const std::string params = "(at::GenericPackedTensorAccessor<float, 2ul, at::RestrictPtrTraits, long>, " +
+                             std::string(1500, 'p') + ")";
+  std::vector<std::string> names;
+  for (const char* w : {"unweighted", "weighted"})
+    for (const char* k : {"cta", "warp"})
+      names.push_back(std::string("void split_embedding_backward_codegen_rowwise_adagrad_") + w + "_kernel_" + k +
+                      "_per_row_1<c10::Half, float, c10::Half, 2ul, 32>" + params);
+  const std::vector<std::string_view> views(names.begin(), names.end());
+  for (std::size_t width : {24u, 38u, 60u}) {
+    const auto labels = tracediff::distinct_labels(views, width);
+    BOOST_TEST(std::set<std::string>(labels.begin(), labels.end()).size() == 4u, width);
+    for (const auto& l : labels) BOOST_TEST(l.size() < 120u, l);
+  }
+}
+
 BOOST_AUTO_TEST_SUITE_END()

@@ -278,6 +278,24 @@ BOOST_AUTO_TEST_CASE(time_conditions_fire_only_on_significant_changes) {
   BOOST_TEST((eval("step_time>+50%", r).outcome == GateOutcome::passed));
 }
 
+BOOST_AUTO_TEST_CASE(the_heading_never_calls_unmeasured_conditions_passed) {
+  auto r = report();
+  const auto heading = [&](std::vector<std::string> exprs) {
+    std::vector<GateCondition> conds;
+    for (const auto& e : exprs) conds.push_back(parse_gate_condition(e));
+    return analysis::gate_heading(analysis::evaluate_gate(conds, r));
+  };
+  BOOST_TEST(heading({"step_time>+5%", "added>5"}) == "Gate failed: 1 of 2 --fail-on conditions hold");
+  BOOST_TEST(heading({"added>5"}) == "Gate passed: none of 1 --fail-on conditions holds");
+  r.headline[0].value.significant = false;
+  r.headline[0].value.verdict = model::Verdict::untestable;
+  BOOST_TEST(heading({"step_time>+5%", "added>5"}) ==
+             "Gate passed, but 1 of 2 --fail-on conditions were not evaluated");
+  BOOST_TEST(heading({"step_time>+5%", "optional:op:nothing>1%"}) ==
+             "Gate not evaluated: none of 2 --fail-on conditions could be measured");
+  BOOST_TEST(analysis::gate_heading({}).empty());
+}
+
 BOOST_AUTO_TEST_CASE(qualifiers) {
   auto c = parse_gate_condition("raw:any-kernel:*>+2%");
   BOOST_TEST(c.raw);
