@@ -106,6 +106,8 @@ std::string format_count_per_step(double n, bool with_sign) {
     return std::string(n < 0 ? "-" : (with_sign ? "+" : "")) + "<0.01";
   }
   std::string out = sign_prefix(n < 0, n > 0, with_sign);
+  // A thousand calls a step or more: the fraction says nothing ("10,909", not "10,909.17").
+  if (hundredths >= 100'000) return out + group_thousands((hundredths + 50) / 100);
   out += group_thousands(hundredths / 100);
   if (const auto frac = hundredths % 100; frac != 0) {
     out += '.';

@@ -27,7 +27,7 @@ std::string format_duration_ns(std::int64_t ns, bool with_sign);
 std::string format_count(std::int64_t n, bool with_sign);
 
 // A count per step (a mean, so fractional): at most two decimals, trailing zeros
-// dropped, ',' thousands separators ("4", "0.5", "2.33", "1,234.5"). A positive value
+// dropped, ',' thousands separators ("4", "0.5", "2.33"); none from 1,000 ("1,235"). A positive value
 // that rounds to 0 is "<0.01". with_sign as for durations.
 //   format_count_per_step(2.3333, false) -> "2.33"    format_count_per_step(3, true) -> "+3"
 std::string format_count_per_step(double n, bool with_sign);

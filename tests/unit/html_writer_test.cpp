@@ -646,7 +646,9 @@ BOOST_AUTO_TEST_CASE(counts_per_step_read_plainly) {
   BOOST_TEST(format_count_per_step(4, false) == "4");
   BOOST_TEST(format_count_per_step(0.5, false) == "0.5");
   BOOST_TEST(format_count_per_step(2.3333, false) == "2.33");
-  BOOST_TEST(format_count_per_step(1234.5, false) == "1,234.5");
+  BOOST_TEST(format_count_per_step(999.5, false) == "999.5");
+  BOOST_TEST(format_count_per_step(1234.5, false) == "1,235");  // a thousand or more: no fraction
+  BOOST_TEST(format_count_per_step(10909.17, true) == "+10,909");
   BOOST_TEST(format_count_per_step(3, true) == "+3");
   BOOST_TEST(format_count_per_step(-6.666, true) == "-6.67");
   BOOST_TEST(format_count_per_step(0, true) == "0");
