@@ -264,8 +264,6 @@ void launchers(const SideData& c, const SideData& t, const NoiseRule& rule, mode
     lr.control_ns = static_cast<std::int64_t>(sum(lc));
     lr.test_ns = static_cast<std::int64_t>(sum(lt));
     lr.time = compare_samples(lc, lt, rule);
-    lr.control_per_step_ns = lr.time.control;
-    lr.test_per_step_ns = lr.time.test;
     std::sort(lr.kernels.begin(), lr.kernels.end(), [](auto& a, auto& b) {
       const double da = std::fabs(a.time.diff()), db = std::fabs(b.time.diff());
       return da != db ? da > db : a.name < b.name;

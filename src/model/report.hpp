@@ -171,7 +171,6 @@ struct LauncherRow {
   std::string launcher;  // CPU operator name; "(unknown)" when the launch has no enclosing op
   std::string label;     // as views show it
   Comparison time;       // GPU time per step, judged
-  double control_per_step_ns = 0, test_per_step_ns = 0;
   std::int64_t control_ns = 0, test_ns = 0;
   struct Kernel {
     std::string name;

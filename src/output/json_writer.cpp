@@ -248,8 +248,8 @@ void write_json(const model::DiffReport& r, std::ostream& out) {
       const auto& l = r.by_launcher[i];
       out << (i ? ",\n    " : "\n    ") << "{\"launcher\": " << json_string(l.launcher)
           << ", \"control_us\": " << us_decimal(l.control_ns) << ", \"test_us\": " << us_decimal(l.test_ns)
-          << ", \"control_per_step_us\": " << us_decimal(l.control_per_step_ns)
-          << ", \"test_per_step_us\": " << us_decimal(l.test_per_step_ns)
+          << ", \"control_per_step_us\": " << us_decimal(l.time.control)
+          << ", \"test_per_step_us\": " << us_decimal(l.time.test)
           << ", \"diff_pct\": " << pct_decimal(l.time.pct, "null") << ", \"verdict\": \""
           << model::verdict_name(l.time.verdict) << "\", \"significant\": " << (l.time.significant ? "true" : "false")
           << ", \"kernels\": ";

@@ -194,16 +194,12 @@ DiffReport small_report() {
   evil.control_ns = 0;
   evil.test_ns = 5'500'000;
   evil.time = time(0, 5'500'000);
-  evil.control_per_step_ns = evil.time.control;
-  evil.test_per_step_ns = evil.time.test;
   evil.kernels = {{k_evil, "", 0, 5'500'000, time(0, 5'500'000)}};
   model::LauncherRow add;
   add.launcher = "aten::add";
   add.control_ns = 40'000'000;
   add.test_ns = 47'000'000;
   add.time = time(40'000'000, 47'000'000);
-  add.control_per_step_ns = add.time.control;
-  add.test_per_step_ns = add.time.test;
   add.kernels = {{"void at::native::vectorized_elementwise_kernel<4, at::native::CUDAFunctor_add<float>, "
                   "at::detail::Array<char*, 3> >(int, at::native::CUDAFunctor_add<float>, "
                   "at::detail::Array<char*, 3>)",
