@@ -29,13 +29,13 @@ struct SideAgg {
   model::SideStats stats;
   model::Device device = model::Device::cpu;
   std::string_view full_name;
-  std::vector<double> per_unit;  // total ns in each step unit, for the noise test
+  model::Samples per_unit;  // total ns in each step unit it occurs in, for the noise test
 };
 
 struct SideData {
   std::map<Key, SideAgg> rows;
   // launcher -> key -> GPU ns in each step unit
-  std::map<std::string_view, std::map<Key, std::vector<double>>> launches;
+  std::map<std::string_view, std::map<Key, model::Samples>> launches;
   std::deque<std::string> short_names;  // what --short-names keys view (a deque: they stay put)
   std::size_t units = 0;
 };
@@ -158,7 +158,7 @@ SideData collect(const model::SetSummary& set, const Selection& sel, const Compa
       if (inserted) {
         a.device = device;
         a.full_name = k.name;
-        a.per_unit.assign(units.size(), 0.0);
+        a.per_unit.set_units(units.size());
       } else if (k.name < a.full_name) {
         a.full_name = k.name;
       }
@@ -173,17 +173,20 @@ SideData collect(const model::SetSummary& set, const Selection& sel, const Compa
       a->stats.count += c.count;
       detail::add_sat(a->stats.total_ns, c.total_ns);
       detail::add_sat(a->stats.self_ns, c.self_ns);
-      a->per_unit[u->second] += static_cast<double>(c.total_ns);
+      a->per_unit.add(static_cast<std::uint32_t>(u->second), static_cast<double>(c.total_ns));
     }
     for (const auto& l : f.launches) {
       if (!key_of[l.key]) continue;
       const auto u = unit_of.find({fi, l.step});
       if (u == unit_of.end()) continue;
       auto& per_unit = data.launches[f.launchers[l.launcher]][*key_of[l.key]];
-      if (per_unit.empty()) per_unit.assign(units.size(), 0.0);
-      per_unit[u->second] += static_cast<double>(l.total_ns);
+      per_unit.set_units(units.size());
+      per_unit.add(static_cast<std::uint32_t>(u->second), static_cast<double>(l.total_ns));
     }
   }
+  for (auto& [key, a] : data.rows) a.per_unit.settle();
+  for (auto& [who, per_key] : data.launches)
+    for (auto& [key, per_unit] : per_key) per_unit.settle();
 
   // Per rank: mean step time and GPU busy time.
   std::map<int, model::RankDetail> by_rank;
@@ -231,38 +234,38 @@ model::Change change_per_step(std::uint64_t c, std::size_t cu, std::uint64_t t, 
   return lhs > rhs ? Change::increased : lhs < rhs ? Change::decreased : Change::unchanged;
 }
 
-double sum(const std::vector<double>& v) { return std::accumulate(v.begin(), v.end(), 0.0); }
-
 // GPU time by launching operator, with its kernels; and each GPU row's main launcher.
 void launchers(const SideData& c, const SideData& t, const NoiseRule& rule, model::DiffReport& report) {
   std::map<Key, std::pair<double, std::string_view>> top_launcher;  // key -> (ns on both sides, launcher)
-  std::map<std::string_view, std::map<Key, std::pair<const std::vector<double>*, const std::vector<double>*>>> both;
+  std::map<std::string_view, std::map<Key, std::pair<const model::Samples*, const model::Samples*>>> both;
   for (const auto& [who, per_key] : c.launches)
     for (const auto& [key, v] : per_key) both[who][key].first = &v;
   for (const auto& [who, per_key] : t.launches)
     for (const auto& [key, v] : per_key) both[who][key].second = &v;
-  const std::vector<double> c_zero(c.units, 0.0), t_zero(t.units, 0.0);
+  const model::Samples c_zero(c.units), t_zero(t.units);
   for (const auto& [who, per_key] : both) {
     model::LauncherRow lr;
     lr.launcher = who;
-    std::vector<double> lc(c.units, 0.0), lt(t.units, 0.0);
+    model::Samples lc(c.units), lt(t.units);
     for (const auto& [key, sides] : per_key) {
       const auto& kc = sides.first ? *sides.first : c_zero;
       const auto& kt = sides.second ? *sides.second : t_zero;
-      for (std::size_t u = 0; u < kc.size(); ++u) lc[u] += kc[u];
-      for (std::size_t u = 0; u < kt.size(); ++u) lt[u] += kt[u];
+      lc.add_all(kc);
+      lt.add_all(kt);
       model::LauncherRow::Kernel k;
       k.name = key.second;
-      k.control_ns = static_cast<std::int64_t>(sum(kc));
-      k.test_ns = static_cast<std::int64_t>(sum(kt));
+      k.control_ns = static_cast<std::int64_t>(kc.sum());
+      k.test_ns = static_cast<std::int64_t>(kt.sum());
       k.time = compare_samples(kc, kt, rule);
-      const double ns = sum(kc) + sum(kt);
+      const double ns = kc.sum() + kt.sum();
       auto& best = top_launcher[key];
       if (ns > best.first || (ns == best.first && (best.second.empty() || who < best.second))) best = {ns, who};
       lr.kernels.push_back(std::move(k));
     }
-    lr.control_ns = static_cast<std::int64_t>(sum(lc));
-    lr.test_ns = static_cast<std::int64_t>(sum(lt));
+    lc.settle();
+    lt.settle();
+    lr.control_ns = static_cast<std::int64_t>(lc.sum());
+    lr.test_ns = static_cast<std::int64_t>(lt.sum());
     lr.time = compare_samples(lc, lt, rule);
     std::sort(lr.kernels.begin(), lr.kernels.end(), [](auto& a, auto& b) {
       const double da = std::fabs(a.time.diff()), db = std::fabs(b.time.diff());
@@ -307,8 +310,8 @@ model::DiffReport compare_summaries(const model::SetSummary& control, const mode
     row.control_step = per_step(ca, c.units);
     row.test_step = per_step(ta, t.units);
     row.change = change_per_step(row.control.count, c.units, row.test.count, t.units);
-    row.control_samples = ca ? ca->per_unit : std::vector<double>(c.units, 0.0);
-    row.test_samples = ta ? ta->per_unit : std::vector<double>(t.units, 0.0);
+    row.control_samples = ca ? ca->per_unit : model::Samples(c.units);
+    row.test_samples = ta ? ta->per_unit : model::Samples(t.units);
     const auto v = judge(row.control_samples, row.test_samples, rule);
     row.significant = v.significant;
     row.verdict = v.verdict;

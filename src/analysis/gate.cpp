@@ -155,15 +155,15 @@ const model::Figure* figure(const DiffReport& r, std::string_view id) {
 // The rows a glob matches, summed, judged as one figure.
 model::Comparison sum_of(const std::vector<const DiffRow*>& rows, const DiffReport& r) {
   model::Comparison v;
-  std::vector<double> c, t;
+  model::Samples c, t;
   for (const auto* row : rows) {
     v.control += row->per_step_basis ? row->control_step.total_ns : static_cast<double>(row->control.total_ns);
     v.test += row->per_step_basis ? row->test_step.total_ns : static_cast<double>(row->test.total_ns);
-    c.resize(std::max(c.size(), row->control_samples.size()));
-    t.resize(std::max(t.size(), row->test_samples.size()));
-    for (std::size_t i = 0; i < row->control_samples.size(); ++i) c[i] += row->control_samples[i];
-    for (std::size_t i = 0; i < row->test_samples.size(); ++i) t[i] += row->test_samples[i];
+    c.add_all(row->control_samples);
+    t.add_all(row->test_samples);
   }
+  c.settle();
+  t.settle();
   if (v.control != 0) v.pct = 100.0 * (v.test - v.control) / v.control;
   if (!r.hta_compat) {
     const auto j = judge(c, t, NoiseRule{r.min_change_pct, r.min_change_us * 1000.0});

@@ -41,28 +41,33 @@ const std::vector<double>& u_cdf(std::size_t m, std::size_t n) {
 
 }  // namespace
 
-double mean(const std::vector<double>& v) {
-  if (v.empty()) return 0;
-  double s = 0;
-  for (double x : v) s += x;
-  return s / static_cast<double>(v.size());
-}
+double mean(const model::Samples& s) { return s.units() ? s.sum() / static_cast<double>(s.units()) : 0; }
+double mean(const std::vector<double>& v) { return mean(model::Samples::dense(v)); }
 
-double median(std::vector<double> v) {
-  if (v.empty()) return 0;
-  const auto mid = v.begin() + static_cast<std::ptrdiff_t>(v.size() / 2);
-  std::nth_element(v.begin(), mid, v.end());
-  if (v.size() % 2) return *mid;
-  return (*mid + *std::max_element(v.begin(), mid)) / 2;
+double median(const model::Samples& s) {
+  const std::size_t n = s.units();
+  if (n == 0) return 0;
+  std::vector<double> sorted;
+  sorted.reserve(s.values().size());
+  for (const auto& [u, v] : s.values()) sorted.push_back(v);
+  std::sort(sorted.begin(), sorted.end());
+  // The units without a value are a block of zeros, inserted where 0 sorts.
+  const std::size_t zeros = n - sorted.size();
+  const auto at_zero = static_cast<std::size_t>(std::lower_bound(sorted.begin(), sorted.end(), 0.0) - sorted.begin());
+  const auto at = [&](std::size_t k) { return k < at_zero ? sorted[k] : k < at_zero + zeros ? 0.0 : sorted[k - zeros]; };
+  return n % 2 ? at(n / 2) : (at(n / 2 - 1) + at(n / 2)) / 2;
 }
+double median(std::vector<double> v) { return median(model::Samples::dense(v)); }
 
-double stddev(const std::vector<double>& v) {
-  if (v.size() < 2) return 0;
-  const double m = mean(v);
-  double ss = 0;
-  for (double x : v) ss += (x - m) * (x - m);
-  return std::sqrt(ss / static_cast<double>(v.size() - 1));
+double stddev(const model::Samples& s) {
+  const std::size_t n = s.units();
+  if (n < 2) return 0;
+  const double m = mean(s);
+  double ss = static_cast<double>(n - s.values().size()) * m * m;  // the zeros
+  for (const auto& [u, x] : s.values()) ss += (x - m) * (x - m);
+  return std::sqrt(ss / static_cast<double>(n - 1));
 }
+double stddev(const std::vector<double>& v) { return stddev(model::Samples::dense(v)); }
 
 double mann_whitney_min_p(std::size_t na, std::size_t nb) {
   // 2 / C(na + nb, na), without overflow.
@@ -74,24 +79,36 @@ double mann_whitney_min_p(std::size_t na, std::size_t nb) {
   return std::min(1.0, 2 / ways);
 }
 
-double mann_whitney_p(const std::vector<double>& a, const std::vector<double>& b) {
-  const std::size_t m = a.size(), n = b.size(), total = m + n;
+double mann_whitney_p(const model::Samples& a, const model::Samples& b) {
+  const std::size_t m = a.units(), n = b.units(), total = m + n;
   if (m == 0 || n == 0) return 1;
+  // The pooled values with how many of each side hold them; the zeros of both sides
+  // (their units without a value) as one entry.
+  struct Pooled {
+    double value;
+    std::size_t of_a, of_b;
+  };
+  std::vector<Pooled> pooled;
+  pooled.reserve(a.values().size() + b.values().size() + 1);
+  for (const auto& [u, x] : a.values()) pooled.push_back({x, 1, 0});
+  for (const auto& [u, x] : b.values()) pooled.push_back({x, 0, 1});
+  const std::size_t zeros_a = m - a.values().size(), zeros_b = n - b.values().size();
+  if (zeros_a + zeros_b) pooled.push_back({0.0, zeros_a, zeros_b});
+  std::sort(pooled.begin(), pooled.end(), [](const Pooled& x, const Pooled& y) { return x.value < y.value; });
   // Mid-ranks of the pooled samples (1-based), and the tie correction.
-  std::vector<std::pair<double, bool>> pooled;  // (value, from a)
-  pooled.reserve(total);
-  for (double x : a) pooled.push_back({x, true});
-  for (double x : b) pooled.push_back({x, false});
-  std::sort(pooled.begin(), pooled.end());
   double rank_sum_a = 0, ties = 0;
-  for (std::size_t i = 0; i < total;) {
-    std::size_t j = i;
-    while (j < total && pooled[j].first == pooled[i].first) ++j;
-    const double mid_rank = static_cast<double>(i + j + 1) / 2;
-    for (std::size_t k = i; k < j; ++k)
-      if (pooled[k].second) rank_sum_a += mid_rank;
-    const auto t = static_cast<double>(j - i);
+  std::size_t below = 0;  // values ranked before the current group
+  for (std::size_t i = 0; i < pooled.size();) {
+    std::size_t j = i, in_a = 0, in_group = 0;
+    for (; j < pooled.size() && pooled[j].value == pooled[i].value; ++j) {
+      in_a += pooled[j].of_a;
+      in_group += pooled[j].of_a + pooled[j].of_b;
+    }
+    const double mid_rank = static_cast<double>(2 * below + in_group + 1) / 2;
+    rank_sum_a += mid_rank * static_cast<double>(in_a);
+    const auto t = static_cast<double>(in_group);
     ties += t * t * t - t;
+    below += in_group;
     i = j;
   }
   const double md = static_cast<double>(m), nd = static_cast<double>(n), N = static_cast<double>(total);
@@ -109,14 +126,17 @@ double mann_whitney_p(const std::vector<double>& a, const std::vector<double>& b
   const double z = std::max(0.0, std::fabs(u - mu) - 0.5) / std::sqrt(var);
   return std::min(1.0, std::erfc(z / std::sqrt(2.0)));
 }
+double mann_whitney_p(const std::vector<double>& a, const std::vector<double>& b) {
+  return mann_whitney_p(model::Samples::dense(a), model::Samples::dense(b));
+}
 
 bool testable(std::size_t control, std::size_t test) {
   return control >= k_min_samples && test >= k_min_samples && mann_whitney_min_p(control, test) < k_alpha;
 }
 
-Judgement judge(const std::vector<double>& control, const std::vector<double>& test, const NoiseRule& rule) {
+Judgement judge(const model::Samples& control, const model::Samples& test, const NoiseRule& rule) {
   Judgement j;
-  if (!testable(control.size(), test.size())) {
+  if (!testable(control.units(), test.units())) {
     j.verdict = model::Verdict::untestable;
     return j;
   }
@@ -136,8 +156,11 @@ Judgement judge(const std::vector<double>& control, const std::vector<double>& t
   return j;
 }
 
-model::Comparison compare_samples(const std::vector<double>& control, const std::vector<double>& test,
-                                  const NoiseRule& rule) {
+Judgement judge(const std::vector<double>& control, const std::vector<double>& test, const NoiseRule& rule) {
+  return judge(model::Samples::dense(control), model::Samples::dense(test), rule);
+}
+
+model::Comparison compare_samples(const model::Samples& control, const model::Samples& test, const NoiseRule& rule) {
   model::Comparison v;
   v.control = mean(control);
   v.test = mean(test);
@@ -146,6 +169,11 @@ model::Comparison compare_samples(const std::vector<double>& control, const std:
   v.verdict = j.verdict;
   v.significant = j.significant;
   return v;
+}
+
+model::Comparison compare_samples(const std::vector<double>& control, const std::vector<double>& test,
+                                  const NoiseRule& rule) {
+  return compare_samples(model::Samples::dense(control), model::Samples::dense(test), rule);
 }
 
 bool is_warmup(const std::vector<double>& steps) {

@@ -29,11 +29,18 @@ struct Judgement {
   double p_value = 1;      // 1 when the test did not run
 };
 
+// The samples of a row are sparse (model::Samples, settled: units without a value are
+// 0); the step figures' are dense vectors. Each function below costs O(k log k) in the
+// values stored, whatever the number of units.
 double mean(const std::vector<double>& v);
+double mean(const model::Samples& s);
 double median(std::vector<double> v);
+double median(const model::Samples& s);
 double stddev(const std::vector<double>& v);  // sample standard deviation; 0 below 2 values
+double stddev(const model::Samples& s);
 
 // Two-sided p-value of the Mann-Whitney U test of a against b.
+double mann_whitney_p(const model::Samples& a, const model::Samples& b);
 double mann_whitney_p(const std::vector<double>& a, const std::vector<double>& b);
 // The smallest p-value the test can give for samples of these sizes (all of one
 // side above all of the other, no ties).
@@ -43,10 +50,12 @@ double mann_whitney_min_p(std::size_t na, std::size_t nb);
 bool testable(std::size_t control, std::size_t test);
 
 // control, test: the figure's value in each step unit of each side.
+Judgement judge(const model::Samples& control, const model::Samples& test, const NoiseRule& rule);
 Judgement judge(const std::vector<double>& control, const std::vector<double>& test, const NoiseRule& rule);
 
 // A figure per step from its per-unit samples on each side: the means, their relative
 // change, and the judgement.
+model::Comparison compare_samples(const model::Samples& control, const model::Samples& test, const NoiseRule& rule);
 model::Comparison compare_samples(const std::vector<double>& control, const std::vector<double>& test,
                                   const NoiseRule& rule);
 

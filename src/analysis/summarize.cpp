@@ -58,6 +58,38 @@ class NameFacts {
   std::vector<std::uint8_t> m_facts;
 };
 
+// Dense ids of (category, name) pairs, one per event, computed once: a table by name
+// id (a name nearly always has one category) and a map for the rest.
+class KeyIds {
+ public:
+  KeyIds(const model::EventArray& ev, std::size_t pool_size, std::pmr::memory_resource* memory)
+      : m_of(ev.size(), memory) {
+    constexpr std::uint32_t k_none = ~0u;
+    std::pmr::vector<std::uint32_t> by_name(pool_size, k_none, memory);
+    std::vector<std::uint32_t> category;  // per id
+    std::map<std::pair<std::uint32_t, std::uint32_t>, std::uint32_t> more;
+    for (std::size_t i = 0; i < ev.size(); ++i) {
+      const auto& e = ev[i];
+      auto& k = by_name[e.name];
+      if (k == k_none || category[k] != e.category) {
+        const auto next = static_cast<std::uint32_t>(category.size());
+        const auto id = k == k_none ? (k = next) : more.try_emplace({e.category, e.name}, next).first->second;
+        if (id == next) category.push_back(e.category);
+        m_of[i] = id;
+      } else {
+        m_of[i] = k;
+      }
+    }
+    m_count = static_cast<std::uint32_t>(category.size());
+  }
+  std::uint32_t of(std::uint32_t event) const { return m_of[event]; }
+  std::uint32_t count() const { return m_count; }
+
+ private:
+  std::pmr::vector<std::uint32_t> m_of;
+  std::uint32_t m_count = 0;
+};
+
 struct Nesting {
   std::pmr::vector<std::int64_t> self_ns;    // per event; GPU and other device events keep dur
   std::pmr::vector<std::int64_t> incl_ns;    // per event: dur less what an enclosing event of its key covers
@@ -147,7 +179,10 @@ void merge_runs(T* first, T* last, Less less, Vector& scratch) {
 //    threads that run operators.
 // ProfilerStep spans (a cpu_op in PyTorch <= 1.8) enclose a step: no operator, no
 // launcher, no busy time of their own.
-Nesting nest(const model::TraceFile& f, NameFacts& names, StepWindows& windows,
+// Every pass is O(1) amortised per event whatever the shape (overlapping events,
+// deep stacks, a name in many categories): each stack entry carries what a walk down
+// the stack would find.
+Nesting nest(const model::TraceFile& f, NameFacts& names, const KeyIds& keys, StepWindows& windows,
              std::pmr::memory_resource* memory) {
   const auto& ev = f.events;
   Nesting n{std::pmr::vector<std::int64_t>(memory), std::pmr::vector<std::int64_t>(memory),
@@ -167,16 +202,25 @@ Nesting nest(const model::TraceFile& f, NameFacts& names, StepWindows& windows,
   const auto step_span = [&](std::uint32_t i) {
     return (ev[i].kind == Kind::cpu_op || ev[i].kind == Kind::user_annotation) && names.step_span(ev[i].name);
   };
-  // The stack, with per entry the entry below it of the same name and the latest end
-  // among the open entries of its key (itself included).
+  // The stack of events open at the current start, with per entry the entry below it
+  // of the same key, the latest end among the open entries of its key (itself
+  // included) and the innermost operator at or below it (a pool id, or k_none).
+  constexpr std::uint32_t k_none = ~0u;
   struct Open {
     std::uint32_t event;
-    std::uint32_t below_same_name;
+    std::uint32_t below_same_key;
     std::int64_t key_end;
+    std::uint32_t launcher;
   };
-  constexpr std::uint32_t k_none = ~0u;
   std::vector<Open> stack;
-  std::pmr::vector<std::uint32_t> top_of_name(f.pool.size(), k_none, memory);  // stack position
+  std::pmr::vector<std::uint32_t> top_of_key(keys.count(), k_none, memory);  // stack position
+  // The entries still owed self time: those whose end is later than every end above
+  // them, so ends fall from bottom to top. An entry is charged, then dropped, once.
+  struct Owed {
+    std::uint32_t event;
+    std::int64_t end;
+  };
+  std::vector<Owed> owed;
   std::pmr::vector<std::uint32_t> scratch(memory);
   std::uint32_t largest = 0;
   for (std::size_t t = 0; t < group_end.size(); ++t)
@@ -194,37 +238,37 @@ Nesting nest(const model::TraceFile& f, NameFacts& names, StepWindows& windows,
     const auto flush = [&] {
       if (seg_step >= 0) detail::add_sat(busy[static_cast<std::size_t>(seg_step)], seg_end - seg_begin);
     };
-    for (const auto& o : stack) top_of_name[ev[o.event].name] = k_none;
+    for (const auto& o : stack) top_of_key[keys.of(o.event)] = k_none;
     stack.clear();
+    owed.clear();
     for (const auto* it = first; it != last; ++it) {
       const auto i = *it;
       const auto begin = ev[i].ts_ns, end = begin + ev[i].dur_ns;
       while (!stack.empty() && ev[stack.back().event].ts_ns + ev[stack.back().event].dur_ns <= begin) {
-        top_of_name[ev[stack.back().event].name] = stack.back().below_same_name;
+        top_of_key[keys.of(stack.back().event)] = stack.back().below_same_key;
         stack.pop_back();
       }
+      // This event's time is taken from the innermost owed entries it overlaps: an
+      // entry that ends within it is owed nothing more (this one now covers that span).
+      while (!owed.empty() && owed.back().end <= begin) owed.pop_back();
       std::int64_t t = begin;
-      for (auto s = stack.rbegin(); s != stack.rend() && t < end; ++s) {
-        const auto seg = std::min(end, ev[s->event].ts_ns + ev[s->event].dur_ns);
-        if (seg > t) {
-          n.self_ns[s->event] -= seg - t;
-          t = seg;
-        }
+      while (!owed.empty() && owed.back().end <= end) {
+        n.self_ns[owed.back().event] -= owed.back().end - t;
+        t = owed.back().end;
+        owed.pop_back();
       }
-      if (ev[i].kind == Kind::runtime)
-        for (auto s = stack.rbegin(); s != stack.rend(); ++s)
-          if (ev[s->event].kind == Kind::cpu_op && !step_span(s->event)) {
-            n.launcher[i] = ev[s->event].name;
-            break;
-          }
+      if (!owed.empty() && end > t) n.self_ns[owed.back().event] -= end - t;
+      owed.push_back({i, end});
+      const std::uint32_t outer_launcher = stack.empty() ? k_none : stack.back().launcher;
+      if (ev[i].kind == Kind::runtime) n.launcher[i] = outer_launcher;
       // The latest end among open events of the same key covers the start of this one.
-      const std::uint32_t prev = top_of_name[ev[i].name];
-      std::uint32_t same = prev;
-      while (same != k_none && ev[stack[same].event].category != ev[i].category) same = stack[same].below_same_name;
+      const std::uint32_t key = keys.of(i);
+      const std::uint32_t same = top_of_key[key];
       const std::int64_t covered = same == k_none ? INT64_MIN : stack[same].key_end;
       if (covered > begin) n.incl_ns[i] = std::max<std::int64_t>(0, end - covered);
-      top_of_name[ev[i].name] = static_cast<std::uint32_t>(stack.size());
-      stack.push_back({i, prev, std::max(end, covered)});
+      top_of_key[key] = static_cast<std::uint32_t>(stack.size());
+      const bool op = ev[i].kind == Kind::cpu_op && !step_span(i);
+      stack.push_back({i, same, std::max(end, covered), op ? ev[i].name : outer_launcher});
       if (runs_ops && !step_span(i)) {
         const std::int64_t st = windows.step_at[i];
         if (st >= 0) {
@@ -320,8 +364,8 @@ model::FileSummary summarize_file(const model::TraceFile& f) {
   s.truncated = f.truncated;
   s.diagnostics = f.diagnostics;
 
-  // The per-event arrays below (about 50 bytes an event) share one arena.
-  Arena arena(f.events.size() * 80 + f.pool.size() * 8 + 4096);
+  // The per-event arrays below (about 54 bytes an event) share one arena.
+  Arena arena(f.events.size() * 84 + f.pool.size() * 12 + 4096);
   const detail::LaunchIndex launch_of(f, arena.get());
   const auto steps = detail::assign_steps(f, launch_of, arena.get());
   const auto& ev = f.events;
@@ -373,24 +417,19 @@ model::FileSummary summarize_file(const model::TraceFile& f) {
     }
   }
   windows.host_busy.assign(s.steps.size(), 0);
-  const auto nesting = nest(f, names, windows, arena.get());
+  const KeyIds key_ids(ev, f.pool.size(), arena.get());
+  const auto nesting = nest(f, names, key_ids, windows, arena.get());
 
-  // Keys: (category, name) pool ids -> index into s.keys. A name nearly always has one
-  // category, so a table by name id, and a map for the rest.
+  // Keys: index into s.keys of each key id, in the order the keys first have a cell.
   constexpr std::uint32_t k_none = ~0u;
-  std::pmr::vector<std::uint32_t> key_of_name(f.pool.size(), k_none, arena.get());
-  std::vector<std::uint32_t> key_category;  // per key: its category's pool id
-  std::map<std::pair<std::uint32_t, std::uint32_t>, std::uint32_t> other_keys;
-  auto key_of = [&](const model::Event& e) {
-    auto& k = key_of_name[e.name];
-    if (k != k_none && key_category[k] == e.category) return k;
-    const auto next = static_cast<std::uint32_t>(s.keys.size());
-    const auto found = k == k_none ? (k = next) : other_keys.try_emplace({e.category, e.name}, next).first->second;
-    if (found == next) {
-      s.keys.push_back({std::string(f.pool.get(e.category)), std::string(f.pool.get(e.name)), e.kind});
-      key_category.push_back(e.category);
+  std::pmr::vector<std::uint32_t> summary_key(key_ids.count(), k_none, arena.get());
+  auto key_of = [&](std::uint32_t i) {
+    auto& k = summary_key[key_ids.of(i)];
+    if (k == k_none) {
+      k = static_cast<std::uint32_t>(s.keys.size());
+      s.keys.push_back({std::string(f.pool.get(ev[i].category)), std::string(f.pool.get(ev[i].name)), ev[i].kind});
     }
-    return found;
+    return k;
   };
   // Cells: (key, step) -> index into s.cells, with each key's last cell at hand
   // (runs of events share a step); sorted by (key, step) at the end.
@@ -458,7 +497,7 @@ model::FileSummary summarize_file(const model::TraceFile& f) {
     if ((e.kind == Kind::user_annotation || e.kind == Kind::cpu_op || e.kind == Kind::gpu_user_annotation) &&
         names.step_span(e.name))
       continue;
-    const auto key = key_of(e);
+    const auto key = key_of(i);
     auto& c = cell_of(key, step);
     c.count += 1;
     detail::add_sat(c.total_ns, nesting.incl_ns[i]);

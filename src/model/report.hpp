@@ -12,6 +12,7 @@
 
 #include "model/diagnostics.hpp"
 #include "model/gate.hpp"
+#include "model/samples.hpp"
 #include "model/trace.hpp"
 
 namespace tracediff::model {
@@ -70,7 +71,7 @@ struct DiffRow {
   std::optional<double> self_pct;          // the same for self time
   double median_diff_ns = 0;               // what the verdict judged: median(test) - median(control)
   // Inclusive time of each step unit (selected, warm-up left out), for the gate's sums.
-  std::vector<double> control_samples, test_samples;
+  Samples control_samples, test_samples;
 
   double diff_per_step_ns() const { return test_step.total_ns - control_step.total_ns; }
   std::int64_t diff_count() const {

@@ -173,42 +173,6 @@ Outcome compare(const std::string& bytes, const std::string& name = "test.json")
   return Case().compare(bytes, name);
 }
 
-// A run of the binary with its peak RSS (wait4 reports the child's own).
-struct Measured {
-  int exit_code = -1;
-  long max_rss_kb = 0;
-  double seconds = 0;
-  std::string err;
-};
-
-Measured run_measured(const std::vector<std::string>& args, const std::string& dir) {
-  std::vector<std::string> argv_s = {TRACEDIFF_BINARY};
-  argv_s.insert(argv_s.end(), args.begin(), args.end());
-  std::vector<char*> argv;
-  for (auto& a : argv_s) argv.push_back(a.data());
-  argv.push_back(nullptr);
-  posix_spawn_file_actions_t fa;
-  posix_spawn_file_actions_init(&fa);
-  posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0);
-  const std::string out = dir + "/measured.out", err = dir + "/measured.err";
-  posix_spawn_file_actions_addopen(&fa, 1, out.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
-  posix_spawn_file_actions_addopen(&fa, 2, err.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
-  const auto t0 = std::chrono::steady_clock::now();
-  pid_t pid = 0;
-  Measured m;
-  const int rc = posix_spawn(&pid, argv[0], &fa, nullptr, argv.data(), environ);
-  posix_spawn_file_actions_destroy(&fa);
-  BOOST_REQUIRE_MESSAGE(rc == 0, "posix_spawn failed");
-  int status = 0;
-  rusage ru{};
-  BOOST_REQUIRE(::wait4(pid, &status, 0, &ru) == pid);
-  m.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-  m.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
-  m.max_rss_kb = ru.ru_maxrss;
-  m.err = read_file(err);
-  return m;
-}
-
 // A gzip file of prefix + `count` MiB of `fill` + suffix, built from one deflated
 // MiB repeated: raw deflate segments ending in a full flush are byte-aligned and
 // self-contained, so they concatenate (as pigz does). The CRC is combined, not

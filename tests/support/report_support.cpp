@@ -16,10 +16,13 @@ model::DiffRow steady_row(const std::string& name, model::Device device, double 
   r.test.count = test_ns > 0 ? static_cast<std::uint64_t>(calls) : 0;
   r.control.total_ns = static_cast<std::int64_t>(control_ns * calls);
   r.test.total_ns = static_cast<std::int64_t>(test_ns * calls);
+  std::vector<double> c, t;
   for (int i = 0; i < 6; ++i) {
-    r.control_samples.push_back(control_ns * (1 + 0.001 * i));
-    r.test_samples.push_back(test_ns * (1 + 0.001 * i));
+    c.push_back(control_ns * (1 + 0.001 * i));
+    t.push_back(test_ns * (1 + 0.001 * i));
   }
+  r.control_samples = model::Samples::dense(c);
+  r.test_samples = model::Samples::dense(t);
   r.significant = control_ns != test_ns;
   r.verdict = test_ns > control_ns   ? model::Verdict::slower
               : test_ns < control_ns ? model::Verdict::faster

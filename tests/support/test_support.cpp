@@ -1,15 +1,21 @@
 #include "support/test_support.hpp"
 
+#include <fcntl.h>
+#include <sys/resource.h>
 #include <sys/wait.h>
+#include <unistd.h>
 #include <zlib.h>
 
 #include <atomic>
+#include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
 #include <stdexcept>
+
+extern char** environ;
 
 namespace tracediff::test {
 
@@ -128,5 +134,36 @@ std::string tracegen(const std::string& tag, const std::vector<std::string>& arg
 
 std::string shared_dir() { return TRACEDIFF_SHARED_DIR; }
 bool shared_available() { return fs::is_directory(shared_dir() + "/reference"); }
+
+Measured run_measured(const std::vector<std::string>& args, const std::string& dir) {
+  std::vector<std::string> argv_s = {TRACEDIFF_BINARY};
+  argv_s.insert(argv_s.end(), args.begin(), args.end());
+  std::vector<char*> argv;
+  for (auto& a : argv_s) argv.push_back(a.data());
+  argv.push_back(nullptr);
+  const std::string out = dir + "/measured.out", err = dir + "/measured.err";
+  const auto t0 = std::chrono::steady_clock::now();
+  Measured m;
+  // fork, not posix_spawn: a child sharing this process's memory until exec (vfork)
+  // inherits its peak RSS, which the big inputs built here would dominate.
+  const pid_t pid = ::fork();
+  if (pid < 0) throw std::runtime_error("fork failed");
+  if (pid == 0) {
+    const int in = ::open("/dev/null", O_RDONLY);
+    const int o = ::open(out.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    const int e = ::open(err.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    if (in < 0 || o < 0 || e < 0 || ::dup2(in, 0) < 0 || ::dup2(o, 1) < 0 || ::dup2(e, 2) < 0) ::_exit(126);
+    ::execve(argv[0], argv.data(), environ);
+    ::_exit(127);
+  }
+  int status = 0;
+  rusage ru{};
+  if (::wait4(pid, &status, 0, &ru) != pid) throw std::runtime_error("wait4 failed");
+  m.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  m.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+  m.max_rss_kb = ru.ru_maxrss;
+  m.err = read_file(err);
+  return m;
+}
 
 }  // namespace tracediff::test

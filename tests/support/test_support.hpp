@@ -14,6 +14,16 @@ struct CliResult {
 // Runs the tracediff binary with args (each shell-quoted); stdin is /dev/null.
 CliResult run_cli(const std::vector<std::string>& args);
 
+// A run of the binary with its wall time and peak RSS (wait4 reports the child's
+// own); stdout and stderr go to files in dir, stderr is kept.
+struct Measured {
+  int exit_code = -1;
+  long max_rss_kb = 0;
+  double seconds = 0;
+  std::string err;
+};
+Measured run_measured(const std::vector<std::string>& args, const std::string& dir);
+
 std::string read_file(const std::string& path);
 void write_file(const std::string& path, const std::string& bytes);
 std::string gzip_bytes(const std::string& bytes);

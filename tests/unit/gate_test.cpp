@@ -264,7 +264,7 @@ BOOST_AUTO_TEST_CASE(time_conditions_fire_only_on_significant_changes) {
   BOOST_TEST(noisy.detail.find("within noise") != std::string::npos, noisy.detail);
   BOOST_TEST(fires("raw:any-op:aten::mm>+10%", r));
   // A sum is judged on its summed samples: make aten::mm's test steps overlap control's.
-  r.rows[0].test_samples = {1'000'000, 1'300'000, 990'000, 1'310'000, 1'005'000, 1'295'000};
+  r.rows[0].test_samples = model::Samples::dense({1'000'000, 1'300'000, 990'000, 1'310'000, 1'005'000, 1'295'000});
   BOOST_TEST((eval("op:aten::mm>+10%", r).outcome == GateOutcome::within_noise));
   BOOST_TEST(fires("raw:op:aten::mm>+10%", r));
   // Not testable: not evaluated (a warning), never fired; raw: decides on the threshold.

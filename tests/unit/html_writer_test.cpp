@@ -48,8 +48,8 @@ DiffRow make_row(std::string name, std::string cat, model::Device dev, std::uint
   r.test_step.total_ns = static_cast<double>(tns) / 6;
   r.test_step.self_ns = static_cast<double>(r.test.self_ns) / 6;
   r.test_step.stddev_ns = static_cast<double>(tns) / 300;
-  r.control_samples.assign(6, r.control_step.total_ns);
-  r.test_samples.assign(6, r.test_step.total_ns);
+  r.control_samples = model::Samples::dense(std::vector<double>(6, r.control_step.total_ns));
+  r.test_samples = model::Samples::dense(std::vector<double>(6, r.test_step.total_ns));
   if (cc == 0) r.change = Change::added;
   else if (tc == 0) r.change = Change::deleted;
   else if (tc > cc) r.change = Change::increased;

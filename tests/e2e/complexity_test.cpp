@@ -1,0 +1,231 @@
+// Bounded time and memory whatever the input's shape (issue #16). Each case builds a
+// pathological trace at two sizes, n and 10n, runs the real binary on both, and
+// asserts that 10x the input takes at most about 15x the time: a pass that is
+// quadratic in the shape takes about 100x and fails by far. The memory cases run
+// shapes whose dense per-step data would take gigabytes (steps x names, files x
+// names) and assert a peak RSS bound.
+#include <boost/json.hpp>
+#include <boost/test/unit_test.hpp>
+
+#include <algorithm>
+#include <filesystem>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "support/test_support.hpp"
+
+using namespace tracediff::test;
+namespace json = boost::json;
+
+namespace {
+
+// Appends one complete event; the builders below write millions of bytes, so no
+// temporaries per event.
+void add(std::string& out, const char* cat, const std::string& name, int pid, int tid, long ts, long dur,
+         long corr = -1) {
+  out += out.back() == '[' ? "\n" : ",\n";
+  out += R"({"ph":"X","cat":")";
+  out += cat;
+  out += R"(","name":")";
+  out += name;
+  out += R"(","pid":)" + std::to_string(pid) + R"(,"tid":)" + std::to_string(tid) + R"(,"ts":)" +
+         std::to_string(ts) + R"(,"dur":)" + std::to_string(dur);
+  if (corr >= 0) out += R"(,"args":{"correlation":)" + std::to_string(corr) + "}";
+  out += "}";
+}
+
+std::string open_trace() { return R"({"schemaVersion":1,"traceEvents":[)"; }
+std::string close_trace(std::string s) { return s + "\n]}\n"; }
+
+// One operator launching n kernels, each of its own name.
+std::string many_kernels_one_launcher(long n) {
+  auto s = open_trace();
+  add(s, "cpu_op", "aten::big", 1, 1, 0, 4 * n + 10);
+  for (long i = 0; i < n; ++i) {
+    add(s, "cuda_runtime", "cudaLaunchKernel", 1, 1, 1 + 4 * i, 2, i);
+    add(s, "kernel", "kernel_" + std::to_string(i), 0, 7, 3 + 4 * i, 2, i);
+  }
+  return close_trace(s);
+}
+
+// n host events on one thread, each starting 1 us after the one before and running
+// n us: every event overlaps every other, none nests in another.
+std::string overlapping_host_events(long n) {
+  auto s = open_trace();
+  for (long i = 0; i < n; ++i) add(s, "cpu_op", i % 2 ? "aten::a" : "aten::b", 1, 1, i, n);
+  return close_trace(s);
+}
+
+// n/2 nested annotations without an operator, then n/2 runtime calls in the innermost.
+std::string runtime_under_deep_annotations(long n) {
+  auto s = open_trace();
+  const long d = n / 2;
+  for (long j = 0; j < d; ++j) add(s, "user_annotation", "region_" + std::to_string(j), 1, 1, j, 10 * n - 2 * j);
+  for (long k = 0; k < d; ++k) add(s, "cuda_runtime", "cudaMemsetAsync", 1, 1, d + 2 * k, 1);
+  return close_trace(s);
+}
+
+// n/2 nested annotations named "x", then n/2 operators also named "x" (another key)
+// one after the other in the innermost.
+std::string one_name_two_categories(long n) {
+  auto s = open_trace();
+  const long d = n / 2;
+  for (long j = 0; j < d; ++j) add(s, "user_annotation", "x", 1, 1, j, 10 * n - 2 * j);
+  for (long k = 0; k < d; ++k) add(s, "cpu_op", "x", 1, 1, d + 2 * k, 1);
+  return close_trace(s);
+}
+
+// A name nested in itself n deep (Python's _call_impl, recursion).
+std::string deep_recursion(long n) {
+  auto s = open_trace();
+  for (long j = 0; j < n; ++j) add(s, "python_function", "nn.Module: _call_impl", 1, 1, j, 4 * n - 2 * j);
+  return close_trace(s);
+}
+
+const std::string k_control = trace_json({x_event("cpu_op", "aten::mm", 1, 1, 100, 10)});
+
+double seconds_for(const std::function<std::string(long)>& shape, long n, const std::string& dir, int runs) {
+  write_file(dir + "/control.json", k_control);
+  write_file(dir + "/test.json", shape(n));
+  double best = 1e9;
+  for (int r = 0; r < runs; ++r) {
+    const auto m = run_measured({dir + "/control.json", dir + "/test.json", "--csv", dir + "/out.csv", "-q"}, dir);
+    BOOST_TEST_REQUIRE(m.exit_code == 0, m.err);
+    best = std::min(best, m.seconds);
+  }
+  return best;
+}
+
+void check_scaling(const std::string& tag, const std::function<std::string(long)>& shape) {
+  constexpr long n = 20'000;
+  const auto dir = temp_dir("complexity-" + tag);
+  const double small = seconds_for(shape, n, dir, 3);
+  const double big = seconds_for(shape, 10 * n, dir, 2);
+  BOOST_TEST_MESSAGE(tag << ": " << n << " events " << small << " s, " << 10 * n << " events " << big << " s, x"
+                         << big / small);
+  // Start-up is part of `small`, so a linear pass stays well under 10x.
+  BOOST_TEST(big <= 15 * small, tag << ": 10x the input took " << big / small << "x the time (" << small << " s -> "
+                                    << big << " s)");
+}
+
+}  // namespace
+
+BOOST_AUTO_TEST_SUITE(complexity)
+
+BOOST_AUTO_TEST_CASE(many_kernels_under_one_launcher_scale_linearly) {
+  check_scaling("launcher", many_kernels_one_launcher);
+}
+
+BOOST_AUTO_TEST_CASE(overlapping_host_events_scale_linearly) {
+  check_scaling("overlap", overlapping_host_events);
+}
+
+BOOST_AUTO_TEST_CASE(runtime_calls_under_deep_annotations_scale_linearly) {
+  check_scaling("annotations", runtime_under_deep_annotations);
+}
+
+BOOST_AUTO_TEST_CASE(one_name_in_two_categories_scales_linearly) {
+  check_scaling("categories", one_name_two_categories);
+}
+
+BOOST_AUTO_TEST_CASE(deep_recursion_scales_linearly) { check_scaling("recursion", deep_recursion); }
+
+BOOST_AUTO_TEST_CASE(overlapping_events_keep_exact_self_time) {
+  // Self time charges each instant to the innermost event open then: with events
+  // [i, i + n) the last one owns [n - 1, 2n - 1), each earlier one only its first 1 us.
+  const auto dir = temp_dir("overlap-exact");
+  const long n = 1000;
+  write_file(dir + "/control.json", k_control);
+  write_file(dir + "/test.json", overlapping_host_events(n));
+  const auto r = run_cli({dir + "/control.json", dir + "/test.json", "--csv", dir + "/out.csv", "-q"});
+  BOOST_TEST_REQUIRE(r.exit_code == 0, r.err);
+  const auto rows = parse_csv(read_file(dir + "/out.csv"));
+  const auto& head = rows.at(0);
+  const auto col = [&](const std::string& name) {
+    const auto it = std::find(head.begin(), head.end(), name);
+    BOOST_TEST_REQUIRE((it != head.end()), "no column " << name);
+    return static_cast<std::size_t>(it - head.begin());
+  };
+  std::int64_t self_us = 0, total_us = 0;
+  for (std::size_t i = 1; i < rows.size(); ++i)
+    if (rows[i][col("name")] == "aten::a" || rows[i][col("name")] == "aten::b") {
+      self_us += std::stoll(rows[i][col("test_self_us")]);
+      total_us += std::stoll(rows[i][col("test_total_us")]);
+    }
+  // Self times add up to the thread's busy span, 2n - 1 us; each key's inclusive
+  // time is the union of its occurrences: [0, 2n - 2) and [1, 2n - 1).
+  BOOST_TEST(self_us == 2 * n - 1);
+  BOOST_TEST(total_us == 2 * (2 * n - 2));
+}
+
+// ---------------------------------------------------------------- memory
+
+// Peak RSS bounds: the issue's 512 MiB; AddressSanitizer's shadow and quarantine
+// take about twice that (dense per-step data would take gigabytes either way).
+#if defined(__SANITIZE_ADDRESS__)
+constexpr long k_max_rss_kb = 1024 * 1024;
+#else
+constexpr long k_max_rss_kb = 512 * 1024;
+#endif
+
+// `steps` ProfilerSteps, each with `per_step` operators of names no other step has.
+std::string steps_times_names(long steps, long per_step) {
+  auto s = open_trace();
+  for (long i = 0; i < steps; ++i) {
+    const long t0 = i * 100;
+    add(s, "user_annotation", "ProfilerStep#" + std::to_string(i), 1, 1, t0, 100);
+    for (long k = 0; k < per_step; ++k) add(s, "cpu_op", "op_" + std::to_string(i * per_step + k), 1, 1, t0 + 1 + 20 * k, 10);
+  }
+  return close_trace(s);
+}
+
+BOOST_AUTO_TEST_CASE(ten_thousand_steps_by_forty_thousand_names_in_bounded_memory) {
+  // Dense per-step samples would be 40,000 rows x 10,000 steps x 8 bytes a side: 6.4 GB.
+  const auto dir = temp_dir("steps-names");
+  const auto trace = steps_times_names(10'000, 4);
+  write_file(dir + "/control.json", trace);
+  write_file(dir + "/test.json", trace);
+  const auto m = run_measured({dir + "/control.json", dir + "/test.json", "--json", dir + "/out.json", "-q"}, dir);
+  BOOST_TEST_MESSAGE("10,000 steps x 40,000 names: " << m.seconds << " s, peak RSS " << m.max_rss_kb / 1024 << " MiB");
+  BOOST_TEST_REQUIRE(m.exit_code == 0, m.err);
+  BOOST_TEST(m.max_rss_kb < k_max_rss_kb, "peak RSS " << m.max_rss_kb << " KiB");
+  const auto j = json::parse(read_file(dir + "/out.json"));
+  BOOST_TEST(j.at("test").at("iterations").as_array().size() == 10'000u);
+  BOOST_TEST(j.at("rows").as_array().size() == 40'000u);
+
+  // The same through summaries: summarize each side, compare the summaries.
+  for (const char* side : {"control", "test"}) {
+    const auto r = run_cli({"summarize", dir + "/" + side + ".json", "-o", dir + "/" + side + ".tdsum.json", "-q"});
+    BOOST_TEST_REQUIRE(r.exit_code == 0, r.err);
+  }
+  const auto s = run_measured(
+      {dir + "/control.tdsum.json", dir + "/test.tdsum.json", "--json", dir + "/from-summaries.json", "-q"}, dir);
+  BOOST_TEST_MESSAGE("from summaries: " << s.seconds << " s, peak RSS " << s.max_rss_kb / 1024 << " MiB");
+  BOOST_TEST_REQUIRE(s.exit_code == 0, s.err);
+  BOOST_TEST(s.max_rss_kb < k_max_rss_kb, "peak RSS " << s.max_rss_kb << " KiB");
+  BOOST_TEST(json::parse(read_file(dir + "/from-summaries.json")).at("rows").as_array().size() == 40'000u);
+}
+
+BOOST_AUTO_TEST_CASE(ten_thousand_small_files_in_bounded_memory) {
+  // Whole-trace files: one step unit each, so 10,000 units x 50,000 names dense.
+  const auto dir = temp_dir("many-files");
+  for (const char* side : {"control", "test"}) {
+    const std::string d = dir + "/" + side;
+    std::filesystem::create_directories(d);
+    for (long f = 0; f < 10'000; ++f) {
+      std::vector<std::string> ev;
+      for (long k = 0; k < 5; ++k)
+        ev.push_back(x_event("cpu_op", "op_" + std::to_string(f * 5 + k), 1, 1, 10 * k, 5));
+      write_file(d + "/rank" + std::to_string(f) + ".json",
+                 R"({"distributedInfo":{"rank":)" + std::to_string(f) + "}," + trace_json(ev).substr(1));
+    }
+  }
+  const auto m = run_measured({dir + "/control", dir + "/test", "--json", dir + "/out.json", "-q"}, dir);
+  BOOST_TEST_MESSAGE("10,000 files x 5 names: " << m.seconds << " s, peak RSS " << m.max_rss_kb / 1024 << " MiB");
+  BOOST_TEST_REQUIRE(m.exit_code == 0, m.err);
+  BOOST_TEST(m.max_rss_kb < k_max_rss_kb, "peak RSS " << m.max_rss_kb << " KiB");
+  BOOST_TEST(json::parse(read_file(dir + "/out.json")).at("rows").as_array().size() == 50'000u);
+}
+
+BOOST_AUTO_TEST_SUITE_END()
