@@ -23,6 +23,13 @@ inline constexpr std::int64_t model::StepDetail::*k_step_figures[] = {
     &model::StepDetail::comm_ns,     &model::StepDetail::memcpy_ns,   &model::StepDetail::memset_ns,
     &model::StepDetail::cpu_self_ns, &model::StepDetail::runtime_ns};
 
+// Step details are kept in (rank, step) order; this orders them by rank alone, for
+// std::equal_range over one rank's steps.
+struct RankLess {
+  bool operator()(const model::StepDetail& d, int rank) const { return d.rank < rank; }
+  bool operator()(int rank, const model::StepDetail& d) const { return rank < d.rank; }
+};
+
 // What a side's selected files ran on: GPU models and counts, world sizes, CUDA
 // versions, graphs, compiled regions.
 void describe_side(const model::SetSummary& set, const std::set<int>& ranks, model::SideMeta& meta);

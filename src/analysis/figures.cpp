@@ -108,10 +108,11 @@ void ranks(model::DiffReport& r, const NoiseRule& rule) {
   r.ranks.control_spread_ns = spread(cr);
   r.ranks.test_spread_ns = spread(tr);
   if (cr.size() <= 1 && tr.size() <= 1) return;
+  // Step details are in (rank, step) order: a rank's are one range.
   const auto of_rank = [](const std::vector<StepDetail>& details, int rank, std::int64_t StepDetail::*field) {
+    const auto [first, last] = std::equal_range(details.begin(), details.end(), rank, detail::RankLess{});
     std::vector<double> v;
-    for (const auto& d : details)
-      if (d.rank == rank) v.push_back(static_cast<double>(d.*field));
+    for (auto it = first; it != last; ++it) v.push_back(static_cast<double>((*it).*field));
     return v;
   };
   const std::size_t n = std::max(cr.size(), tr.size());

@@ -113,25 +113,37 @@ bool queue_backs_up(const model::SideSummary& side) {
 
 // Steps far from the others of their rank, kept in every figure but said: a step a
 // fifth of the others' median or less is likely empty or cut, one five times longer a
-// warm-up the detection could not take out (it needs 3 steps) or a stall.
+// warm-up the detection could not take out (it needs 3 steps) or a stall. The first
+// few are named, the rest counted.
 std::string odd_steps(const model::SideSummary& side) {
-  std::map<int, std::vector<const model::StepDetail*>> by_rank;
-  for (const auto& d : side.step_details) by_rank[d.rank].push_back(&d);
+  constexpr std::size_t k_named = 5;
   std::string list;
-  for (const auto& [rank, steps] : by_rank) {
-    if (steps.size() < 2) continue;
-    for (std::size_t i = 0; i < steps.size(); ++i) {
-      if (steps.size() == 2 && i == 1) break;  // two steps: each is the other's outlier; say the first
-      std::vector<double> others;
-      for (std::size_t k = 0; k < steps.size(); ++k)
-        if (k != i) others.push_back(static_cast<double>(steps[k]->dur_ns));
-      const double m = median(others), d = static_cast<double>(steps[i]->dur_ns);
-      if (!(d * 5 <= m || d >= 5 * m)) continue;
-      list += std::string(list.empty() ? "" : "; ") + "rank " + std::to_string(rank) + " step " +
-              std::to_string(steps[i]->step) + " took " + ms(d) + " against " +
-              (others.size() == 1 ? "" : "a median of ") + ms(m);
+  std::size_t odd = 0;
+  const auto& all = side.step_details;
+  for (auto first = all.begin(); first != all.end();) {
+    const auto last = std::upper_bound(first, all.end(), first->rank, RankLess{});
+    const auto n = static_cast<std::size_t>(last - first);
+    // Each step's position among its rank's steps sorted by duration.
+    std::vector<std::size_t> order(n);
+    for (std::size_t i = 0; i < n; ++i) order[i] = i;
+    std::stable_sort(order.begin(), order.end(), [&](auto a, auto b) { return first[a].dur_ns < first[b].dur_ns; });
+    std::vector<double> sorted(n);
+    std::vector<std::size_t> position(n);
+    for (std::size_t k = 0; k < n; ++k) {
+      sorted[k] = static_cast<double>(first[order[k]].dur_ns);
+      position[order[k]] = k;
     }
+    for (std::size_t i = 0; n >= 2 && i < n; ++i) {
+      if (n == 2 && i == 1) break;  // two steps: each is the other's outlier; say the first
+      const double m = median_without(sorted, position[i]), d = static_cast<double>(first[i].dur_ns);
+      if (!(d * 5 <= m || d >= 5 * m)) continue;
+      if (++odd > k_named) continue;
+      list += std::string(list.empty() ? "" : "; ") + "rank " + std::to_string(first->rank) + " step " +
+              std::to_string(first[i].step) + " took " + ms(d) + " against " + (n == 2 ? "" : "a median of ") + ms(m);
+    }
+    first = last;
   }
+  if (odd > k_named) list += " and " + std::to_string(odd - k_named) + " more";
   return list;
 }
 
@@ -153,15 +165,19 @@ void notes(model::DiffReport& r) {
                       "of them judged real.");
   for (const auto* side : {&r.control, &r.test}) {
     if (side->warmup.empty()) continue;
+    // One warm-up step per file at most: the first few are named, the rest counted.
+    constexpr std::size_t k_named = 5;
     std::string list;
-    for (const auto& w : side->warmup) {
+    for (std::size_t i = 0; i < side->warmup.size() && i < k_named; ++i) {
+      const auto& w = side->warmup[i];
+      const auto [first, last] = std::equal_range(side->step_details.begin(), side->step_details.end(), w.rank, RankLess{});
       std::vector<double> others;
-      for (const auto& d : side->step_details)
-        if (d.rank == w.rank) others.push_back(static_cast<double>(d.dur_ns));
+      for (auto it = first; it != last; ++it) others.push_back(static_cast<double>(it->dur_ns));
       list += std::string(list.empty() ? "" : "; ") + "rank " + std::to_string(w.rank) + " step " +
               std::to_string(w.step) + " (" + ms(static_cast<double>(w.dur_ns)) + " against a median of " +
               ms(median(others)) + ")";
     }
+    if (side->warmup.size() > k_named) list += " and " + std::to_string(side->warmup.size() - k_named) + " more";
     r.notes.push_back(std::string(side->warmup.size() == 1 ? "A warm-up step" : "Warm-up steps") + " left out of " +
                       side->label + ": " + list + ". --keep-warmup keeps " +
                       (side->warmup.size() == 1 ? "it." : "them."));

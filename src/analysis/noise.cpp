@@ -59,6 +59,13 @@ double median(const model::Samples& s) {
 }
 double median(std::vector<double> v) { return median(model::Samples::dense(v)); }
 
+double median_without(const std::vector<double>& sorted, std::size_t skip) {
+  const std::size_t n = sorted.size() - 1;  // what is left
+  if (sorted.size() < 2) return 0;
+  const auto at = [&](std::size_t k) { return sorted[k < skip ? k : k + 1]; };
+  return n % 2 ? at(n / 2) : (at(n / 2 - 1) + at(n / 2)) / 2;
+}
+
 double stddev(const model::Samples& s) {
   const std::size_t n = s.units();
   if (n < 2) return 0;

@@ -37,6 +37,9 @@ double mean(const model::Samples& s);
 double median(std::vector<double> v);
 double median(const model::Samples& s);
 double stddev(const std::vector<double>& v);  // sample standard deviation; 0 below 2 values
+// The median of `sorted` (ascending) without its value at position `skip`, in O(1):
+// each step against the others, for every step, without a sort per step.
+double median_without(const std::vector<double>& sorted, std::size_t skip);
 double stddev(const model::Samples& s);
 
 // Two-sided p-value of the Mann-Whitney U test of a against b.
