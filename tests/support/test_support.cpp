@@ -162,6 +162,8 @@ Measured run_measured(const std::vector<std::string>& args, const std::string& d
   m.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   m.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
   m.max_rss_kb = ru.ru_maxrss;
+  m.cpu_seconds = static_cast<double>(ru.ru_utime.tv_sec + ru.ru_stime.tv_sec) +
+                  static_cast<double>(ru.ru_utime.tv_usec + ru.ru_stime.tv_usec) / 1e6;
   m.err = read_file(err);
   return m;
 }

@@ -19,7 +19,8 @@ CliResult run_cli(const std::vector<std::string>& args);
 struct Measured {
   int exit_code = -1;
   long max_rss_kb = 0;
-  double seconds = 0;
+  double seconds = 0;      // wall
+  double cpu_seconds = 0;  // user + system, of every thread: what load on the machine barely affects
   std::string err;
 };
 Measured run_measured(const std::vector<std::string>& args, const std::string& dir);
