@@ -235,14 +235,24 @@ class Labeller {
     for (std::size_t room = m_max, round = 0; round < 6; room *= 2, ++round) {
       const auto left = ties(all);
       if (left.empty()) break;
-      for (const auto& tie : left)
+      for (auto tie : left) {
+        // A name gets a window where it first differs from each other name of its tie
+        // with another text, up to 15 windows. Those names come in runs of one text:
+        // one comparison per run, so a tie of thousands costs no more than its sort.
+        std::stable_sort(tie.begin(), tie.end(), [&](auto a, auto b) { return text(a, 0) < text(b, 0); });
+        std::vector<std::pair<std::size_t, std::size_t>> runs;  // (first id, how many)
+        for (auto id : tie) {
+          if (!runs.empty() && text(runs.back().first, 0) == text(id, 0)) ++runs.back().second;
+          else runs.push_back({id, 1});
+        }
+        if (runs.size() > 16) continue;  // 16 other texts or more: too many windows for anyone
         for (auto id : tie) {
           std::vector<std::size_t> at;
-          for (auto other : tie)
-            if (other != id && text(other, 0) != text(id, 0))
-              at.push_back(common_prefix_code_points(text(id, 0), text(other, 0)));
+          for (const auto& [first, n] : runs)
+            if (text(first, 0) != text(id, 0)) at.insert(at.end(), n, common_prefix_code_points(text(id, 0), text(first, 0)));
           if (!at.empty() && at.size() < 16) m_label[id] = elide_windows(text(id, 0), cps(id, 0), at, room);
         }
+      }
     }
     // Labels from different groups or levels can still meet (a name may literally
     // hold "…"): those become their whole level-2 text, which no two names share.

@@ -9,6 +9,7 @@
 #include <boost/test/unit_test.hpp>
 
 #include <algorithm>
+#include <cstdio>
 #include <filesystem>
 #include <functional>
 #include <string>
@@ -99,6 +100,21 @@ std::string steps_times_names(long steps, long per_step) {
   return close_trace(s);
 }
 
+// n templated names of 900 characters that differ in two places, 300 apart: the
+// labels that tell them apart meet in ties of n / 7 names.
+std::string names_that_differ_twice(long n) {
+  auto s = open_trace();
+  const std::string a(300, 'a'), b(300, 'b'), c(300, 'c');
+  const long k = n / 7;
+  char mid[24], end[24];
+  for (long i = 0; i < n; ++i) {
+    std::snprintf(mid, sizeof mid, "%06ld", i % k);
+    std::snprintf(end, sizeof end, "%06ld", i / k);
+    add(s, "cpu_op", "void f<" + a + mid + b + end + c + ">(int)", 1, 1, 10 * i, 5);
+  }
+  return close_trace(s);
+}
+
 // n/2 steps of one operator each.
 std::string many_steps(long n) { return steps_times_names(n / 2, 1); }
 
@@ -116,8 +132,7 @@ double seconds_for(const std::function<std::string(long)>& shape, long n, const 
   return best;
 }
 
-void check_scaling(const std::string& tag, const std::function<std::string(long)>& shape) {
-  constexpr long n = 20'000;
+void check_scaling(const std::string& tag, const std::function<std::string(long)>& shape, long n = 20'000) {
   const auto dir = temp_dir("complexity-" + tag);
   const double small = seconds_for(shape, n, dir, 3);
   const double big = seconds_for(shape, 10 * n, dir, 3);
@@ -149,6 +164,11 @@ BOOST_AUTO_TEST_CASE(one_name_in_two_categories_scales_linearly) {
 }
 
 BOOST_AUTO_TEST_CASE(deep_recursion_scales_linearly) { check_scaling("recursion", deep_recursion); }
+
+BOOST_AUTO_TEST_CASE(labels_of_names_that_differ_twice_scale_linearly) {
+  // 2,000 and 20,000 names (18 MB): the labels' ties are resolved by runs of equal text.
+  check_scaling("labels", names_that_differ_twice, 2'000);
+}
 
 BOOST_AUTO_TEST_CASE(many_steps_scale_linearly) {
   // Every step is judged against the others of its rank (odd-step notes, warm-up).
