@@ -321,12 +321,34 @@ model::DiffReport compare_summaries(const model::SetSummary& control, const mode
   launchers(c, t, rule, report);
 
   // One order for every writer: |Δ per step| descending, then name, then category.
-  std::stable_sort(report.rows.begin(), report.rows.end(), [](const model::DiffRow& x, const model::DiffRow& y) {
+  // Sorted as indices, then moved into place along the permutation's cycles: rows are
+  // large, and a stable sort of the rows themselves would copy them all into a buffer.
+  auto& rows = report.rows;
+  std::vector<std::size_t> order(rows.size());
+  std::iota(order.begin(), order.end(), std::size_t{0});
+  std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
+    const auto& x = rows[a];
+    const auto& y = rows[b];
     const double dx = std::abs(x.diff_per_step_ns()), dy = std::abs(y.diff_per_step_ns());
     if (dx != dy) return dx > dy;
     if (x.name != y.name) return x.name < y.name;
     return x.category < y.category;
   });
+  for (std::size_t i = 0; i < order.size(); ++i) {  // rows[j] = old rows[order[j]]
+    if (order[i] == i) continue;
+    model::DiffRow held = std::move(rows[i]);
+    std::size_t j = i;
+    for (;;) {
+      const std::size_t from = order[j];
+      order[j] = j;
+      if (from == i) {
+        rows[j] = std::move(held);
+        break;
+      }
+      rows[j] = std::move(rows[from]);
+      j = from;
+    }
+  }
   report.by_impact.resize(report.rows.size());
   std::iota(report.by_impact.begin(), report.by_impact.end(), 0);
   for (const auto& row : report.rows) report.ops_diff.groups[static_cast<int>(row.change)].push_back(row.name);
