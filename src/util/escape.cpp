@@ -106,9 +106,9 @@ void html_escape_append(std::string& out, std::string_view s) {
   out.append(s, run);
 }
 
-std::string json_string(std::string_view raw) {
+std::string json_string(std::string_view raw, bool keep_invalid) {
   static constexpr char hex[] = "0123456789abcdef";
-  const std::string s = utf8_sanitize(raw);
+  const std::string s = keep_invalid ? std::string(raw) : utf8_sanitize(raw);
   std::string out;
   out.reserve(s.size() + 2);
   out += '"';
@@ -136,7 +136,9 @@ std::string json_string(std::string_view raw) {
         // The other controls (C0, DEL, C1, bidi; U+2028/U+2029 also end a line in
         // older JavaScript) as \uXXXX: the same string, and no raw escape sequence
         // reaches a terminal that shows the JSON.
-        if (const auto n = control_length(s, i)) {
+        if (c >= 0x80 && utf8_sequence_length(s, i) == 0) {
+          out += static_cast<char>(c);  // an invalid byte, kept (keep_invalid)
+        } else if (const auto n = control_length(s, i)) {
           u_escape(decode_code_point(s, i, n));
           i += n - 1;
         } else {

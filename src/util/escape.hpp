@@ -25,7 +25,9 @@ void html_escape_append(std::string& out, std::string_view s);
 // result is safe inside <script> (nothing can close the element) and is valid JS,
 // and every control character (C0, DEL, C1, bidi) as \uXXXX, so the text shows no
 // raw escape sequence on a terminal (--json -) while the string stays the same.
-std::string json_string(std::string_view s);
+// Invalid UTF-8 becomes U+FFFD, unless keep_invalid: then its bytes are copied as
+// they are (summaries keep names byte for byte; their reader allows it).
+std::string json_string(std::string_view s, bool keep_invalid = false);
 
 // One CSV field per RFC 4180: quoted when it holds , " CR or LF; quotes doubled.
 std::string csv_field(std::string_view s);
