@@ -238,13 +238,17 @@ model::SetSummary read_summary_bytes(std::string_view bytes, const std::string& 
   boost::system::error_code ec;
   json::parse_options options;
   options.allow_invalid_utf8 = true;  // names byte for byte, as the writer keeps them
-  const auto doc = json::parse(bytes, ec, {}, options);
+  // The stream parser says where it stopped: a JSON error names its byte.
+  json::stream_parser parser({}, options);
+  const std::size_t used = parser.write_some(bytes.data(), bytes.size(), ec);
+  if (!ec) parser.finish(ec);
   Reader r{path};
   if (figures) {
     r.total = std::min(*figures, k_max_total);
     r.shared = *figures > 0;
   }
-  if (ec) r.fail("JSON error: " + ec.message());
+  if (ec) r.fail("JSON error at byte " + std::to_string(used) + ": " + ec.message());
+  const auto doc = parser.release();
   const auto& top = r.object(doc, "the document");
   if (r.string(r.at(top, "format"), "format") != "tracediff-summary") r.fail("format is not \"tracediff-summary\"");
   const auto version = r.integer(r.at(top, "schema_version"), "schema_version");

@@ -132,4 +132,19 @@ BOOST_AUTO_TEST_CASE(durations_past_int64_are_clamped_alike_for_traces_and_summa
   }
 }
 
+BOOST_AUTO_TEST_CASE(json_errors_in_a_summary_name_their_byte) {
+  const auto dir = temp_dir("roundtrip-offset");
+  const std::string head = "{\"format\": \"tracediff-summary\", \"schema_version\": 2, \"label\": ";
+  write_file(dir + "/bad.tdsum.json", head + "x}");
+  auto r = run_cli({dir + "/bad.tdsum.json", dir + "/bad.tdsum.json"});
+  BOOST_TEST(r.exit_code == 1);
+  BOOST_TEST(r.err.find("bad.tdsum.json: not a valid tracediff summary: JSON error at byte " +
+                        std::to_string(head.size()) + ": ") != std::string::npos,
+             r.err);
+  write_file(dir + "/cut.tdsum.json", head + "\"t\", \"inputs\": [");
+  r = run_cli({dir + "/cut.tdsum.json", dir + "/cut.tdsum.json"});
+  BOOST_TEST(r.exit_code == 1);
+  BOOST_TEST(r.err.find("JSON error at byte " + std::to_string(head.size() + 16) + ": ") != std::string::npos, r.err);
+}
+
 BOOST_AUTO_TEST_SUITE_END()
