@@ -59,7 +59,7 @@ model::SetSummary load_set_summary(const std::string& label, const std::vector<s
   std::stable_sort(set.files.begin(), set.files.end(), [](const auto& a, const auto& b) {
     return a.rank != b.rank ? a.rank < b.rank : a.path < b.path;
   });
-  reading::bound_durations(set);  // as a summary read back is: the same figures either way
+  model::bound_durations(set);  // traces and summaries together: their sum is bounded too
   return set;
 }
 
@@ -80,11 +80,8 @@ model::DiffReport load_and_compare(const Options& o, const reading::ReadProgress
     reading::ReadOptions ro;
     const auto sets = reading::read_trace_sets({{o.label_control, o.control_inputs}, {o.label_test, o.test_inputs}},
                                                ro, o.threads, progress, summarise_and_drop);
-    auto c = analysis::summarize_set(sets[0]);
-    auto t = analysis::summarize_set(sets[1]);
-    reading::bound_durations(c);  // as load_set_summary, so traces and their summaries compare alike
-    reading::bound_durations(t);
-    return analysis::compare_summaries(c, t, o.compare);
+    return analysis::compare_summaries(analysis::summarize_set(sets[0]), analysis::summarize_set(sets[1]),
+                                       o.compare);
   }
   const auto c = load_set_summary(o.label_control, o.control_inputs, o.threads, progress);
   const auto t = load_set_summary(o.label_test, o.test_inputs, o.threads, progress);

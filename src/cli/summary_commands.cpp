@@ -85,7 +85,7 @@ int run_merge(int argc, const char* const* argv) {
   std::uint64_t figures = 0;  // the merged summary must be readable too
   for (const auto& in : inputs) parts.push_back(reading::read_summary_file(in, &figures));
   auto merged = analysis::merge_summaries(std::move(parts));
-  reading::bound_durations(merged);  // each part is bounded, their union may not be
+  model::bound_durations(merged);  // each part is bounded, their union may not be
   write(out, merged);
   return k_exit_ok;
 }

@@ -273,41 +273,8 @@ model::SetSummary read_summary_bytes(std::string_view bytes, const std::string& 
   // summarize refuses a set without a readable trace, as the comparison does.
   if (s.files.empty()) r.fail("no files");
   if (figures) *figures = r.total;
-  bound_durations(s);
+  model::bound_durations(s);
   return s;
-}
-
-void bound_durations(model::SetSummary& set) {
-  std::uint64_t total = 0;
-  const auto bound = [&](std::int64_t& v, std::uint64_t& clamped) {
-    const auto n = static_cast<std::uint64_t>(std::max<std::int64_t>(v, 0));
-    const auto left = k_max_durations - total;
-    if (n > left) {
-      v = static_cast<std::int64_t>(left);
-      ++clamped;
-    }
-    total += static_cast<std::uint64_t>(v);
-  };
-  for (auto& f : set.files) {
-    std::uint64_t clamped = 0;
-    for (auto& st : f.steps)
-      for (const auto field : {&model::StepDetail::dur_ns, &model::StepDetail::gpu_busy_ns,
-                               &model::StepDetail::gpu_idle_ns, &model::StepDetail::kernel_ns,
-                               &model::StepDetail::comm_ns, &model::StepDetail::memcpy_ns,
-                               &model::StepDetail::memset_ns, &model::StepDetail::cpu_self_ns,
-                               &model::StepDetail::runtime_ns, &model::StepDetail::gpu_spill_ns,
-                               &model::StepDetail::host_busy_ns})
-        bound(st.detail.*field, clamped);
-    for (auto& c : f.cells) {
-      bound(c.total_ns, clamped);
-      bound(c.self_ns, clamped);
-    }
-    for (auto& l : f.launches) bound(l.total_ns, clamped);
-    if (clamped)
-      f.diagnostics.report(model::DiagId::summary_durations_clamped, f.path, 0,
-                           std::to_string(clamped) + " durations clamped: the side's durations add up past 2^61 ns",
-                           clamped);
-  }
 }
 
 }  // namespace tracediff::reading

@@ -232,10 +232,10 @@ BOOST_AUTO_TEST_CASE(durations_past_the_limit_are_clamped_and_counted) {
       for (const auto& c : f.cells) total += static_cast<std::uint64_t>(c.total_ns + c.self_ns);
       for (const auto& l : f.launches) total += static_cast<std::uint64_t>(l.total_ns);
     }
-    BOOST_TEST(total == tracediff::reading::k_max_durations);
+    BOOST_TEST(total == tracediff::model::k_max_durations);
     // It writes back as it reads, clamped: bounding again changes nothing.
     const auto text = summary_text(s);
-    tracediff::reading::bound_durations(s);
+    tracediff::model::bound_durations(s);
     BOOST_TEST(summary_text(s) == text);
     const auto report = tracediff::analysis::compare_summaries(s, s, {});
     BOOST_TEST(report.test.step_times.max_ns >= 0);
