@@ -116,8 +116,7 @@ for target in fuzz_reader fuzz_pipeline fuzz_summary; do
   fi
   if [ $long = 1 ]; then
     # Every core, each a forked libFuzzer that keeps going past a crash (each crash
-    # still leaves its input in artifacts/), and a longer input limit: the
-    # pathological shapes need room.
+    # still leaves its input in artifacts/, copied to the corpus below).
     extra+=(-fork="$(nproc)" -ignore_crashes=1 -ignore_timeouts=1 -ignore_ooms=1)
   fi
   set +e
@@ -126,13 +125,6 @@ for target in fuzz_reader fuzz_pipeline fuzz_summary; do
     >"$log" 2>&1
   rc=$?
   set -e
-  if [ $long = 1 ]; then
-    # Minimise what was kept (the same coverage from fewer inputs) for the next run.
-    rm -rf "$corpus.min" && mkdir -p "$corpus.min"
-    "$build/tests/fuzz/$target" -merge=1 "$corpus.min" "$corpus" >>"$log" 2>&1 \
-      && rm -rf "$corpus" && mv "$corpus.min" "$corpus" || rm -rf "$corpus.min"
-    echo "$(ls "$corpus" | wc -l) inputs kept in $corpus"
-  fi
   grep -E "^stat::number_of_executed_units|^stat::peak_rss_mb|cov: " "$log" | tail -3 || true
   for a in "$build"/artifacts/"$target"-*; do
     [ -f "$a" ] || continue
@@ -145,6 +137,13 @@ for target in fuzz_reader fuzz_pipeline fuzz_summary; do
   if [ $rc -ne 0 ] && [ $status -eq 0 ]; then
     echo "$target: exited $rc (see $log)"
     status=1
+  fi
+  if [ $long = 1 ]; then
+    # Minimise what was kept (the same coverage from fewer inputs) for the next run.
+    rm -rf "$corpus.min" && mkdir -p "$corpus.min"
+    "$build/tests/fuzz/$target" -merge=1 "$corpus.min" "$corpus" >>"$log" 2>&1 \
+      && rm -rf "$corpus" && mv "$corpus.min" "$corpus" || rm -rf "$corpus.min"
+    echo "$(ls "$corpus" | wc -l) inputs kept in $corpus"
   fi
 done
 [ $status -eq 0 ] && echo "fuzz.sh: no crash" || echo "fuzz.sh: crashes found (see above; replay: ctest -R fuzz_corpus)"
