@@ -2,12 +2,20 @@
 # Builds the libFuzzer targets (tests/fuzz) with clang and runs each for a while:
 # fuzz_reader and fuzz_pipeline on traces, fuzz_summary on *.tdsum.json summaries.
 #
-#   scripts/fuzz.sh [SECONDS_PER_TARGET]      default 20 (three targets: about a minute)
+#   scripts/fuzz.sh [SECONDS_PER_TARGET]      default 20 (three targets: about a minute; CI)
+#   scripts/fuzz.sh --long [SECONDS_PER_TARGET] [--corpus DIR]
+#                                             nightly: default 3600 s a target, on every core
+#                                             (-fork), the corpus kept in DIR (default
+#                                             fuzz-corpus/ beside the checkout's build dirs)
+#                                             and minimised at the end, so the next night
+#                                             starts where this one stopped
 #   FUZZ_BUILD_DIR=DIR scripts/fuzz.sh ...     build there instead of build-fuzz
 #
 # Seeds: tests/fuzz/corpus (committed; replayed by ctest as `fuzz_corpus`), a few KB
 # slices of ../shared/traces, and, when a test binary is built, the inputs of the
-# `malformed` suite. fuzz_summary starts from the corpus' summary-* files and, when a
+# `malformed` suite. The corpus' seed-* files are traces in the pathological shapes
+# (tests/fuzz/make_seeds.py writes them), and fuzz_reader and fuzz_pipeline get a
+# dictionary of Kineto keys, names and hostile strings (tests/fuzz/kineto.dict). fuzz_summary starts from the corpus' summary-* files and, when a
 # tracediff binary is built, summaries of the small shared traces; it has its own
 # dictionary (tests/fuzz/summary.dict) and a JSON-aware mutator.
 # New interesting inputs go to $FUZZ_BUILD_DIR/corpus-<target>.
@@ -16,9 +24,21 @@
 # `ctest -R fuzz_corpus` reproduces it until it is fixed; the script then exits 1.
 set -euo pipefail
 
-seconds=${1:-20}
 root=$(cd "$(dirname "$0")/.." && pwd)
+long=0
+seconds=20
+keep=""
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --long) long=1; seconds=3600 ;;
+    --corpus) keep=${2:?--corpus needs a directory}; shift ;;
+    [0-9]*) seconds=$1 ;;
+    *) echo "fuzz.sh: unknown argument $1 (usage: fuzz.sh [--long] [SECONDS] [--corpus DIR])" >&2; exit 2 ;;
+  esac
+  shift
+done
 build=${FUZZ_BUILD_DIR:-$root/build-fuzz}
+[ $long = 1 ] && keep=${keep:-$root/fuzz-corpus}
 shared=$root/../shared/traces
 cd "$root"
 
@@ -83,14 +103,21 @@ echo "$(ls "$summary_seeds" | wc -l) summary seed files"
 status=0
 for target in fuzz_reader fuzz_pipeline fuzz_summary; do
   echo "== $target: ${seconds}s"
-  corpus=$build/corpus-$target
+  # The corpus grows here; a nightly run keeps it outside the build directory.
+  corpus=${keep:+$keep/$target}
+  corpus=${corpus:-$build/corpus-$target}
   mkdir -p "$corpus"
   log=$build/$target.log
   target_seeds=$seeds
-  extra=()
+  extra=(-dict=tests/fuzz/kineto.dict)
   if [ $target = fuzz_summary ]; then
     target_seeds=$summary_seeds
     extra=(-dict=tests/fuzz/summary.dict)
+  fi
+  if [ $long = 1 ]; then
+    # Every core, each a forked libFuzzer that keeps going past a crash (each crash
+    # still leaves its input in artifacts/, copied to the corpus below).
+    extra+=(-fork="$(nproc)" -ignore_crashes=1 -ignore_timeouts=1 -ignore_ooms=1)
   fi
   set +e
   "$build/tests/fuzz/$target" "$corpus" "$target_seeds" "${extra[@]}" -max_total_time="$seconds" -max_len=65536 \
@@ -98,7 +125,7 @@ for target in fuzz_reader fuzz_pipeline fuzz_summary; do
     >"$log" 2>&1
   rc=$?
   set -e
-  grep -E "^stat::number_of_executed_units|^stat::peak_rss_mb|cov: " "$log" | tail -3
+  grep -E "^stat::number_of_executed_units|^stat::peak_rss_mb|cov: " "$log" | tail -3 || true
   for a in "$build"/artifacts/"$target"-*; do
     [ -f "$a" ] || continue
     dest=tests/fuzz/corpus/crash-${target#fuzz_}-$(sha1sum "$a" | cut -c1-12)
@@ -110,6 +137,13 @@ for target in fuzz_reader fuzz_pipeline fuzz_summary; do
   if [ $rc -ne 0 ] && [ $status -eq 0 ]; then
     echo "$target: exited $rc (see $log)"
     status=1
+  fi
+  if [ $long = 1 ]; then
+    # Minimise what was kept (the same coverage from fewer inputs) for the next run.
+    rm -rf "$corpus.min" && mkdir -p "$corpus.min"
+    "$build/tests/fuzz/$target" -merge=1 "$corpus.min" "$corpus" >>"$log" 2>&1 \
+      && rm -rf "$corpus" && mv "$corpus.min" "$corpus" || rm -rf "$corpus.min"
+    echo "$(ls "$corpus" | wc -l) inputs kept in $corpus"
   fi
 done
 [ $status -eq 0 ] && echo "fuzz.sh: no crash" || echo "fuzz.sh: crashes found (see above; replay: ctest -R fuzz_corpus)"

@@ -99,14 +99,14 @@ std::string ms(double ns) { return format_duration_ns(to_ns(ns), false); }
 bool queue_backs_up(const model::SideSummary& side) {
   const auto& m = side.step_mean;
   if (m.dur_ns <= 0) return false;
-  if (m.gpu_spill_ns * 5 >= m.dur_ns) return true;
+  if (__int128{m.gpu_spill_ns} * 5 >= m.dur_ns) return true;  // 128 bits: spill may be near 2^61
   std::map<int, std::vector<const model::StepDetail*>> by_rank;
   for (const auto& d : side.step_details) by_rank[d.rank].push_back(&d);
   for (const auto& [rank, steps] : by_rank) {
     if (steps.size() < 3) continue;
     bool rising = true;
     for (std::size_t i = 1; i < steps.size() && rising; ++i) rising = steps[i]->gpu_spill_ns >= steps[i - 1]->gpu_spill_ns;
-    if (rising && (steps.back()->gpu_spill_ns - steps.front()->gpu_spill_ns) * 10 >= m.dur_ns) return true;
+    if (rising && (__int128{steps.back()->gpu_spill_ns} - steps.front()->gpu_spill_ns) * 10 >= m.dur_ns) return true;
   }
   return false;
 }

@@ -5,7 +5,7 @@
 #include <cmath>
 #include <limits>
 
-#include "util/escape.hpp"
+#include "util/sanitize.hpp"
 #include "util/format.hpp"
 #include "util/errors.hpp"
 
@@ -65,22 +65,10 @@ bool parse_number(std::string_view s, double& value) {
 
 // --- evaluation helpers ----------------------------------------------------------
 
-// A name as a message can show it: valid UTF-8, no control bytes (a trace's names
+// A name as a message can show it: util/sanitize's display_safe (a trace's names
 // reach a terminal here), at most 60 code points with the middle elided.
 std::string safe_name(std::string_view raw) {
-  const std::string s = utf8_sanitize(raw);
-  std::string clean;
-  for (std::size_t i = 0; i < s.size(); ++i) {
-    const auto c = static_cast<unsigned char>(s[i]);
-    if (c < 0x20 || c == 0x7f) {
-      clean += '?';
-    } else if (c == 0xC2 && i + 1 < s.size() && static_cast<unsigned char>(s[i + 1]) < 0xA0) {
-      clean += '?';  // C1 controls U+0080..U+009F
-      ++i;
-    } else {
-      clean += s[i];
-    }
-  }
+  const std::string clean = display_safe(raw);
   std::vector<std::size_t> starts;
   for (std::size_t i = 0; i < clean.size(); ++i)
     if ((static_cast<unsigned char>(clean[i]) & 0xC0) != 0x80) starts.push_back(i);

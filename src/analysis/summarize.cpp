@@ -570,6 +570,7 @@ model::SetSummary summarize_set(const model::TraceSet& set) {
   out.inputs = set.inputs;
   out.diagnostics = set.diagnostics;
   for (const auto& f : set.files) out.files.push_back(f.summary ? *f.summary : summarize_file(f));
+  model::bound_durations(out);  // as a summary read back is: traces and summaries compare alike
   return out;
 }
 

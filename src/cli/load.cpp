@@ -59,6 +59,7 @@ model::SetSummary load_set_summary(const std::string& label, const std::vector<s
   std::stable_sort(set.files.begin(), set.files.end(), [](const auto& a, const auto& b) {
     return a.rank != b.rank ? a.rank < b.rank : a.path < b.path;
   });
+  model::bound_durations(set);  // traces and summaries together: their sum is bounded too
   return set;
 }
 

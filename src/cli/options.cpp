@@ -2,6 +2,8 @@
 
 #include <CLI/CLI.hpp>
 
+#include <charconv>
+#include <cmath>
 #include <iostream>
 #include <set>
 
@@ -72,17 +74,22 @@ void parse_min_change(const std::string& text, analysis::CompareOptions& o) {
       {"%", -1}, {"ns", 1e-3}, {"us", 1}, {"\u00b5s", 1}, {"ms", 1e3}, {"s", 1e6}};
   for (const auto& [suffix, scale] : units) {
     if (text.size() <= suffix.size() || !std::string_view(text).ends_with(suffix)) continue;
-    const std::string number = text.substr(0, text.size() - suffix.size());
+    const std::string_view number(text.data(), text.size() - suffix.size());
+    // from_chars: no locale, no leading blanks or '+', no hex; "inf" and "nan" parse
+    // and are refused below (an infinite threshold would silently judge nothing).
     double v = -1;
-    std::size_t used = 0;
-    try {
-      v = std::stod(number, &used);
-    } catch (const std::exception&) {
+    const auto [end, ec] = std::from_chars(number.data(), number.data() + number.size(), v);
+    if (ec != std::errc() || end != number.data() + number.size() || !std::isfinite(v) || v < 0)
+      throw UsageError("--min-change: '" + text + "' is not a finite non-negative number with a unit");
+    if (scale < 0) {
+      if (v > k_max_min_change_pct)
+        throw UsageError("--min-change: '" + text + "' is more than 1,000,000%, which no change can reach");
+      o.min_change_pct = v;
+    } else {
+      if (v * scale > k_max_min_change_us)
+        throw UsageError("--min-change: '" + text + "' is longer than 1,000,000 s, far beyond any step");
+      o.min_change_us = v * scale;
     }
-    if (used != number.size() || !(v >= 0))
-      throw UsageError("--min-change: '" + text + "' is not a non-negative number with a unit");
-    if (scale < 0) o.min_change_pct = v;
-    else o.min_change_us = v * scale;
     return;
   }
   throw UsageError("--min-change: '" + text + "' needs a unit: % or ns/us/ms/s");
@@ -102,16 +109,22 @@ std::optional<std::vector<int>> parse_rank_list(const std::string& text) {
 std::optional<std::vector<std::int64_t>> parse_iteration_list(const std::string& text) {
   if (text == "all") return std::nullopt;
   std::vector<std::int64_t> out;
+  // Ranges are expanded: bounded in all, so that a list of long ranges cannot
+  // allocate gigabytes (a profile holds thousands of steps, not millions).
+  const auto too_many = [&] {
+    return UsageError("step list: selects more than 1,000,000 steps; a profile holds far fewer");
+  };
   for (const auto& part : split(text, ',')) {
     const auto dash = part.find('-', 1);
     if (dash == std::string::npos) {
+      if (out.size() >= k_max_selected_steps) throw too_many();
       out.push_back(number(part, "step list"));
       continue;
     }
     const auto a = number(part.substr(0, dash), "step list");
     const auto b = number(part.substr(dash + 1), "step list");
     if (b < a) throw UsageError("step list: range '" + part + "' runs backwards");
-    if (b - a > 1000000) throw UsageError("step list: range '" + part + "' is too long");
+    if (static_cast<std::uint64_t>(b - a) >= k_max_selected_steps - out.size()) throw too_many();
     for (auto i = a; i <= b; ++i) out.push_back(i);
   }
   return out;
@@ -195,7 +208,7 @@ ParseOutcome parse_options(int argc, const char* const* argv, Options& o) {
       ->allow_extra_args(false)
       ->group("Selection");
   app.add_option("-j,--threads", o.threads, "Files read in parallel (default: one per core)")
-      ->group("Performance");
+      ->check(CLI::Range(0u, k_max_threads))->group("Performance");
 
   try {
     app.parse(argc, argv);

@@ -24,6 +24,13 @@ struct Options {
 
 enum class ParseOutcome { run, exit_ok };
 
+// Bounds on option values: past them a value is a mistake (or an attack), refused
+// with exit 2 before anything is read.
+constexpr double k_max_min_change_pct = 1e6;    // --min-change: a 10,000-fold change
+constexpr double k_max_min_change_us = 1e12;    // --min-change: 1,000,000 s
+constexpr std::size_t k_max_selected_steps = 1'000'000;  // --*-iteration, all ranges together
+constexpr unsigned k_max_threads = 1024;        // -j
+
 // Throws UsageError on a bad command line; returns exit_ok after --help/--version
 // (printed to stdout).
 ParseOutcome parse_options(int argc, const char* const* argv, Options& options);

@@ -23,18 +23,21 @@
 #include "reading/trace_set_reader.hpp"
 #include "util/atomic_file.hpp"
 #include "util/errors.hpp"
+#include "util/sanitize.hpp"
 
 namespace tracediff::cli {
 
 namespace {
 
 // Warnings on stderr: every kept sample (with its side), then a count for the rest;
-// the notes too when no terminal summary shows them.
+// the notes too when no terminal summary shows them. Sides, file names and messages
+// hold strings from the command line, file names and traces: each line is made
+// safe where it is printed (util/sanitize), whoever built it.
 void print_warnings(const model::DiffReport& report, bool notes) {
   const auto& d = report.diagnostics;
   std::uint64_t shown[model::k_diag_count] = {};  // of each id's count, what the samples said
   for (const auto& s : d.samples()) {
-    std::cerr << "tracediff: warning: " << (s.side.empty() ? "" : s.side + ": ") << s.file << ": " << s.message
+    std::cerr << "tracediff: warning: " << message_safe((s.side.empty() ? "" : s.side + ": ") + s.file + ": " + s.message)
               << '\n';
     shown[static_cast<std::size_t>(s.id)] += s.covers;
   }
@@ -45,7 +48,7 @@ void print_warnings(const model::DiffReport& report, bool notes) {
                 << ": " << model::diag_description(id) << '\n';
   }
   if (notes)
-    for (const auto& note : report.notes) std::cerr << "tracediff: note: " << note << '\n';
+    for (const auto& note : report.notes) std::cerr << "tracediff: note: " << message_safe(note) << '\n';
 }
 
 // "tracediff: reading 3/8 files, 1.2 GB, 410 MB/s" on stderr, redrawn in place, once
@@ -138,10 +141,11 @@ bool report_gate(const std::vector<model::GateResult>& results, bool quiet) {
   bool fired = false;
   for (const auto& r : results) {
     if (r.fired()) {
-      std::cerr << "tracediff: fail-on: " << r.condition.text << ": " << r.detail << '\n';
+      std::cerr << "tracediff: fail-on: " << message_safe(r.condition.text + ": " + r.detail) << '\n';
       fired = true;
     } else if (r.outcome == model::GateOutcome::not_evaluated && !quiet) {
-      std::cerr << "tracediff: warning: fail-on: " << r.condition.text << ": not evaluated: " << r.detail << '\n';
+      std::cerr << "tracediff: warning: fail-on: " << message_safe(r.condition.text + ": not evaluated: " + r.detail)
+                << '\n';
     }
   }
   return fired;
@@ -168,7 +172,7 @@ int run_checked(int argc, const char* const* argv) {
 
   if (o.csv) {
     AtomicFile f(*o.csv);
-    output::write_csv(report, f.stream());
+    output::write_csv(report, f.stream(), {.terminal = *o.csv == "-" && isatty(1) == 1});
     f.commit();
   }
   if (o.json) {
@@ -209,16 +213,18 @@ int run(int argc, const char* const* argv) {
     if (command == "merge") return run_merge(argc - 1, argv + 1);
     return run_checked(argc, argv);
   } catch (const UsageError& e) {
-    std::cerr << "tracediff: error: " << e.what() << "\nRun 'tracediff --help' for usage.\n";
+    // Messages name files and quote arguments, summaries and traces: made safe here,
+    // where they are printed, whichever code built them.
+    std::cerr << "tracediff: error: " << message_safe(e.what()) << "\nRun 'tracediff --help' for usage.\n";
     return k_exit_usage;
   } catch (const Fatal& e) {
-    std::cerr << "tracediff: error: " << e.what() << '\n';
+    std::cerr << "tracediff: error: " << message_safe(e.what()) << '\n';
     return k_exit_fatal;
   } catch (const std::bad_alloc&) {
     std::cerr << "tracediff: error: out of memory\n";
     return k_exit_fatal;
   } catch (const std::exception& e) {
-    std::cerr << "tracediff: error: internal: " << e.what() << '\n';
+    std::cerr << "tracediff: error: internal: " << message_safe(e.what()) << '\n';
     return k_exit_fatal;
   }
 }

@@ -6,11 +6,13 @@
 
 #include "analysis/summarize.hpp"
 #include "cli/load.hpp"
+#include "cli/options.hpp"
 #include "cli/run.hpp"
 #include "output/summary_writer.hpp"
 #include "reading/summary_reader.hpp"
 #include "util/atomic_file.hpp"
 #include "util/errors.hpp"
+#include "util/sanitize.hpp"
 
 namespace tracediff::cli {
 
@@ -30,7 +32,7 @@ bool parse(CLI::App& app, int argc, const char* const* argv) {
 }
 
 void warn(const model::Diagnostics& d) {
-  for (const auto& s : d.samples()) std::cerr << "tracediff: warning: " << s.file << ": " << s.message << '\n';
+  for (const auto& s : d.samples()) std::cerr << "tracediff: warning: " << message_safe(s.file + ": " + s.message) << '\n';
 }
 
 void write(const std::string& path, const model::SetSummary& s) {
@@ -53,7 +55,8 @@ int run_summarize(int argc, const char* const* argv) {
   app.add_option("SET", inputs, "Trace directories or files")->required();
   app.add_option("-o,--output", out, "The summary, FILE.tdsum.json ('-' = stdout)")->required();
   app.add_option("--label", label, "A label kept in the summary (informational)");
-  app.add_option("-j,--threads", threads, "Files read in parallel (default: one per core)");
+  app.add_option("-j,--threads", threads, "Files read in parallel (default: one per core)")
+      ->check(CLI::Range(0u, k_max_threads));
   app.add_flag("-q,--quiet", quiet, "No warnings on stderr");
   if (!parse(app, argc, argv)) return k_exit_ok;
   for (const auto& in : inputs)
@@ -81,7 +84,9 @@ int run_merge(int argc, const char* const* argv) {
   std::vector<model::SetSummary> parts;
   std::uint64_t figures = 0;  // the merged summary must be readable too
   for (const auto& in : inputs) parts.push_back(reading::read_summary_file(in, &figures));
-  write(out, analysis::merge_summaries(std::move(parts)));
+  auto merged = analysis::merge_summaries(std::move(parts));
+  model::bound_durations(merged);  // each part is bounded, their union may not be
+  write(out, merged);
   return k_exit_ok;
 }
 

@@ -78,4 +78,15 @@ struct SetSummary {
   Diagnostics diagnostics;         // set-level: skipped files, duplicate ranks
 };
 
+// The one rule for durations, applied wherever a set of summaries is made (traces
+// summarised for a comparison or for `tracediff summarize`, a summary read, summaries
+// merged): the durations of a set (step figures, cell totals and self times, launch
+// totals) add up to at most 2^61 ns (73 years); past that, in file order, each is
+// clamped to what is left, and the file counts `summary_durations_clamped`. Sums,
+// differences and means of both sides then fit in int64. No real trace comes near;
+// a hostile one (thousands of 78-hour events) compares with clamped figures instead
+// of overflowing, and its summary reads back as it was written.
+void bound_durations(SetSummary& set);
+constexpr std::uint64_t k_max_durations = std::uint64_t{1} << 61;
+
 }  // namespace tracediff::model

@@ -4,16 +4,19 @@
 
 namespace tracediff::output {
 
-void write_csv(const model::DiffReport& r, std::ostream& out) {
+void write_csv(const model::DiffReport& r, std::ostream& out, const CsvOptions& o) {
+  // Every text cell comes from a trace or the command line; HTA's change symbols
+  // (+ - =) and the numbers are ours and stay as they are.
+  const auto text = [&](std::string_view s) { return csv_text_field(s, o.terminal); };
   if (r.hta_compat) {
     // HTA's layout: <Label>_counts, <Label>_total_duration per side (§6).
     const auto& c = r.control.label;
     const auto& t = r.test.label;
-    out << (r.short_names ? "short_name" : "name") << ',' << csv_field(c + "_counts") << ','
-        << csv_field(c + "_total_duration") << ',' << csv_field(t + "_counts") << ','
-        << csv_field(t + "_total_duration") << ",diff_counts,diff_duration,counts_change_categories\r\n";
+    out << (r.short_names ? "short_name" : "name") << ',' << text(c + "_counts") << ','
+        << text(c + "_total_duration") << ',' << text(t + "_counts") << ','
+        << text(t + "_total_duration") << ",diff_counts,diff_duration,counts_change_categories\r\n";
     for (const auto& row : r.rows) {
-      out << csv_field(row.name) << ',' << row.control.count << ',' << us_decimal(row.control.total_ns)
+      out << text(row.name) << ',' << row.control.count << ',' << us_decimal(row.control.total_ns)
           << ',' << row.test.count << ',' << us_decimal(row.test.total_ns) << ',' << row.diff_count()
           << ',' << us_decimal(row.diff_ns()) << ',' << model::change_symbol(row.change) << "\r\n";
     }
@@ -24,7 +27,7 @@ void write_csv(const model::DiffReport& r, std::ostream& out) {
          "test_per_step_us,diff_per_step_us,diff_pct,control_self_us,test_self_us,change,verdict,"
          "significant,launched_by\r\n";
   for (const auto& row : r.rows) {
-    out << csv_field(row.name) << ',' << csv_field(row.category) << ',' << model::device_name(row.device)
+    out << text(row.name) << ',' << text(row.category) << ',' << model::device_name(row.device)
         << ',' << row.control.count << ',' << row.test.count << ',' << row.diff_count() << ','
         << us_decimal(row.control.total_ns) << ',' << us_decimal(row.test.total_ns) << ','
         << us_decimal(row.diff_ns()) << ',' << decimal(row.control_step.count, 3) << ','
@@ -33,7 +36,7 @@ void write_csv(const model::DiffReport& r, std::ostream& out) {
         << pct_decimal(row.diff_pct(), "") << ',' << us_decimal(row.control.self_ns) << ','
         << us_decimal(row.test.self_ns) << ',' << model::change_name(row.change) << ','
         << model::verdict_name(row.verdict) << ',' << (row.significant ? "true" : "false") << ','
-        << csv_field(row.launched_by) << "\r\n";
+        << text(row.launched_by) << "\r\n";
   }
 }
 

@@ -45,8 +45,8 @@ void write_markdown(const model::DiffReport& report, const MarkdownOptions& opti
 namespace detail {
 // Visible for testing and shared by the two writers.
 
-// Text safe to print on a terminal: valid UTF-8, control characters (C0, DEL, C1:
-// escape sequences from trace names) replaced with '?'.
+// Text safe to print on a terminal: util/sanitize's display_safe (valid UTF-8,
+// control characters such as escape sequences from trace names escaped visibly).
 std::string terminal_safe(std::string_view s);
 // Columns the (valid UTF-8) text takes on a terminal: wide East Asian characters 2.
 std::size_t display_width(std::string_view s);

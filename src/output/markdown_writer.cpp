@@ -22,38 +22,58 @@ namespace {
 using model::DiffReport;
 using model::DiffRow;
 
-// A trace string made printable: line breaks and tabs become spaces, other control
-// bytes '?' (an escape sequence would reach a terminal with --markdown -).
-std::string plain(std::string_view raw) {
-  std::string s(raw);
-  for (auto& c : s)
-    if (c == '\n' || c == '\r' || c == '\t') c = ' ';
-  return detail::terminal_safe(s);
+// A trace string made printable: util/sanitize's display_safe (valid UTF-8, control
+// characters and line breaks escaped visibly: one line, no escape sequence reaches a
+// terminal with --markdown -, no bidi control reorders what a reviewer reads).
+std::string plain(std::string_view raw) { return detail::terminal_safe(raw); }
+
+// "www." in any case: GitHub links it without a scheme.
+bool www_at(std::string_view s, std::size_t i) {
+  if (i + 4 > s.size()) return false;
+  for (std::size_t k = 0; k < 3; ++k)
+    if (s[i + k] != 'w' && s[i + k] != 'W') return false;
+  return s[i + 3] == '.';
 }
 
+constexpr const char* k_zwsp = "\xE2\x80\x8B";  // U+200B: invisible, breaks a link or a mention
+
 // Text outside code spans: every character that Markdown or GitHub could read as
-// markup is backslash-escaped; an '@' that could start a mention gets a zero-width
-// space after it, so a name cannot notify anyone; line breaks become spaces.
+// markup is backslash-escaped, line breaks are escaped visibly, and what GitHub
+// links without any markup gets a zero-width space that breaks it: after '@' (a
+// mention, an e-mail address), inside "://" (any URL), after "www" of "www.", after
+// '#' before a digit (an issue). No name becomes a link, an image or a mention.
 std::string md_text(std::string_view raw) {
-  const std::string s = plain(raw);  // valid UTF-8, no control bytes
+  const std::string s = plain(raw);  // valid UTF-8, no control characters
   std::string out;
   out.reserve(s.size() + 8);
-  for (char c : s) {
+  for (std::size_t i = 0; i < s.size(); ++i) {
+    const char c = s[i];
     switch (c) {
       case '\\': case '`': case '*': case '_': case '[': case ']': case '<': case '>':
-      case '|': case '~': case '&': case '$': case '!': case '#': case '{': case '}':
+      case '|': case '~': case '&': case '$': case '!': case '{': case '}':
         out += '\\';
         out += c;
         break;
-      case '@': {
-        // A mention needs '@' after a non-word character: break those ("a@b" is no mention).
-        const char prev = out.empty() ? ' ' : out.back();
-        const bool word = (prev >= 'a' && prev <= 'z') || (prev >= 'A' && prev <= 'Z') ||
-                          (prev >= '0' && prev <= '9') || prev == '_';
-        out += word ? "@" : "@\xE2\x80\x8B";  // @ + U+200B
+      case '#':
+        out += "\\#";
+        if (i + 1 < s.size() && s[i + 1] >= '0' && s[i + 1] <= '9') out += k_zwsp;
         break;
-      }
-      default: out += c;
+      case '@':
+        out += '@';
+        out += k_zwsp;
+        break;
+      case ':':
+        out += ':';
+        if (s.compare(i + 1, 2, "//") == 0) out += k_zwsp;
+        break;
+      default:
+        if (www_at(s, i)) {
+          out.append(s, i, 3);
+          out += k_zwsp;
+          i += 2;
+        } else {
+          out += c;
+        }
     }
   }
   return out;

@@ -6,14 +6,16 @@ namespace tracediff::output {
 
 namespace {
 
+// Strings byte for byte: two names that differ only in invalid UTF-8 stay two names,
+// as they are when the traces are compared (the summary reader allows such bytes).
+std::string json_string(std::string_view s) { return tracediff::json_string(s, true); }
+
 void strings(std::ostream& out, const std::vector<std::string>& v) {
   out << '[';
   for (std::size_t i = 0; i < v.size(); ++i) out << (i ? ", " : "") << json_string(v[i]);
   out << ']';
 }
 
-// Names are stored as bytes in the model; json_string would replace invalid UTF-8,
-// which is what the report shows anyway.
 void diagnostics(std::ostream& out, const model::Diagnostics& d) {
   out << "{\"counts\": {";
   bool first = true;

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "util/escape.hpp"
+#include "util/sanitize.hpp"
 #include "util/format.hpp"
 #include "output/human_writers.hpp"
 #include "util/display_name.hpp"
@@ -39,18 +40,7 @@ std::size_t cp_width(char32_t c) {
 
 }  // namespace
 
-std::string terminal_safe(std::string_view raw) {
-  const std::string s = utf8_sanitize(raw);
-  std::string out;
-  out.reserve(s.size());
-  for (std::size_t i = 0; i < s.size();) {
-    const std::size_t start = i;
-    const char32_t cp = next_code_point(s, i);
-    if (cp < 0x20 || cp == 0x7F || (cp >= 0x80 && cp < 0xA0)) out += '?';
-    else out.append(s, start, i - start);
-  }
-  return out;
-}
+std::string terminal_safe(std::string_view raw) { return display_safe(raw); }
 
 std::size_t display_width(std::string_view s) {
   std::size_t w = 0;

@@ -6,9 +6,16 @@
 
 namespace tracediff::output {
 
+struct CsvOptions {
+  // The CSV goes to a terminal (--csv - on a TTY): control characters in names are
+  // escaped visibly (util/sanitize), as on every line a person reads there.
+  bool terminal = false;
+};
+
 // CSV, RFC 4180. Default mode: fixed columns (see README "Output columns").
-// --hta-compat: HTA's columns and row order.
-void write_csv(const model::DiffReport& report, std::ostream& out);
+// --hta-compat: HTA's columns and row order. Text cells that a spreadsheet would run
+// as a formula (= + - @ tab CR first) get a leading '; numbers are as they are.
+void write_csv(const model::DiffReport& report, std::ostream& out, const CsvOptions& options = {});
 
 // JSON: inputs, rows, ops_diff, steps and diagnostics.
 void write_json(const model::DiffReport& report, std::ostream& out);

@@ -15,9 +15,10 @@ namespace json = boost::json;
 
 namespace {
 
-// The numbers of a summary (durations, counts, sizes) are added up across cells,
-// steps, files and both sides of a comparison, and subtracted: past 2^61 in all
-// (73 years of ns, far beyond any trace) that could overflow int64 downstream.
+// The counts and sizes of a summary are added up across cells, steps, files and both
+// sides of a comparison: past 2^61 in all (more events than any file can hold) that
+// could overflow downstream. Durations are bounded by bound_durations instead, which
+// summarising applies too: a summary that tracediff wrote always reads back.
 constexpr std::uint64_t k_max_total = std::uint64_t{1} << 61;
 // Ranks and world sizes as the trace reader takes them (distributedInfo, file name).
 constexpr std::int64_t k_rank_limit = std::int64_t{1} << 30;
@@ -27,7 +28,7 @@ constexpr std::int64_t k_max_step = 999'999'999'999'999'999;
 // Summaries are small (per step and name, not per event), so a DOM is fine here.
 struct Reader {
   const std::string& path;
-  std::uint64_t total = 0;  // of every figure so far (k_max_total)
+  std::uint64_t total = 0;  // of every count so far (k_max_total)
   bool shared = false;      // total started with other summaries' figures
   // Where in the document, for messages: file `file_no`, `item` number `item_no`.
   static constexpr std::size_t k_none = ~std::size_t{0};
@@ -70,17 +71,19 @@ struct Reader {
     if (i < 0) fail(std::string(what) + " is negative");
     return static_cast<std::uint64_t>(i);
   }
-  // A count or duration that goes into sums: counted against k_max_total.
+  // A count that goes into sums: counted against k_max_total.
   std::uint64_t figure(const json::value& v, const char* what) {
     const auto n = count(v, what);
     if (n > k_max_total - total)
-      fail(std::string(what) + " " + std::to_string(n) + ": the summary's figures add up past 2^61" +
+      fail(std::string(what) + " " + std::to_string(n) + ": the summary's counts add up past 2^61" +
            (shared ? " with those of the summaries before it" : "") + ", beyond any trace");
     total += n;
     return n;
   }
-  std::int64_t duration(const json::value& v, const char* what) {
-    return static_cast<std::int64_t>(figure(v, what));  // <= 2^61
+  // A duration: any int64 from 0 (summarising saturates there); bound_durations
+  // then bounds their sum.
+  std::int64_t duration(const json::value& v, const char* what) const {
+    return static_cast<std::int64_t>(count(v, what));
   }
   std::uint32_t index(const json::value& v, std::size_t size, const char* what) const {
     const auto i = count(v, what);
@@ -233,13 +236,19 @@ model::SetSummary read_summary_file(const std::string& path, std::uint64_t* figu
 
 model::SetSummary read_summary_bytes(std::string_view bytes, const std::string& path, std::uint64_t* figures) {
   boost::system::error_code ec;
-  const auto doc = json::parse(bytes, ec);
+  json::parse_options options;
+  options.allow_invalid_utf8 = true;  // names byte for byte, as the writer keeps them
+  // The stream parser says where it stopped: a JSON error names its byte.
+  json::stream_parser parser({}, options);
+  const std::size_t used = parser.write_some(bytes.data(), bytes.size(), ec);
+  if (!ec) parser.finish(ec);
   Reader r{path};
   if (figures) {
     r.total = std::min(*figures, k_max_total);
     r.shared = *figures > 0;
   }
-  if (ec) r.fail("JSON error: " + ec.message());
+  if (ec) r.fail("JSON error at byte " + std::to_string(used) + ": " + ec.message());
+  const auto doc = parser.release();
   const auto& top = r.object(doc, "the document");
   if (r.string(r.at(top, "format"), "format") != "tracediff-summary") r.fail("format is not \"tracediff-summary\"");
   const auto version = r.integer(r.at(top, "schema_version"), "schema_version");
@@ -264,6 +273,7 @@ model::SetSummary read_summary_bytes(std::string_view bytes, const std::string& 
   // summarize refuses a set without a readable trace, as the comparison does.
   if (s.files.empty()) r.fail("no files");
   if (figures) *figures = r.total;
+  model::bound_durations(s);
   return s;
 }
 

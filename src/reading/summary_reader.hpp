@@ -11,9 +11,9 @@
 namespace tracediff::reading {
 
 bool is_summary_path(const std::string& path);  // *.tdsum.json
-// Summaries whose figures go into one comparison (a side) or one merged summary
+// Summaries whose counts go into one comparison (a side) or one merged summary
 // share the 2^61 limit: pass the same `figures` to each (in: the total of those read
-// before; out: with this one's).
+// before; out: with this one's). Durations are bounded by model::bound_durations.
 model::SetSummary read_summary_file(const std::string& path, std::uint64_t* figures = nullptr);
 // The same on bytes already in memory; `path` names them in errors (the fuzz target).
 model::SetSummary read_summary_bytes(std::string_view bytes, const std::string& path,

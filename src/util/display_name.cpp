@@ -7,6 +7,7 @@
 #include <optional>
 
 #include "util/escape.hpp"
+#include "util/sanitize.hpp"
 
 namespace tracediff {
 
@@ -194,30 +195,10 @@ std::string simplify_valid(const std::string& full) {
   return out;
 }
 
-// The name with each invalid byte as the text \xNN: unlike utf8_sanitize, different
-// names stay different.
-std::string escape_invalid(std::string_view s) {
-  static constexpr char hex[] = "0123456789ABCDEF";
-  std::string out;
-  out.reserve(s.size());
-  for (std::size_t i = 0; i < s.size();) {
-    const auto n = utf8_sequence_length(s, i);
-    if (n != 0) {
-      out.append(s.substr(i, n));
-      i += n;
-      continue;
-    }
-    const auto b = static_cast<unsigned char>(s[i++]);
-    out += "\\x";
-    out += hex[b >> 4];
-    out += hex[b & 15];
-  }
-  return out;
-}
-
 // The labels of the distinct names (sorted by bytes), and the texts they are cut
-// from: level 0 the simplified name, 1 the full name, 2 the full name with invalid
-// bytes as \xNN. Each level tells apart names that the one before cannot.
+// from: level 0 the simplified name, 1 the full name (display_safe), 2 the full name
+// with invalid bytes as \xNN and backslashes doubled (display_exact). Each level
+// tells apart names that the one before cannot.
 class Labeller {
  public:
   Labeller(std::vector<std::string_view> names, std::size_t max_chars)
@@ -280,7 +261,8 @@ class Labeller {
   const std::string& text(std::size_t id, int level) {
     auto& t = m_text[id][level];
     if (!t.done) {
-      t.s = level == 0 ? simplify_valid(text(id, 1)) : level == 1 ? utf8_sanitize(m_names[id]) : escape_invalid(m_names[id]);
+      // Labels are what every view shows: control characters escaped (util/sanitize).
+      t.s = level == 0 ? simplify_valid(text(id, 1)) : level == 1 ? display_safe(m_names[id]) : display_exact(m_names[id]);
       t.cps = count_code_points(t.s);
       t.done = true;
     }

@@ -13,7 +13,8 @@
 //   elide_around("abcdefghijklmnop", 9, 8) -> "a…hijkl…p"
 //
 // Strings in, strings out: every result is valid UTF-8 (invalid bytes become U+FFFD)
-// and lengths count code points, not bytes or terminal columns.
+// and lengths count code points, not bytes or terminal columns. Labels also show
+// control characters as escapes (util/sanitize), as every view does.
 #include <cstddef>
 #include <string>
 #include <string_view>

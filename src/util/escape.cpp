@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cstdint>
 
+#include "util/sanitize.hpp"
+
 namespace tracediff {
 
 namespace {
@@ -60,16 +62,24 @@ void html_escape_append(std::string& out, std::string_view s) {
   // One pass, runs of bytes that stay as they are copied whole: the report escapes
   // thousands of values, most with nothing to escape.
   std::size_t run = 0;
+  std::string control;  // a control character, escaped visibly as everywhere (util/sanitize)
   for (std::size_t i = 0; i < s.size();) {
     const auto c = static_cast<unsigned char>(s[i]);
     std::string_view with;
+    std::size_t n = 1;
     if (c >= 0x80) {
-      const auto n = utf8_sequence_length(s, i);
-      if (n != 0) {
+      n = utf8_sequence_length(s, i);
+      if (n == 0) {
+        with = "\xEF\xBF\xBD";  // as utf8_sanitize
+        n = 1;
+      } else if (control_length(s, i)) {
+        control.clear();
+        append_control_escape(control, decode_code_point(s, i, n));
+        with = control;
+      } else {
         i += n;
         continue;
       }
-      with = "\xEF\xBF\xBD";  // as utf8_sanitize
     } else {
       switch (c) {
         case '&': with = "&amp;"; break;
@@ -77,22 +87,38 @@ void html_escape_append(std::string& out, std::string_view s) {
         case '>': with = "&gt;"; break;
         case '"': with = "&quot;"; break;
         case '\'': with = "&#39;"; break;
-        default: ++i; continue;
+        case '\t': ++i; continue;  // white space in HTML, harmless on a terminal
+        default:
+          if (c >= 0x20 && c != 0x7F) {
+            ++i;
+            continue;
+          }
+          control.clear();
+          append_control_escape(control, c);
+          with = control;
       }
     }
     out.append(s, run, i - run);
     out += with;
-    run = ++i;
+    i += n;
+    run = i;
   }
   out.append(s, run);
 }
 
-std::string json_string(std::string_view raw) {
+std::string json_string(std::string_view raw, bool keep_invalid) {
   static constexpr char hex[] = "0123456789abcdef";
-  const std::string s = utf8_sanitize(raw);
+  const std::string s = keep_invalid ? std::string(raw) : utf8_sanitize(raw);
   std::string out;
   out.reserve(s.size() + 2);
   out += '"';
+  const auto u_escape = [&](char32_t cp) {
+    out += "\\u";
+    out += hex[(cp >> 12) & 15];
+    out += hex[(cp >> 8) & 15];
+    out += hex[(cp >> 4) & 15];
+    out += hex[cp & 15];
+  };
   for (std::size_t i = 0; i < s.size(); ++i) {
     const auto c = static_cast<unsigned char>(s[i]);
     switch (c) {
@@ -104,21 +130,17 @@ std::string json_string(std::string_view raw) {
       case '<':
       case '>':
       case '&':
-        out += "\\u00";
-        out += hex[c >> 4];
-        out += hex[c & 15];
+        u_escape(c);
         break;
       default:
-        if (c < 0x20) {
-          out += "\\u00";
-          out += hex[c >> 4];
-          out += hex[c & 15];
-        } else if (c == 0xE2 && i + 2 < s.size() && static_cast<unsigned char>(s[i + 1]) == 0x80 &&
-                   (static_cast<unsigned char>(s[i + 2]) == 0xA8 ||
-                    static_cast<unsigned char>(s[i + 2]) == 0xA9)) {
-          // U+2028/U+2029 end a line in older JavaScript.
-          out += static_cast<unsigned char>(s[i + 2]) == 0xA8 ? "\\u2028" : "\\u2029";
-          i += 2;
+        // The other controls (C0, DEL, C1, bidi; U+2028/U+2029 also end a line in
+        // older JavaScript) as \uXXXX: the same string, and no raw escape sequence
+        // reaches a terminal that shows the JSON.
+        if (c >= 0x80 && utf8_sequence_length(s, i) == 0) {
+          out += static_cast<char>(c);  // an invalid byte, kept (keep_invalid)
+        } else if (const auto n = control_length(s, i)) {
+          u_escape(decode_code_point(s, i, n));
+          i += n - 1;
         } else {
           out += static_cast<char>(c);
         }
@@ -140,13 +162,16 @@ std::string csv_field(std::string_view raw) {
   return out;
 }
 
+std::string csv_text_field(std::string_view raw, bool terminal) {
+  return csv_field(csv_formula_guard(terminal ? display_safe(raw) : utf8_sanitize(raw)));
+}
+
 std::string markdown_code_cell(std::string_view raw) {
-  std::string s = utf8_sanitize(raw);
+  const std::string s = display_safe(raw);  // no line break, no control character
   // Inside a code span nothing is markup, but `|` still splits a GFM table cell.
   std::string body;
   std::size_t longest_ticks = 0, run = 0;
   for (char c : s) {
-    if (c == '\n' || c == '\r') c = ' ';
     if (c == '`') longest_ticks = std::max(longest_ticks, ++run);
     else run = 0;
     if (c == '|') body += "\\|";

@@ -18,6 +18,8 @@
 #include "reading/trace_reader.hpp"
 #include "support/reader_diff.hpp"
 #include "util/errors.hpp"
+#include "util/escape.hpp"
+#include "util/sanitize.hpp"
 
 namespace tracediff::fuzz {
 
@@ -87,6 +89,19 @@ model::TraceSet as_set(const char* label, reading::ReadResult r) {
   return set;
 }
 
+// What a person reads holds no raw control character (util/sanitize) and is valid
+// UTF-8, whatever the names: line breaks are the writer's own (and in HTML, a tab is
+// white space that html_escape keeps).
+bool safe_for_humans(std::string_view s, bool tabs = false) {
+  for (std::size_t i = 0; i < s.size();) {
+    const auto n = utf8_sequence_length(s, i);
+    if (n == 0) return false;
+    if (control_length(s, i) && s[i] != '\n' && !(tabs && s[i] == '\t')) return false;
+    i += n;
+  }
+  return true;
+}
+
 // Every writer, as the CLI runs them; `html` costs ~50 ms under ASan, so only some
 // inputs go through it.
 void write_all(const model::DiffReport& report, bool html_too) {
@@ -104,8 +119,19 @@ void write_all(const model::DiffReport& report, bool html_too) {
   mo.max_bytes = 4000;
   output::write_markdown(report, mo, markdown);
   FUZZ_CHECK(markdown.str().size() <= mo.max_bytes);
+  FUZZ_CHECK(safe_for_humans(markdown.str()));
+  FUZZ_CHECK(safe_for_humans(json.str()));
+  if (html_too) FUZZ_CHECK(safe_for_humans(html.str(), true));
   output::TerminalOptions to;
   output::write_terminal_summary(report, to, terminal);
+  FUZZ_CHECK(safe_for_humans(terminal.str()));
+  std::ostringstream tty_csv;
+  output::write_csv(report, tty_csv, {.terminal = true});
+  for (std::size_t i = 0; i < tty_csv.str().size(); ++i)  // CRLF rows: CR only before LF
+    if (tty_csv.str()[i] == '\r') FUZZ_CHECK(tty_csv.str()[i + 1] == '\n');
+  std::string rows = tty_csv.str();
+  std::erase(rows, '\r');
+  FUZZ_CHECK(safe_for_humans(rows));
 }
 
 bool same(const model::SideStats& a, const model::SideStats& b) {

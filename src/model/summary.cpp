@@ -1,0 +1,41 @@
+#include "model/summary.hpp"
+
+#include <algorithm>
+#include <string>
+
+namespace tracediff::model {
+
+void bound_durations(SetSummary& set) {
+  std::uint64_t total = 0;
+  const auto bound = [&](std::int64_t& v, std::uint64_t& clamped) {
+    const auto n = static_cast<std::uint64_t>(std::max<std::int64_t>(v, 0));
+    const auto left = k_max_durations - total;
+    if (n > left) {
+      v = static_cast<std::int64_t>(left);
+      ++clamped;
+    }
+    total += static_cast<std::uint64_t>(v);
+  };
+  for (auto& f : set.files) {
+    std::uint64_t clamped = 0;
+    for (auto& st : f.steps)
+      for (const auto field : {&StepDetail::dur_ns, &StepDetail::gpu_busy_ns,
+                               &StepDetail::gpu_idle_ns, &StepDetail::kernel_ns,
+                               &StepDetail::comm_ns, &StepDetail::memcpy_ns,
+                               &StepDetail::memset_ns, &StepDetail::cpu_self_ns,
+                               &StepDetail::runtime_ns, &StepDetail::gpu_spill_ns,
+                               &StepDetail::host_busy_ns})
+        bound(st.detail.*field, clamped);
+    for (auto& c : f.cells) {
+      bound(c.total_ns, clamped);
+      bound(c.self_ns, clamped);
+    }
+    for (auto& l : f.launches) bound(l.total_ns, clamped);
+    if (clamped)
+      f.diagnostics.report(DiagId::summary_durations_clamped, f.path, 0,
+                           std::to_string(clamped) + " durations clamped: the side's durations add up past 2^61 ns",
+                           clamped);
+  }
+}
+
+}  // namespace tracediff::model
