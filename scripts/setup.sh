@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Installs what tracediff needs from Debian 12's packages and builds it (Release).
 #   scripts/setup.sh          build dependencies, then configure and build in build/
-#   scripts/setup.sh --test   also the test tools (chromium, node/npm, clang, GNU time)
+#   scripts/setup.sh --test   also the test tools (chromium, node/npm, clang, GNU time,
+#                             cmark-gfm: GitHub's Markdown renderer, for the Markdown tests)
 # As root it runs apt-get; otherwise it prints the exact apt-get line and stops.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -9,7 +10,7 @@ cd "$(dirname "$0")/.."
 packages=(g++ cmake make pkg-config libboost-json1.81-dev libboost-test1.81-dev libcli11-dev
           libkainjow-mustache-dev zlib1g-dev libdeflate-dev libisal-dev)
 if [[ "${1:-}" == "--test" ]]; then
-  packages+=(chromium clang ninja-build time)
+  packages+=(chromium clang ninja-build time cmark-gfm)
   # node and npm may come from elsewhere (nodesource's nodejs bundles npm).
   command -v node >/dev/null && command -v npm >/dev/null || packages+=(nodejs npm)
 fi
