@@ -134,6 +134,10 @@ std::string at(std::uint64_t offset) { return "byte " + std::to_string(offset) +
 // errors stays linear (fuzzing: 2,300 broken events in 600 KB took 0.2 s before).
 constexpr std::size_t k_max_repair = 2u << 20;
 constexpr std::uint64_t k_repair_slack = 1u << 20;
+// Searching for the first event after a syntax error stops this far into the JSON:
+// input with no event in its first 64 MiB is not a trace, however long it goes on
+// ("[" or "{" and then a gzip of zeros inflates to gigabytes).
+constexpr std::uint64_t k_max_seek_before_events = 64u << 20;
 
 }  // namespace
 
@@ -161,6 +165,10 @@ ReadResult read_trace(ByteSource& source, const std::string& path, const ReadOpt
   std::string fatal_message;
   std::uint64_t fatal_offset = 0;
   std::uint64_t repair_spent = 0;  // bytes scanned by failed repairs
+  bool gave_up = false;            // k_max_seek_before_events passed without an event
+  auto seek_too_far = [&](std::uint64_t offset) {
+    return offset > k_max_seek_before_events && file.events.empty() && h.event_objects() == 0;
+  };
 
   auto restart = [&](const char* prefix) {
     parser.reset();
@@ -262,7 +270,10 @@ ReadResult read_trace(ByteSource& source, const std::string& path, const ReadOpt
         }
         case State::seek_event: {
           const auto found = resync.scan(chunk, pos);
-          if (found == Resync::Found::event) {
+          if (found == Resync::Found::nothing && seek_too_far(base + pos)) {
+            gave_up = true;
+            state = State::done;
+          } else if (found == Resync::Found::event) {
             h.resume_in_events();
             restart("[");
             state = State::parsing;
@@ -288,7 +299,12 @@ ReadResult read_trace(ByteSource& source, const std::string& path, const ReadOpt
           break;
         }
         case State::seek_events_key:
-          if (seek_key.scan(chunk, pos)) {
+          if (!seek_key.scan(chunk, pos)) {
+            if (seek_too_far(base + pos)) {
+              gave_up = true;
+              state = State::done;
+            }
+          } else {
             diag.report(DiagId::file_header_error, path, fatal_offset,
                         fatal_message + " in the metadata before traceEvents; skipped to the events");
             h.resume_in_events();
@@ -310,8 +326,10 @@ ReadResult read_trace(ByteSource& source, const std::string& path, const ReadOpt
       fatal_syntax = true, fatal_message = at(base) + ec.message();
     if (ec) state = State::seek_event;  // reuse the truncation handling below
   }
-  // Drain what follows the document so a damaged gzip tail is still noticed.
-  if (state == State::done)
+  // Drain what follows the document so a damaged gzip tail is still noticed; not
+  // when there were no events (not JSON, not a trace): the file is refused anyway,
+  // and refused at its first bytes, not after inflating gigabytes of zeros.
+  if (state == State::done && h.saw_trace_events() && !gave_up)
     while (source.next(chunk)) base += chunk.size();
   const bool cut_short = state == State::seek_event || state == State::parsing;
   if (!source.ok() && h.saw_trace_events()) {
@@ -348,6 +366,9 @@ ReadResult read_trace(ByteSource& source, const std::string& path, const ReadOpt
     skip(DiagId::file_gzip_error, "gzip stream is corrupt before any event");
   } else if (fatal_syntax) {
     skip(DiagId::file_skipped_not_json, "not JSON (" + fatal_message + ")");
+  } else if (gave_up) {
+    skip(DiagId::file_skipped_not_json, "no event in its first " + std::to_string(k_max_seek_before_events >> 20) +
+                                            " MiB after a syntax error: not a trace");
   } else if (!h.saw_trace_events()) {
     if (!fatal_message.empty())
       skip(DiagId::file_skipped_not_json, "broken JSON before traceEvents (" + fatal_message + ")");
