@@ -155,7 +155,7 @@ int run_checked(int argc, const char* const* argv) {
   // Check outputs before the (possibly long) read, as hyperfine does: each can be
   // written (a temporary file can be made beside it), none is an input, no two are
   // the same file.
-  reserve_standard_descriptors();
+  prepare_standard_streams();
   const auto inputs = input_files(o);
   std::vector<std::string> outputs;
   for (const auto* out : {&o.html, &o.csv, &o.json, &o.markdown})

@@ -61,7 +61,7 @@ int run_summarize(int argc, const char* const* argv) {
   if (!parse(app, argc, argv)) return k_exit_ok;
   for (const auto& in : inputs)
     if (reading::is_summary_path(in)) throw UsageError(in + ": already a summary (use `tracediff merge`)");
-  reserve_standard_descriptors();
+  prepare_standard_streams();
   check_output_path(out, reading::find_trace_files(inputs));
   const auto set = load_set_summary(label, inputs, threads, {});
   if (!quiet) {
@@ -81,7 +81,7 @@ int run_merge(int argc, const char* const* argv) {
   app.add_option("SUMMARY", inputs, "*.tdsum.json files")->required();
   app.add_option("-o,--output", out, "The merged summary ('-' = stdout)")->required();
   if (!parse(app, argc, argv)) return k_exit_ok;
-  reserve_standard_descriptors();
+  prepare_standard_streams();
   check_output_path(out, inputs);
   std::vector<model::SetSummary> parts;
   std::uint64_t figures = 0;  // the merged summary must be readable too

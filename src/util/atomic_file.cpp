@@ -202,7 +202,7 @@ std::string cannot_write(const std::string& path, int err) {
 
 // ---------------------------------------------------------------- kinds of output
 
-enum class Kind { file, in_place, out };  // out: standard output, written last
+enum class Kind { file, in_place, out };  // out: descriptor 1 or 2, written last
 
 bool same_file(const struct stat& a, const struct stat& b) { return a.st_dev == b.st_dev && a.st_ino == b.st_ino; }
 
@@ -212,18 +212,35 @@ bool is_descriptor(int fd, const struct stat& st) {
 }
 
 // /dev/stdout, /dev/fd/3, /proc/self/fd/1: a descriptor's file, which may be a log a
-// shell appends to; replacing it by rename would wipe it.
-bool under_dev_or_proc(const std::string& path) { return path.rfind("/dev/", 0) == 0 || path.rfind("/proc/", 0) == 0; }
+// shell appends to; replacing it by rename (or truncating it) would wipe it.
+bool names_a_descriptor(const std::string& path) {
+  if (path == "/dev/stdout" || path == "/dev/stderr" || path.rfind("/dev/fd/", 0) == 0) return true;
+  if (path.rfind("/proc/", 0) != 0) return false;
+  const auto slash = path.find('/', 6);  // /proc/self/fd/N, /proc/PID/fd/N, /proc/thread-self/fd/N
+  return slash != std::string::npos && path.compare(slash, 4, "/fd/") == 0;
+}
 
-Kind kind_of(const std::string& path) {
-  if (path == "-") return Kind::out;
+// The descriptor (1 or 2) that an output of Kind::out goes to.
+struct Classified {
+  Kind kind = Kind::file;
+  int fd = -1;
+};
+
+Classified classify(const std::string& path) {
+  if (path == "-") return {Kind::out, 1};
   struct stat st {};
   const bool exists = ::stat(path.c_str(), &st) == 0;
-  if (exists && (is_descriptor(1, st) || is_descriptor(2, st)) && (under_dev_or_proc(path) || !S_ISREG(st.st_mode)))
-    return Kind::out;
-  if (under_dev_or_proc(path) || (exists && !S_ISREG(st.st_mode) && !S_ISDIR(st.st_mode))) return Kind::in_place;
-  return Kind::file;
+  const bool special = exists && !S_ISREG(st.st_mode) && !S_ISDIR(st.st_mode);
+  if (names_a_descriptor(path) || special) {
+    // Our own stdout or stderr: written through that descriptor, last.
+    for (const int fd : {1, 2})
+      if (exists && is_descriptor(fd, st)) return {Kind::out, fd};
+    return {Kind::in_place, -1};
+  }
+  return {Kind::file, -1};
 }
+
+Kind kind_of(const std::string& path) { return classify(path).kind; }
 
 // The file a rename must replace: path with symlinks resolved (renaming onto the link
 // would replace the link itself with a file).
@@ -271,7 +288,7 @@ struct OutputSet::Output {
   std::string target;  // Kind::file: what is replaced
   std::string temp;    // Kind::file: while it exists and is not yet in place
   int slot = -1;       // its signal-handler slot
-  bool is_stdout = false;  // "-", or the same file as descriptor 1
+  int fd = -1;         // Kind::out: 1 or 2
   // exchanged: the old file is now under the temporary name (until removed).
   enum class Swap { none, exchanged, created, replaced } swap = Swap::none;
 };
@@ -291,16 +308,16 @@ void OutputSet::add(const std::string& path, WriteFn write) {
   auto o = std::make_unique<Output>();
   o->path = path;
   o->write = std::move(write);
-  o->kind = kind_of(path);
-  struct stat st {};
-  o->is_stdout = path == "-" || (o->kind == Kind::out && ::stat(path.c_str(), &st) == 0 && is_descriptor(1, st));
+  const auto c = classify(path);
+  o->kind = c.kind;
+  o->fd = c.fd;
   if (o->kind == Kind::file) o->target = target_of(path).string();
   m_outputs.push_back(std::move(o));
 }
 
 bool OutputSet::takes_stdout() const {
   for (const auto& o : m_outputs)
-    if (o->is_stdout) return true;
+    if (o->kind == Kind::out && o->fd == 1) return true;
   return false;
 }
 
@@ -404,18 +421,19 @@ void OutputSet::commit() {
 void OutputSet::write_stdout() {
   for (auto& o : m_outputs) {
     if (o->kind != Kind::out) continue;
-    if (o->path == "-") {
-      write_to_stdout(o->write);
-      continue;
-    }
-    const int fd = ::open(o->path.c_str(), O_WRONLY | O_APPEND | O_NOCTTY | O_CLOEXEC);
-    if (fd < 0) throw Fatal(cannot_write(o->path, errno) + " (the file outputs were written)");
-    if (const int err = write_and_close(fd, o->write))
-      throw Fatal(cannot_write(o->path, err) + " (the file outputs were written)");
+    // Through the descriptor itself, as the shell opened it (>> appends, > goes on
+    // where the last write ended), not reopened by name.
+    ignore_sigpipe();
+    std::cout.flush();
+    std::cerr.flush();
+    std::fflush(nullptr);
+    if (const int err = write_to_fd(o->fd, o->write))
+      throw Fatal(cannot_write(o->path == "-" ? "standard output" : o->path, err) + " (the file outputs were written)");
   }
 }
 
-void reserve_standard_descriptors() {
+void prepare_standard_streams() {
+  ignore_sigpipe();
   for (int fd = 0; fd <= 2; ++fd) {
     if (::fcntl(fd, F_GETFD) != -1 || errno != EBADF) continue;
     // Read-only: writes to it fail (EBADF) instead of vanishing.
@@ -428,11 +446,9 @@ void reserve_standard_descriptors() {
 }
 
 void write_to_stdout(const OutputSet::WriteFn& write) {
-  ignore_sigpipe();
-  std::cout.flush();
-  std::fflush(stdout);
-  const int err = write_to_fd(1, write);
-  if (err) throw Fatal(cannot_write("standard output", err) + " (the file outputs were written)");
+  OutputSet out;
+  out.add("-", write);
+  out.write_stdout();
 }
 
 // ---------------------------------------------------------------- checks before the read
@@ -447,6 +463,7 @@ void check_output_path(const std::string& path, const std::vector<std::string>& 
       if (fs::equivalent(p, in, ec)) throw Fatal(path + ": is one of the input traces; refusing to overwrite it");
   }
   const Kind kind = kind_of(path);
+  if (kind == Kind::out) return;  // our own stdout or stderr: open already
   if (kind != Kind::file) {
     // Opened as it will be (a FIFO only checked: opened now, it would need a reader).
     struct stat st {};

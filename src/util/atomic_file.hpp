@@ -7,16 +7,18 @@
 //   followed (the file it points to is replaced, the link stays); a replacement keeps
 //   the mode (and, where allowed, the group) of the file it replaces, a new file
 //   follows the umask;
-// - not a regular file (/dev/null, a FIFO, /dev/stdout, anything under /dev/ or
-//   /proc/): written in place, opened for appending, never truncated nor replaced
-//   (a log that stdout was appended to survives);
-// - standard output ("-", or a path that is the same file as stdout or stderr):
-//   written last, after the files are in place, so that a reader that goes away
-//   (`--csv - | head`) costs only what it did not read.
+// - not a regular file (/dev/null, a FIFO), or a path that names a descriptor
+//   (/dev/fd/3, /proc/self/fd/3): written in place, opened for appending, never
+//   truncated nor replaced (a log that the shell appends to survives);
+// - standard output ("-", or such a path that is our stdout or stderr, such as
+//   /dev/stdout): written through descriptor 1 (or 2) as the shell opened it, last,
+//   after the files are in place, so that a reader that goes away (`--csv - | head`)
+//   costs only what it did not read.
 //
 // Temporary files are removed on failure, when the OutputSet is destroyed, and on
 // SIGINT, SIGTERM and SIGHUP (the process then dies of the signal as it would have).
-// SIGPIPE is ignored once writing starts: a closed pipe is an error like any other.
+// SIGPIPE is ignored when writing (see prepare_standard_streams): a closed pipe is an
+// error like any other.
 #include <functional>
 #include <memory>
 #include <ostream>
@@ -37,7 +39,8 @@ class OutputSet {
   // An output and what writes it ("-": standard output).
   void add(const std::string& path, WriteFn write);
 
-  // True when an output goes to standard output ("-", /dev/stdout, ...).
+  // True when an output goes to standard output ("-", /dev/stdout, ...): the
+  // terminal summary then steps aside.
   bool takes_stdout() const;
 
   // Files to temporaries, then devices and FIFOs in place, then every temporary
@@ -59,9 +62,12 @@ class OutputSet {
   void commit();
 };
 
-// Descriptors 0, 1 and 2, when closed, are opened on /dev/null (read-only, so that
-// writing to them fails): else the first file opened would become "standard output".
-void reserve_standard_descriptors();
+// Before anything is opened or written: descriptors 0, 1 and 2, when closed, are
+// opened on /dev/null (read-only, so that writing to them fails; else the first file
+// opened would become "standard output"), and SIGPIPE is ignored, so that a closed
+// stdout or stderr (`2>&1 | head -1`) is a failed write, not death before the files
+// are written.
+void prepare_standard_streams();
 
 // Writes to standard output (the terminal summary) as write_stdout does: throws Fatal
 // when it cannot be written.

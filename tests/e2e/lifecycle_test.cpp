@@ -162,6 +162,23 @@ BOOST_AUTO_TEST_CASE(a_reader_that_goes_away_does_not_cost_the_files) {
   BOOST_TEST(d.temporaries() == 0);
 }
 
+BOOST_AUTO_TEST_CASE(a_closed_stderr_does_not_stop_the_run) {
+  // `2>&1 | head -1`: the warnings (no rank in these traces) meet a closed pipe
+  // before any output is written; that must not kill the run (SIGPIPE) nor its files.
+  Dir d;
+  OldOutputs old(d);
+  int pipe_fds[2];
+  BOOST_REQUIRE(::pipe2(pipe_fds, O_CLOEXEC) == 0);
+  ::close(pipe_fds[0]);  // nobody reads
+  const auto r = spawn_cli(all_outputs(d, d / "r.html"), {.stderr_fd = pipe_fds[1], .timeout_s = 30});
+  ::close(pipe_fds[1]);
+  BOOST_TEST_REQUIRE(!r.timed_out);
+  BOOST_TEST(r.signal == 0);
+  BOOST_TEST(r.exit_code == 0);
+  BOOST_TEST(old.all_replaced());
+  BOOST_TEST(d.temporaries() == 0);
+}
+
 BOOST_AUTO_TEST_CASE(dev_stdout_is_appended_to_not_truncated_nor_replaced) {
   // `tracediff ... --csv /dev/stdout >> log`: the log keeps what it had. /dev/stdout
   // is then a regular file; replacing it by rename (or opening it with O_TRUNC)
@@ -184,6 +201,20 @@ BOOST_AUTO_TEST_CASE(dev_stdout_is_appended_to_not_truncated_nor_replaced) {
   BOOST_TEST_REQUIRE(r.exit_code == 0, r.err);
   BOOST_TEST(read_file(log) == text + text.substr(text.find('\n') + 1));
   BOOST_TEST(d.temporaries() == 0);
+}
+
+BOOST_AUTO_TEST_CASE(a_regular_file_under_dev_shm_is_replaced_like_any_other) {
+  // Only paths that name a descriptor are appended to: a report in /dev/shm (a
+  // tmpfs) is replaced whole, not appended to the previous one.
+  if (!fs::is_directory("/dev/shm") || ::access("/dev/shm", W_OK) != 0) return;
+  Dir d;
+  const auto out = "/dev/shm/tracediff-test-" + std::to_string(::getpid()) + ".csv";
+  write_file(out, "previous\n");
+  const auto r = spawn_cli({d.trace, d.trace, "-q", "--csv", out}, {.timeout_s = 30});
+  const auto text = read_file(out);
+  fs::remove(out);
+  BOOST_TEST_REQUIRE(r.exit_code == 0, r.err);
+  BOOST_TEST(text.rfind("name,category,", 0) == 0, text);
 }
 
 BOOST_AUTO_TEST_CASE(a_replacement_keeps_the_mode_and_a_new_file_follows_the_umask) {

@@ -40,7 +40,10 @@ Child::Child(const std::vector<std::string>& args, SpawnOptions options) : m_opt
     posix_spawn_file_actions_addopen(&fa, 1, m_options.stdout_path.c_str(),
                                      O_WRONLY | O_CREAT | (m_options.stdout_append ? O_APPEND : O_TRUNC), 0644);
   const std::string err = m_options.dir + "/err";
-  posix_spawn_file_actions_addopen(&fa, 2, err.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+  if (m_options.stderr_fd >= 0)
+    posix_spawn_file_actions_adddup2(&fa, m_options.stderr_fd, 2);
+  else
+    posix_spawn_file_actions_addopen(&fa, 2, err.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
   // Whatever the test runner ignores or blocks, the child starts with the defaults.
   posix_spawnattr_t attr;
   posix_spawnattr_init(&attr);
@@ -86,7 +89,7 @@ Spawned Child::wait() {
   if (WIFEXITED(status)) s.exit_code = WEXITSTATUS(status);
   if (WIFSIGNALED(status)) s.signal = WTERMSIG(status);
   if (m_options.stdout_fd < 0) s.out = read_file(m_options.stdout_path);
-  s.err = read_file(m_options.dir + "/err");
+  if (m_options.stderr_fd < 0) s.err = read_file(m_options.dir + "/err");
   return s;
 }
 

@@ -15,6 +15,7 @@ struct SpawnOptions {
   std::string stdout_path{};  // default: dir/out
   bool stdout_append = false; // open stdout with O_APPEND (a shell's >>)
   int stdout_fd = -1;         // use this descriptor as stdout instead (e.g. a pipe)
+  int stderr_fd = -1;         // and this one as stderr (default: dir/err)
   std::string prelude{};      // shell commands run before exec ("umask 077; ulimit -f 64")
   double timeout_s = 60;      // then SIGKILL, and timed_out
 };
