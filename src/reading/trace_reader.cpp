@@ -165,10 +165,8 @@ ReadResult read_trace(ByteSource& source, const std::string& path, const ReadOpt
   std::string fatal_message;
   std::uint64_t fatal_offset = 0;
   std::uint64_t repair_spent = 0;  // bytes scanned by failed repairs
-  bool gave_up = false;            // k_max_seek_before_events passed without an event
-  auto seek_too_far = [&](std::uint64_t offset) {
-    return offset > k_max_seek_before_events && file.events.empty() && h.event_objects() == 0;
-  };
+  bool seeking = false;            // a syntax error sent the reader looking for events
+  bool gave_up = false;            // and k_max_seek_before_events passed without one
 
   auto restart = [&](const char* prefix) {
     parser.reset();
@@ -251,6 +249,7 @@ ReadResult read_trace(ByteSource& source, const std::string& path, const ReadOpt
             if (too_deep && open > 0) resync.reset_nested(open);
             else resync.reset();
             state = State::seek_event;
+            seeking = true;
             // The parser did not consume the offending byte; start scanning at it.
           } else if (h.section() == EventHandler::Section::after_events) {
             diag.report(DiagId::file_metadata_error, path, offset,
@@ -261,6 +260,7 @@ ReadResult read_trace(ByteSource& source, const std::string& path, const ReadOpt
             fatal_message = at(offset) + ec.message();
             fatal_offset = offset;
             state = State::seek_events_key;
+            seeking = true;
           } else {
             fatal_syntax = true;
             fatal_message = at(offset) + ec.message();
@@ -270,10 +270,7 @@ ReadResult read_trace(ByteSource& source, const std::string& path, const ReadOpt
         }
         case State::seek_event: {
           const auto found = resync.scan(chunk, pos);
-          if (found == Resync::Found::nothing && seek_too_far(base + pos)) {
-            gave_up = true;
-            state = State::done;
-          } else if (found == Resync::Found::event) {
+          if (found == Resync::Found::event) {
             h.resume_in_events();
             restart("[");
             state = State::parsing;
@@ -299,12 +296,7 @@ ReadResult read_trace(ByteSource& source, const std::string& path, const ReadOpt
           break;
         }
         case State::seek_events_key:
-          if (!seek_key.scan(chunk, pos)) {
-            if (seek_too_far(base + pos)) {
-              gave_up = true;
-              state = State::done;
-            }
-          } else {
+          if (seek_key.scan(chunk, pos)) {
             diag.report(DiagId::file_header_error, path, fatal_offset,
                         fatal_message + " in the metadata before traceEvents; skipped to the events");
             h.resume_in_events();
@@ -316,6 +308,11 @@ ReadResult read_trace(ByteSource& source, const std::string& path, const ReadOpt
       }
     }
     base += chunk.size();
+    if (seeking && state != State::done && base > k_max_seek_before_events && file.events.empty() &&
+        h.event_objects() == 0) {
+      gave_up = true;
+      state = State::done;
+    }
   }
   // Signal end of input: an unfinished document is a file cut short.
   if (state == State::parsing && !parser.done()) {
