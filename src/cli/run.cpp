@@ -156,10 +156,16 @@ int run_checked(int argc, const char* const* argv) {
   if (parse_options(argc, argv, o) == ParseOutcome::exit_ok) return k_exit_ok;
   if (!o.html && !o.csv && !o.json && !o.markdown) o.html = "tracediff-report.html";
 
-  // Check outputs before the (possibly long) read, as hyperfine does.
+  // Check outputs before the (possibly long) read, as hyperfine does: each can be
+  // written (a temporary file can be made beside it), none is an input, no two are
+  // the same file.
+  prepare_standard_streams();
   const auto inputs = input_files(o);
+  std::vector<std::string> outputs;
   for (const auto* out : {&o.html, &o.csv, &o.json, &o.markdown})
-    if (*out) check_output_path(**out, inputs);
+    if (*out) outputs.push_back(**out);
+  check_outputs_distinct(outputs);
+  for (const auto& out : outputs) check_output_path(out, inputs);
   tune_malloc(inputs);
 
   ReadProgress progress(!o.quiet && isatty(2) == 1);
@@ -167,39 +173,35 @@ int run_checked(int argc, const char* const* argv) {
   progress.finish();
   report.gate = analysis::evaluate_gate(o.fail_on, report);
   report.gate_heading = analysis::gate_heading(report.gate);
-  const bool stdout_taken = o.csv == "-" || o.json == "-" || o.html == "-" || o.markdown == "-";
-  if (!o.quiet) print_warnings(report, stdout_taken);
 
+  // All or nothing: every file output is written to a temporary, then all are swapped
+  // into place together; standard output comes last, so a reader that goes away
+  // early (`--csv - | head`) cannot cost the files.
+  OutputSet out;
   if (o.csv) {
-    AtomicFile f(*o.csv);
-    output::write_csv(report, f.stream(), {.terminal = *o.csv == "-" && isatty(1) == 1});
-    f.commit();
+    const bool terminal = *o.csv == "-" && isatty(1) == 1;  // escapes controls; a file keeps names as they are
+    out.add(*o.csv, [&, terminal](std::ostream& s) { output::write_csv(report, s, {.terminal = terminal}); });
   }
-  if (o.json) {
-    AtomicFile f(*o.json);
-    output::write_json(report, f.stream());
-    f.commit();
-  }
-  if (o.html) {
-    AtomicFile f(*o.html);
-    output::write_html(report, {o.top}, f.stream());
-    f.commit();
-    if (*o.html != "-" && !o.quiet) std::cerr << "tracediff: report written to " << *o.html << '\n';
-  }
+  if (o.json) out.add(*o.json, [&](std::ostream& s) { output::write_json(report, s); });
+  if (o.html) out.add(*o.html, [&](std::ostream& s) { output::write_html(report, {o.top}, s); });
   if (o.markdown) {
-    AtomicFile f(*o.markdown);
-    output::MarkdownOptions mo;
-    mo.top = o.top;
-    output::write_markdown(report, mo, f.stream());
-    f.commit();
+    out.add(*o.markdown, [&](std::ostream& s) {
+      output::MarkdownOptions mo;
+      mo.top = o.top;
+      output::write_markdown(report, mo, s);
+    });
   }
+  const bool stdout_taken = out.takes_stdout();
+  if (!o.quiet) print_warnings(report, stdout_taken);
+  out.write_files();
+  if (o.html && *o.html != "-" && !o.quiet) std::cerr << "tracediff: report written to " << message_safe(*o.html) << '\n';
+  out.write_stdout();
   // The terminal summary, unless stdout already carries an output.
   if (!o.quiet && !stdout_taken) {
     output::TerminalOptions to;
     to.top = o.top;
     to.color = colour_allowed(1);
-    output::write_terminal_summary(report, to, std::cout);
-    std::cout.flush();
+    write_to_stdout([&](std::ostream& s) { output::write_terminal_summary(report, to, s); });
   }
   return report_gate(report.gate, o.quiet) ? k_exit_gate : k_exit_ok;
 }

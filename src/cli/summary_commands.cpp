@@ -35,10 +35,13 @@ void warn(const model::Diagnostics& d) {
   for (const auto& s : d.samples()) std::cerr << "tracediff: warning: " << message_safe(s.file + ": " + s.message) << '\n';
 }
 
+// As the comparison writes its outputs: to a temporary swapped into place (in place
+// for a device or FIFO, last for standard output).
 void write(const std::string& path, const model::SetSummary& s) {
-  AtomicFile f(path);
-  output::write_summary(s, f.stream());
-  f.commit();
+  OutputSet out;
+  out.add(path, [&](std::ostream& os) { output::write_summary(s, os); });
+  out.write_files();
+  out.write_stdout();
 }
 
 }  // namespace
@@ -61,6 +64,7 @@ int run_summarize(int argc, const char* const* argv) {
   if (!parse(app, argc, argv)) return k_exit_ok;
   for (const auto& in : inputs)
     if (reading::is_summary_path(in)) throw UsageError(in + ": already a summary (use `tracediff merge`)");
+  prepare_standard_streams();
   check_output_path(out, reading::find_trace_files(inputs));
   const auto set = load_set_summary(label, inputs, threads, {});
   if (!quiet) {
@@ -80,6 +84,7 @@ int run_merge(int argc, const char* const* argv) {
   app.add_option("SUMMARY", inputs, "*.tdsum.json files")->required();
   app.add_option("-o,--output", out, "The merged summary ('-' = stdout)")->required();
   if (!parse(app, argc, argv)) return k_exit_ok;
+  prepare_standard_streams();
   check_output_path(out, inputs);
   std::vector<model::SetSummary> parts;
   std::uint64_t figures = 0;  // the merged summary must be readable too

@@ -2,7 +2,9 @@
 
 #include "reading/read_ahead.hpp"
 
+#include <fcntl.h>
 #include <sys/stat.h>
+#include <unistd.h>
 #include <zlib.h>
 
 #ifndef TRACEDIFF_HAVE_ISAL
@@ -152,8 +154,64 @@ struct ByteSource::Inflater {
 #endif
 };
 
+namespace {
+
+const char* file_kind(mode_t mode) {
+  if (S_ISDIR(mode)) return "a directory";
+  if (S_ISFIFO(mode)) return "a FIFO";
+  if (S_ISCHR(mode)) return "a character device";
+  if (S_ISBLK(mode)) return "a block device";
+  if (S_ISSOCK(mode)) return "a socket";
+  return "not a plain file";
+}
+
+std::string not_regular(mode_t mode) {
+  return std::string("not a regular file (") + file_kind(mode) + "); only regular files are read";
+}
+
+// fdopen of open_regular_file, or nullptr with error set.
+std::FILE* fopen_regular(const std::string& path, std::string& error) {
+  const int fd = open_regular_file(path, error);
+  if (fd < 0) return nullptr;
+  std::FILE* f = ::fdopen(fd, "rb");
+  if (!f) {
+    error = std::strerror(errno);
+    ::close(fd);
+  }
+  return f;
+}
+
+}  // namespace
+
+int open_regular_file(const std::string& path, std::string& error) {
+  struct stat st {};
+  if (::stat(path.c_str(), &st) != 0) {
+    error = std::strerror(errno);
+    return -1;
+  }
+  if (!S_ISREG(st.st_mode)) {
+    error = not_regular(st.st_mode);
+    return -1;
+  }
+  const int fd = ::open(path.c_str(), O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+  if (fd < 0) {
+    error = std::strerror(errno);
+    return -1;
+  }
+  if (::fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+    error = S_ISREG(st.st_mode) ? std::strerror(errno) : not_regular(st.st_mode);
+    ::close(fd);
+    return -1;
+  }
+  // Blocking reads from here on (O_NONBLOCK means nothing to a regular file, but say so).
+  const int flags = ::fcntl(fd, F_GETFL);
+  if (flags >= 0) ::fcntl(fd, F_SETFL, flags & ~O_NONBLOCK);
+  return fd;
+}
+
 std::uint64_t estimate_json_size(const std::string& path) {
-  std::FILE* f = std::fopen(path.c_str(), "rb");
+  std::string error;
+  std::FILE* f = fopen_regular(path, error);
   if (!f) return 0;
   const auto hint = size_hint_of(f);
   std::fclose(f);
@@ -162,11 +220,8 @@ std::uint64_t estimate_json_size(const std::string& path) {
 
 ByteSource::ByteSource(const std::string& path, Inflate inflate) {
   m_inflate = inflate;
-  m_file = std::fopen(path.c_str(), "rb");
-  if (!m_file) {
-    m_error = std::strerror(errno);
-    return;
-  }
+  m_file = fopen_regular(path, m_error);
+  if (!m_file) return;
   struct stat st {};
   m_rewindable = ::fstat(::fileno(m_file), &st) == 0 && S_ISREG(st.st_mode);
   m_size_hint = size_hint_of(m_file);

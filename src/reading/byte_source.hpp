@@ -33,8 +33,17 @@ namespace tracediff::reading {
 
 class ReadAhead;
 
-// Estimated JSON size of a trace file without reading it (see ByteSource::size_hint).
+// Estimated JSON size of a trace file without reading it (see ByteSource::size_hint);
+// 0 for what open_regular_file refuses.
 std::uint64_t estimate_json_size(const std::string& path);
+
+// Opens path for reading only when it is a regular file (symlinks followed). A FIFO
+// would block the open, and then a read, until a writer comes; /dev/zero or
+// /dev/urandom never end; opening some devices does something by itself. So: stat
+// first, then open without blocking, then check the opened file again (the name may
+// have been swapped in between). Returns the descriptor, or -1 with error saying why
+// ("not a regular file (a FIFO)", or strerror).
+int open_regular_file(const std::string& path, std::string& error);
 
 class ByteSource {
  public:
@@ -44,7 +53,8 @@ class ByteSource {
   // read again from a member's start (memory, regular files), else zlib.
   enum class Inflate { best, zlib };
 
-  // Opens the file; on failure ok() is false and error() says why.
+  // Opens the file (a regular file only: open_regular_file); on failure ok() is false
+  // and error() says why.
   explicit ByteSource(const std::string& path, Inflate inflate = Inflate::best);
   // Reads from memory (tests, fuzzing). Gzip is detected the same way.
   explicit ByteSource(std::string_view bytes, Inflate inflate = Inflate::best);

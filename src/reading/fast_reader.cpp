@@ -492,11 +492,12 @@ bool FastReader::run() {
       p = m_buf.get();
     }
   }
+  // No traceEvents: the tolerant reader says what the file is (without reading on).
+  if (!m_saw_events) return false;
   // What follows the document is ignored, but read: a damaged gzip tail is still found.
   while (refill(m_len)) {
   }
-  // No traceEvents: the tolerant reader says what the file is.
-  return m_saw_events && m_source.ok() && !m_source.damaged();
+  return m_source.ok() && !m_source.damaged();
 }
 
 // One step of the document: advances the state only when the unit is complete.

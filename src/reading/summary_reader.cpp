@@ -2,11 +2,14 @@
 
 #include <boost/json.hpp>
 
+#include <unistd.h>
+
 #include <algorithm>
-#include <fstream>
-#include <sstream>
+#include <cerrno>
+#include <cstring>
 #include <unordered_set>
 
+#include "reading/byte_source.hpp"
 #include "util/errors.hpp"
 
 namespace tracediff::reading {
@@ -227,11 +230,42 @@ bool is_summary_path(const std::string& path) {
 }
 
 model::SetSummary read_summary_file(const std::string& path, std::uint64_t* figures) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw Fatal(path + ": cannot read");
-  std::ostringstream ss;
-  ss << in.rdbuf();
-  return read_summary_bytes(ss.view(), path, figures);
+  // Regular files only (a FIFO or /dev/zero would block or never end), and what is
+  // not JSON is refused at its first bytes, not once it is all in memory.
+  std::string error;
+  const int fd = open_regular_file(path, error);
+  if (fd < 0) throw Fatal(path + ": cannot read: " + error);
+  std::string bytes;
+  std::size_t checked = 0;  // bytes known to be JSON whitespace
+  for (;;) {
+    const std::size_t have = bytes.size();
+    bytes.resize(have + (std::size_t{1} << 16));
+    const ssize_t n = ::read(fd, bytes.data() + have, bytes.size() - have);
+    if (n < 0 && errno == EINTR) {
+      bytes.resize(have);
+      continue;
+    }
+    if (n < 0) {
+      error = std::strerror(errno);
+      ::close(fd);
+      throw Fatal(path + ": cannot read: " + error);
+    }
+    bytes.resize(have + static_cast<std::size_t>(n));
+    if (n == 0) break;
+    if (checked != std::string::npos) {
+      while (checked < bytes.size() && std::strchr(" \t\r\n", bytes[checked]) && bytes[checked] != '\0') ++checked;
+      if (checked < bytes.size()) {
+        if (bytes[checked] != '{') {
+          ::close(fd);
+          throw Fatal(path + ": not a valid tracediff summary: byte " + std::to_string(checked) +
+                      ": not JSON (a summary starts with '{')");
+        }
+        checked = std::string::npos;
+      }
+    }
+  }
+  ::close(fd);
+  return read_summary_bytes(bytes, path, figures);
 }
 
 model::SetSummary read_summary_bytes(std::string_view bytes, const std::string& path, std::uint64_t* figures) {

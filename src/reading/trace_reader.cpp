@@ -134,6 +134,10 @@ std::string at(std::uint64_t offset) { return "byte " + std::to_string(offset) +
 // errors stays linear (fuzzing: 2,300 broken events in 600 KB took 0.2 s before).
 constexpr std::size_t k_max_repair = 2u << 20;
 constexpr std::uint64_t k_repair_slack = 1u << 20;
+// Searching for the first event after a syntax error stops this far into the JSON:
+// input with no event in its first 64 MiB is not a trace, however long it goes on
+// ("[" or "{" and then a gzip of zeros inflates to gigabytes).
+constexpr std::uint64_t k_max_seek_before_events = 64u << 20;
 
 }  // namespace
 
@@ -161,6 +165,8 @@ ReadResult read_trace(ByteSource& source, const std::string& path, const ReadOpt
   std::string fatal_message;
   std::uint64_t fatal_offset = 0;
   std::uint64_t repair_spent = 0;  // bytes scanned by failed repairs
+  bool seeking = false;            // a syntax error sent the reader looking for events
+  bool gave_up = false;            // and k_max_seek_before_events passed without one
 
   auto restart = [&](const char* prefix) {
     parser.reset();
@@ -243,6 +249,7 @@ ReadResult read_trace(ByteSource& source, const std::string& path, const ReadOpt
             if (too_deep && open > 0) resync.reset_nested(open);
             else resync.reset();
             state = State::seek_event;
+            seeking = true;
             // The parser did not consume the offending byte; start scanning at it.
           } else if (h.section() == EventHandler::Section::after_events) {
             diag.report(DiagId::file_metadata_error, path, offset,
@@ -253,6 +260,7 @@ ReadResult read_trace(ByteSource& source, const std::string& path, const ReadOpt
             fatal_message = at(offset) + ec.message();
             fatal_offset = offset;
             state = State::seek_events_key;
+            seeking = true;
           } else {
             fatal_syntax = true;
             fatal_message = at(offset) + ec.message();
@@ -300,6 +308,11 @@ ReadResult read_trace(ByteSource& source, const std::string& path, const ReadOpt
       }
     }
     base += chunk.size();
+    if (seeking && state != State::done && base > k_max_seek_before_events && file.events.empty() &&
+        h.event_objects() == 0) {
+      gave_up = true;
+      state = State::done;
+    }
   }
   // Signal end of input: an unfinished document is a file cut short.
   if (state == State::parsing && !parser.done()) {
@@ -310,8 +323,10 @@ ReadResult read_trace(ByteSource& source, const std::string& path, const ReadOpt
       fatal_syntax = true, fatal_message = at(base) + ec.message();
     if (ec) state = State::seek_event;  // reuse the truncation handling below
   }
-  // Drain what follows the document so a damaged gzip tail is still noticed.
-  if (state == State::done)
+  // Drain what follows the document so a damaged gzip tail is still noticed; not
+  // when there were no events (not JSON, not a trace): the file is refused anyway,
+  // and refused at its first bytes, not after inflating gigabytes of zeros.
+  if (state == State::done && h.saw_trace_events() && !gave_up)
     while (source.next(chunk)) base += chunk.size();
   const bool cut_short = state == State::seek_event || state == State::parsing;
   if (!source.ok() && h.saw_trace_events()) {
@@ -348,6 +363,9 @@ ReadResult read_trace(ByteSource& source, const std::string& path, const ReadOpt
     skip(DiagId::file_gzip_error, "gzip stream is corrupt before any event");
   } else if (fatal_syntax) {
     skip(DiagId::file_skipped_not_json, "not JSON (" + fatal_message + ")");
+  } else if (gave_up) {
+    skip(DiagId::file_skipped_not_json, "no event in its first " + std::to_string(k_max_seek_before_events >> 20) +
+                                            " MiB after a syntax error: not a trace");
   } else if (!h.saw_trace_events()) {
     if (!fatal_message.empty())
       skip(DiagId::file_skipped_not_json, "broken JSON before traceEvents (" + fatal_message + ")");

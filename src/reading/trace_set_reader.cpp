@@ -53,6 +53,9 @@ std::vector<std::string> find_trace_files(const std::vector<std::string>& inputs
     const auto status = fs::status(input, ec);
     if (ec || !fs::exists(status)) throw Fatal(input + ": no such file or directory");
     if (fs::is_directory(status)) {
+      // A FIFO, device or socket named like a trace (or a symlink to one, say to
+      // /dev/zero) stays in the list: its reader refuses it without opening it, and
+      // the set's warnings name it.
       std::vector<std::string> found;
       for (const auto& entry : fs::directory_iterator(input, ec)) {
         const std::string name = entry.path().filename().string();
@@ -61,6 +64,14 @@ std::vector<std::string> find_trace_files(const std::vector<std::string>& inputs
       if (ec) throw Fatal(input + ": cannot list directory: " + ec.message());
       std::sort(found.begin(), found.end());
       files.insert(files.end(), found.begin(), found.end());
+    } else if (!fs::is_regular_file(status)) {
+      // Named on purpose, so not a warning: reading it would block or never end.
+      const char* kind = fs::is_fifo(status)             ? "a FIFO"
+                         : fs::is_character_file(status) ? "a character device"
+                         : fs::is_block_file(status)     ? "a block device"
+                         : fs::is_socket(status)         ? "a socket"
+                                                         : "not a plain file";
+      throw Fatal(input + ": not a regular file (" + kind + "); tracediff reads only regular files and directories");
     } else {
       files.push_back(input);
     }

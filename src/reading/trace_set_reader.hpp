@@ -18,8 +18,10 @@ struct SetSpec {
 };
 
 // Files of a directory that look like traces: *.json, *.json.gz (so also
-// *.pt.trace.json[.gz]), not recursive, sorted by name. Files named explicitly are
-// taken whatever their name. Throws Fatal for a path that does not exist.
+// *.pt.trace.json[.gz]), not recursive, sorted by name (FIFOs and devices among them
+// too: reading skips them with a warning). Files named explicitly are taken whatever
+// their name. Throws Fatal for a path that does not exist, or one named explicitly
+// that is not a regular file or a directory (a FIFO, a device, a socket).
 std::vector<std::string> find_trace_files(const std::vector<std::string>& inputs);
 
 // The N of `rank[-_]?N` in a file's base name, if any.

@@ -1,10 +1,25 @@
 #pragma once
-// Output files are written to a temporary name beside the target and renamed into
-// place on success, so a failed run never leaves a half-written report and never
-// clobbers the previous one. "-" means standard output. A symlink is followed (the
-// file it points to is replaced, the link stays); a target that is not a regular
-// file (/dev/null, /dev/stdout, a FIFO) is written directly, never replaced.
-#include <fstream>
+// A run's outputs are replaced all together or not at all.
+//
+// Each output is one of three kinds:
+// - a file (the usual case): written to a temporary file beside its target, which is
+//   swapped into place only when every output has been written; a symlink is
+//   followed (the file it points to is replaced, the link stays); a replacement keeps
+//   the mode (and, where allowed, the group) of the file it replaces, a new file
+//   follows the umask;
+// - not a regular file (/dev/null, a FIFO), or a path that names a descriptor
+//   (/dev/fd/3, /proc/self/fd/3): written in place, opened for appending, never
+//   truncated nor replaced (a log that the shell appends to survives);
+// - standard output ("-", or such a path that is our stdout or stderr, such as
+//   /dev/stdout): written through descriptor 1 (or 2) as the shell opened it, last,
+//   after the files are in place, so that a reader that goes away (`--csv - | head`)
+//   costs only what it did not read.
+//
+// Temporary files are removed on failure, when the OutputSet is destroyed, and on
+// SIGINT, SIGTERM and SIGHUP (the process then dies of the signal as it would have).
+// SIGPIPE is ignored when writing (see prepare_standard_streams): a closed pipe is an
+// error like any other.
+#include <functional>
 #include <memory>
 #include <ostream>
 #include <string>
@@ -12,31 +27,59 @@
 
 namespace tracediff {
 
-class AtomicFile {
+class OutputSet {
  public:
-  // Throws Fatal when the temporary file cannot be created.
-  explicit AtomicFile(std::string path);
-  ~AtomicFile();  // removes the temporary file unless committed
-  AtomicFile(const AtomicFile&) = delete;
-  AtomicFile& operator=(const AtomicFile&) = delete;
+  using WriteFn = std::function<void(std::ostream&)>;
 
-  std::ostream& stream();
-  // Flushes and renames into place; throws Fatal on failure.
-  void commit();
-  const std::string& path() const { return m_path; }
+  OutputSet();
+  ~OutputSet();  // removes every temporary file not yet swapped into place
+  OutputSet(const OutputSet&) = delete;
+  OutputSet& operator=(const OutputSet&) = delete;
+
+  // An output and what writes it ("-": standard output).
+  void add(const std::string& path, WriteFn write);
+
+  // True when an output goes to standard output ("-", /dev/stdout, ...): the
+  // terminal summary then steps aside.
+  bool takes_stdout() const;
+
+  // Files to temporaries, then devices and FIFOs in place, then every temporary
+  // swapped into place at once. Throws Fatal naming the output on any failure: then
+  // no file output was replaced and no temporary file is left.
+  void write_files();
+
+  // Then the outputs that go to standard output. Throws Fatal when one cannot be
+  // written (EPIPE: the reader went away); the files stay written.
+  void write_stdout();
+
+  // Tests only: called before each file output is swapped into place; an errno it
+  // returns fails that swap as the file system would.
+  static inline int (*swap_fault_for_testing)(const std::string& path) = nullptr;
 
  private:
-  std::string m_path;
-  std::string m_target;  // m_path with symlinks resolved: what rename replaces
-  std::string m_temp;
-  std::ofstream m_file;
-  bool m_stdout = false;
-  bool m_direct = false;  // not a regular file: written in place
-  bool m_committed = false;
+  struct Output;
+  std::vector<std::unique_ptr<Output>> m_outputs;
+  void commit();
 };
 
-// Throws Fatal when path cannot be an output: a directory, a missing directory, or
-// the same file as one of the inputs.
+// Before anything is opened or written: descriptors 0, 1 and 2, when closed, are
+// opened on /dev/null (read-only, so that writing to them fails; else the first file
+// opened would become "standard output"), and SIGPIPE is ignored, so that a closed
+// stdout or stderr (`2>&1 | head -1`) is a failed write, not death before the files
+// are written.
+void prepare_standard_streams();
+
+// Writes to standard output (the terminal summary) as write_stdout does: throws Fatal
+// when it cannot be written.
+void write_to_stdout(const OutputSet::WriteFn& write);
+
+// Checks, before the read, that path can be an output: throws Fatal when it is a
+// directory, in a missing or unwritable directory (a temporary file is created there
+// and removed), not writable (a device or FIFO), or the same file as one of the
+// inputs.
 void check_output_path(const std::string& path, const std::vector<std::string>& input_files);
+
+// Throws UsageError when two outputs name the same file ("-" and devices excepted).
+void check_outputs_distinct(const std::vector<std::string>& paths);
 
 }  // namespace tracediff

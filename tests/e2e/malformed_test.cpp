@@ -13,6 +13,8 @@
 #include <spawn.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
+#include <sys/socket.h>
+#include <sys/un.h>
 #include <sys/wait.h>
 #include <unistd.h>
 #include <zlib.h>
@@ -20,11 +22,13 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdlib>
+#include <cstring>
 #include <filesystem>
 #include <optional>
 #include <string>
 #include <vector>
 
+#include "support/spawn.hpp"
 #include "support/test_support.hpp"
 
 using namespace tracediff::test;
@@ -892,6 +896,108 @@ BOOST_AUTO_TEST_CASE(output_through_a_symlink_or_into_a_fifo) {
   got.resize(static_cast<std::size_t>(n));
   BOOST_TEST(parse_csv(got).size() == 4u);
   BOOST_TEST(files_containing(c.dir, ".tmp") == 0);
+}
+
+
+// ---------------------------------------------------------------- special files (issue #16)
+// Each run has a time limit: a FIFO or /dev/zero that is read blocks or never ends,
+// and must fail the test rather than hang ctest.
+
+BOOST_AUTO_TEST_CASE(fifos_devices_and_sockets_in_a_side_are_skipped_with_a_warning) {
+  const auto dir = temp_dir("special");
+  const auto control = temp_dir("special-control") + "/control.json";
+  write_file(control, k_control);
+  write_file(dir + "/good.json", k_control);
+  BOOST_REQUIRE(::mkfifo((dir + "/fifo.json").c_str(), 0644) == 0);  // no writer: an open would block
+  fs::create_symlink("/dev/zero", dir + "/zero.json");
+  fs::create_symlink("/dev/urandom", dir + "/random.json.gz");
+  const int sock = ::socket(AF_UNIX, SOCK_STREAM, 0);
+  sockaddr_un addr{};
+  addr.sun_family = AF_UNIX;
+  const std::string sock_path = dir + "/socket.json";
+  BOOST_REQUIRE(sock_path.size() < sizeof addr.sun_path);
+  std::strcpy(addr.sun_path, sock_path.c_str());
+  BOOST_REQUIRE(::bind(sock, reinterpret_cast<sockaddr*>(&addr), sizeof addr) == 0);
+  const auto r = spawn_cli({control, dir, "--json", "-"}, {.timeout_s = 30});
+  ::close(sock);
+  BOOST_TEST_REQUIRE(!r.timed_out, "hung on a special file");
+  BOOST_TEST(r.seconds < 10.0);
+  BOOST_TEST_REQUIRE(r.exit_code == 0, r.err);
+  Outcome o;
+  o.err = r.err;
+  o.doc = json::parse(r.out).as_object();
+  BOOST_TEST(o.count("file_skipped_unreadable") == 4u);
+  for (const auto& [name, kind] : {std::pair<std::string, std::string>{"fifo.json", "a FIFO"},
+                                   {"zero.json", "a character device"},
+                                   {"random.json.gz", "a character device"},
+                                   {"socket.json", "a socket"}})
+    BOOST_TEST(o.warned(dir + "/" + name, {"cannot read: not a regular file (" + kind + ")"}), name << ": " << r.err);
+  BOOST_TEST(o.test_count("aten::mm") == 1);  // good.json alone
+  BOOST_TEST(fs::is_fifo(dir + "/fifo.json"));
+}
+
+BOOST_AUTO_TEST_CASE(a_special_file_named_directly_is_an_error) {
+  const auto dir = temp_dir("special");
+  write_file(dir + "/control.json", k_control);
+  BOOST_REQUIRE(::mkfifo((dir + "/fifo.json").c_str(), 0644) == 0);
+  fs::create_symlink("/dev/zero", dir + "/zero.tdsum.json");
+  BOOST_REQUIRE(::mkfifo((dir + "/fifo.tdsum.json").c_str(), 0644) == 0);
+  const std::vector<std::pair<std::vector<std::string>, std::string>> runs = {
+      {{dir + "/control.json", dir + "/fifo.json", "--json", "-"}, dir + "/fifo.json: not a regular file (a FIFO)"},
+      {{dir + "/control.json", "/dev/zero", "--json", "-"}, "/dev/zero: not a regular file (a character device)"},
+      {{dir + "/zero.tdsum.json", dir + "/control.json"}, dir + "/zero.tdsum.json: not a regular file (a character device)"},
+      {{"summarize", dir + "/fifo.json", "-o", dir + "/s.tdsum.json"}, dir + "/fifo.json: not a regular file (a FIFO)"},
+      {{"merge", dir + "/fifo.tdsum.json", "-o", dir + "/m.tdsum.json"},
+       dir + "/fifo.tdsum.json: cannot read: not a regular file (a FIFO)"},
+  };
+  for (const auto& [args, message] : runs) {
+    const auto r = spawn_cli(args, {.timeout_s = 30});
+    BOOST_TEST_REQUIRE(!r.timed_out, "hung: " << message);
+    BOOST_TEST(r.exit_code == 1, message << ": " << r.err);
+    BOOST_TEST(r.err.find("tracediff: error: " + message) != std::string::npos, r.err);
+    BOOST_TEST(r.out.empty());
+  }
+  BOOST_TEST(!fs::exists(dir + "/s.tdsum.json"));
+  BOOST_TEST(!fs::exists(dir + "/m.tdsum.json"));
+}
+
+BOOST_AUTO_TEST_CASE(input_that_is_not_json_is_refused_at_its_first_bytes) {
+  // 16 GiB of zeros in 17 MB of gzip, alone or after "[", "{" or the events' opening:
+  // refused at once, not inflated to its end (before: 5 s, 15 s, 25 s and 19 s on
+  // 2 cores; now each a few hundredths of a second).
+  const auto dir = temp_dir("zeros");
+  write_file(dir + "/control.json", k_control);
+  const std::vector<std::pair<std::string, std::string>> cases = {
+      {"", "not JSON (byte 0: syntax error)"},
+      {"[", "no event in its first 64 MiB"},
+      {"{", "no event in its first 64 MiB"},
+      {"{\"traceEvents\": [", "no event in its first 64 MiB"},
+  };
+  int n = 0;
+  for (const auto& [prefix, message] : cases) {
+    const auto file = dir + "/zeros" + std::to_string(n++) + ".json.gz";
+    write_file(file, gzip_bomb(prefix, '\0', 16 * 1024, ""));
+    // Beside a good file: skipped with a warning naming it.
+    auto r = spawn_cli({dir + "/control.json", dir + "/control.json", "--add-test", file, "--json", dir + "/out.json"},
+                       {.timeout_s = 60});
+    BOOST_TEST_REQUIRE(!r.timed_out, prefix);
+    BOOST_TEST(r.exit_code == 0, prefix << ": " << r.err);
+    BOOST_TEST(r.seconds < 2.0, prefix << ": " << r.seconds << " s");
+    BOOST_TEST(r.err.find("tracediff: warning: Test: " + file + ": " + message) != std::string::npos, r.err);
+    // Alone: the side has no usable file, and the message names it.
+    r = spawn_cli({dir + "/control.json", file, "--json", dir + "/out.json"}, {.timeout_s = 60});
+    BOOST_TEST_REQUIRE(!r.timed_out, prefix);
+    BOOST_TEST(r.exit_code == 1, prefix << ": " << r.err);
+    BOOST_TEST(r.seconds < 2.0, prefix << ": " << r.seconds << " s");
+    BOOST_TEST(r.err.find("no usable trace file (" + file + ": ") != std::string::npos, r.err);
+    fs::remove(file);
+  }
+  // A summary that is not JSON: refused at its first bytes too, naming the offset.
+  write_file(dir + "/bad.tdsum.json", "  \n" + std::string(1 << 20, '\0'));
+  const auto r = spawn_cli({dir + "/bad.tdsum.json", dir + "/control.json"}, {.timeout_s = 30});
+  BOOST_TEST(r.exit_code == 1, r.err);
+  BOOST_TEST(r.err.find(dir + "/bad.tdsum.json: not a valid tracediff summary: byte 3: not JSON") != std::string::npos,
+             r.err);
 }
 
 BOOST_AUTO_TEST_SUITE_END()

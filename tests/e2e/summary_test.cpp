@@ -277,7 +277,7 @@ BOOST_AUTO_TEST_CASE(a_summary_file_reads_as_its_bytes_do_and_writes_back_unchan
     tracediff::reading::read_summary_file(dir + "/missing.tdsum.json");
     BOOST_TEST(false);
   } catch (const tracediff::Fatal& e) {
-    BOOST_TEST(std::string(e.what()) == dir + "/missing.tdsum.json: cannot read");
+    BOOST_TEST(std::string(e.what()) == dir + "/missing.tdsum.json: cannot read: No such file or directory");
   }
 }
 
