@@ -79,6 +79,8 @@ struct Options {
   bool cuda_graphs = false;
   bool compile = false;
   int long_names = 0;
+  int64_t many_names = 0;
+  int64_t many_from = 0;
 };
 
 constexpr std::string_view k_usage = R"(usage: tracegen --out DIR [options]
@@ -132,6 +134,12 @@ Pathologies of real traces (none of them is on by default):
                             named after them (kernel_backend, kernel_hash, grid, stream args)
   --long-names N            N distinct CUTLASS GEMM kernels with ~1800-character names that differ
                             only in the middle, launched from the layers' aten::addmm (default 0)
+  --many-names N            N more distinct names: CPU operators aten::many_K, every one but the
+                            last of an odd N launching a kernel of its own whose ~100-character
+                            name differs from the others only in the middle; operator K runs in
+                            step K % steps only, so a step holds N / steps of them (default 0)
+  --many-names-from K       number them from K (default 0): two sides with a different K share
+                            all names but the first and last ones
 
   -h, --help                show this help
 )";
@@ -267,6 +275,10 @@ Options parse_options(int argc, char** argv) {
       (a == "--cuda-runtime" ? o.cuda_runtime : o.cuda_driver) = parse_int(a, v, 0, INT32_MAX);
     } else if (a == "--long-names") {
       o.long_names = static_cast<int>(parse_int(a, v, 0, 4096));
+    } else if (a == "--many-names") {
+      o.many_names = parse_int(a, v, 0, 100000000);
+    } else if (a == "--many-names-from") {
+      o.many_from = parse_int(a, v, 0, 1000000000);
     } else {
       throw UsageError{"unknown option: " + std::string(a)};
     }
@@ -340,6 +352,8 @@ struct Catalog {
   std::vector<KDesc> added;  // --add-kernel
   std::array<TritonK, 3> tri_poi, tri_per;  // --compile, per layer size class
   std::vector<KDesc> long_gemms;            // --long-names
+  std::vector<std::string> many_ops;        // --many-names: operator K - many_from
+  std::vector<KDesc> many_kernels;          // and the kernel it launches (none for the last of an odd N)
 
   explicit Catalog(const Options& o) {
     static constexpr std::array<std::string_view, 3> tiles = {"64x32_sliced1x4", "128x64", "128x128"};
@@ -405,6 +419,19 @@ struct Catalog {
     }
     for (int j = 0; j < o.long_names; ++j) {
       long_gemms.push_back({long_gemm_name(j), DevCat::Kernel, std::string(k_gemm_attrs)});
+    }
+    const auto pairs = static_cast<size_t>((o.many_names + 1) / 2);
+    many_ops.reserve(pairs);
+    many_kernels.reserve(pairs);
+    for (size_t j = 0; j < pairs; ++j) {
+      const std::string k = std::to_string(static_cast<int64_t>(j) + o.many_from);
+      many_ops.push_back("aten::many_" + k);
+      if (static_cast<int64_t>(2 * j + 1) < o.many_names) {
+        // Long enough to be elided in every view, alike but for the middle.
+        many_kernels.push_back({"void at::native::generated::fused_pointwise_kernel<float, 4, " + k +
+                                    ", at::native::generated::Params<float, 128> >(at::native::generated::Args)",
+                                DevCat::Kernel, std::string(k_ew_attrs)});
+      }
     }
   }
 
@@ -527,7 +554,7 @@ struct Dims {  // pre-rendered "Input Dims"/"Input type" args per layer size
 // values no other event uses), so that they never shift the draws of the rest.
 enum Region : uint64_t {
   R_STEP = 1, R_EXTRA, R_FWD, R_FWD_LAYER, R_LOSS, R_BWD_LAYER, R_COMM, R_TAIL, R_RANK,
-  R_PY, R_GRAPH, R_COMPILE, R_COMPILE_LAYER
+  R_PY, R_GRAPH, R_COMPILE, R_COMPILE_LAYER, R_MANY
 };
 // Counter bases inside a region for options' extra launches.
 constexpr uint64_t k_slot_added = 0x8000;  // --add-kernel
@@ -819,6 +846,18 @@ class Sim {
     }
   }
 
+  // --many-names: operator K (with its kernel) runs in step K % steps.
+  void many_launches(int i) {
+    const auto steps = static_cast<size_t>(m_o.steps);
+    const size_t first = (static_cast<size_t>(i) + steps - static_cast<size_t>(m_o.many_from) % steps) % steps;
+    for (size_t j = first; j < m_c.many_ops.size(); j += steps) {
+      const Scope s = op(m_c.many_ops[j], 0, 2, 1);
+      if (j < m_c.many_kernels.size()) {
+        launch(0, m_c.many_kernels[j], 1);
+      }
+    }
+  }
+
   void launch(int th, const KDesc& k, int64_t gpu_us, int stream = k_compute_stream, int64_t bytes = 0,
               std::string_view attrs = {}, bool wait_nccl = false) {
     const uint64_t slot = next_slot();  // taken even when dropped, so later slots don't shift
@@ -1019,6 +1058,10 @@ void Sim::build_step(int i) {
     for (int e = 0; e < m_o.extra_launches; ++e) {
       const Scope add = op("aten::add", 0, 4, 2, d0.binary);
       launch(0, m_c.add, 2);
+    }
+    if (!m_c.many_ops.empty()) {
+      region(R_MANY, 0);
+      many_launches(i);
     }
 
     region(R_FWD, 0);
