@@ -7,6 +7,7 @@
 #include <set>
 
 #include "analysis/decide.hpp"
+#include "analysis/embedded.hpp"
 #include "analysis/noise.hpp"
 #include "util/display_name.hpp"
 #include "util/format.hpp"
@@ -305,6 +306,7 @@ void decide(model::DiffReport& r, const CompareOptions& options) {
   notes(r);
   counts(r);
   labels(r);
+  decide_embedded(r, n);
 }
 
 void decide_hta(model::DiffReport& r, const CompareOptions& options) {
@@ -333,6 +335,7 @@ void decide_hta(model::DiffReport& r, const CompareOptions& options) {
   r.top_regressions = top_list(r, true, n);
   r.top_improvements = top_list(r, false, n);
   labels(r);
+  decide_embedded(r, n);
 }
 
 }  // namespace tracediff::analysis::detail

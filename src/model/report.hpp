@@ -230,6 +230,31 @@ struct SideDifference {
   std::string control, test;  // "NVIDIA A100-SXM4-80GB × 8"; "none" when a side lacks it
 };
 
+// The rows each chart of the HTML report draws, in chart order (indices into
+// DiffReport::rows): the rows that moved most by calls, by time and (default mode)
+// by self time, per step (totals with --hta-compat); never a ProfilerStep row.
+struct ChartRows {
+  std::vector<std::size_t> calls, time, self;
+};
+
+// What the HTML report embeds of its long lists, so that it opens at any size: the
+// most important part (by impact), every item the rest of the page links to among
+// it, and how much was left out (the CSV and JSON have everything). Decided by
+// analysis (analysis/embedded.cpp); the HTML writer shows it and says what is missing.
+struct Embedded {
+  bool decided = false;                // false (a report built by hand): the page embeds everything
+  std::vector<std::size_t> rows;       // the table: indices into rows, in impact order
+  std::size_t rows_left_out = 0;
+  std::vector<std::size_t> launchers;  // indices into by_launcher, in its order
+  std::size_t launchers_left_out = 0;
+  std::vector<std::size_t> rank_rows;  // indices into rank_rows, in its order
+  std::size_t rank_rows_left_out = 0;
+  std::size_t list_items = 0;          // items shown of each top list (the rest count as more)
+  std::size_t group_names = 0;         // names listed of each ops_diff group (the first, in row order)
+  std::size_t files = 0;               // input files listed of each side
+  std::size_t samples = 0;             // diagnostic samples listed
+};
+
 struct DiffReport {
   SideSummary control, test;
   std::string device_filter = "all";  // cpu | gpu | all
@@ -259,6 +284,8 @@ struct DiffReport {
   std::vector<GateResult> gate;         // --fail-on, in the order given
   std::string gate_heading;             // "Gate failed: 1 of 3 --fail-on conditions hold", ...
   bool queue_backs_up = false;          // GPU work outlives its step on a side (a note says where)
+  ChartRows charts;                     // what the HTML report's charts draw
+  Embedded embedded;                    // what the HTML report embeds of its long lists
 
   // by_impact when it is a permutation of the rows (a report built by hand in a test
   // may leave it empty), else row order.

@@ -22,7 +22,8 @@
 namespace tracediff::output {
 
 struct HtmlOptions {
-  int top = 10;  // rows in each chart
+  // Not read any more: analysis decides the charts' rows from --top (report.charts).
+  int top = 10;
 };
 
 // Writes the report. Same report, same options: byte-identical output.

@@ -5,13 +5,17 @@
 #include <cstdlib>
 #include <fstream>
 #include <regex>
+#include <set>
 #include <sstream>
 #include <string>
 #include <vector>
 
 #include "analysis/decide.hpp"
+#include "analysis/embedded.hpp"
 #include "model/report.hpp"
+#include "output/html/common.hpp"
 #include "output/html_writer.hpp"
+#include "util/escape.hpp"
 #include "util/embedded.hpp"
 #include "util/format.hpp"
 
@@ -72,8 +76,9 @@ DiffRow make_row(std::string name, std::string cat, model::Device dev, std::uint
 std::uint64_t mag(std::int64_t v) { return v < 0 ? 0 - static_cast<std::uint64_t>(v) : static_cast<std::uint64_t>(v); }
 
 // Fills by_impact and ops_diff the way analysis/ does (|Δ duration| desc, then category,
-// name), then what analysis decides from them (headline, lists, labels).
-void finish(DiffReport& r) {
+// name), then what analysis decides from them (headline, lists, labels, charts and
+// what the page embeds, for --top `top`).
+void finish(DiffReport& r, int top = 10) {
   r.by_impact.clear();
   for (std::size_t i = 0; i < r.rows.size(); ++i) r.by_impact.push_back(i);
   std::stable_sort(r.by_impact.begin(), r.by_impact.end(), [&](std::size_t a, std::size_t b) {
@@ -109,6 +114,7 @@ void finish(DiffReport& r) {
   analysis::CompareOptions o;
   o.min_change_pct = r.min_change_pct;
   o.min_change_us = r.min_change_us;
+  o.top = top;
   if (r.hta_compat) analysis::detail::decide_hta(r, o);
   else analysis::detail::decide(r, o);
   r.notes.insert(r.notes.begin(), notes.begin(), notes.end());
@@ -714,7 +720,7 @@ BOOST_AUTO_TEST_CASE(charts_take_the_top_n_and_never_profiler_steps) {
   auto r = small_report();
   auto step = make_row("ProfilerStep#1009", "user_annotation", model::Device::cpu, 1, 900'000'000, 1, 990'000'000);
   r.rows.push_back(step);
-  finish(r);
+  finish(r, 3);
   const auto html = render(r, 3);
   const auto start = html.find("<script type=\"application/json\" id=\"data\">");
   const auto end = html.find("</script>", start);
@@ -756,6 +762,161 @@ BOOST_AUTO_TEST_CASE(five_hundred_rows_fit_in_a_megabyte) {
     std::ofstream(path, std::ios::binary) << render(small_report());
     BOOST_TEST_MESSAGE("wrote " << path);
   }
+}
+
+
+// A report past every bound of the page (analysis/embedded.hpp), each text past its
+// budget and made of the characters that escape longest.
+DiffReport huge_report(std::size_t rows, std::size_t text) {
+  DiffReport r = small_report();
+  const std::string quotes(text, '"');  // &quot; in HTML, \" in JSON
+  r.control.label = "Control" + quotes;
+  r.test.label = "Test" + quotes;
+  using model::Device;
+  r.rows.clear();
+  r.by_launcher.clear();
+  for (std::size_t i = 0; i < rows; ++i) {
+    const bool gpu = i % 2 == 0;
+    // Names that differ at their start, so labels tell them apart at once.
+    auto row = make_row(std::to_string(i) + quotes, quotes.substr(0, 4000), gpu ? Device::gpu : Device::cpu,
+                        10 + i % 7, 1'000'000 + 977 * static_cast<std::int64_t>(i), 10 + i % 5,
+                        1'000'000 + 1'999 * static_cast<std::int64_t>(i % 1013));
+    if (gpu) row.launched_by = "L" + std::to_string(i % 400) + quotes;
+    r.rows.push_back(std::move(row));
+  }
+  for (std::size_t k = 0; k < 400; ++k) {
+    model::LauncherRow l;
+    l.launcher = "L" + std::to_string(k) + quotes;
+    l.time.control = 1000.0 * static_cast<double>(k);
+    l.time.test = 2000.0 * static_cast<double>(k);
+    l.time.significant = true;
+    l.time.verdict = model::Verdict::slower;
+    for (std::size_t j = 0; j < 30; ++j) l.kernels.push_back({r.rows[(k * 2 + j * 13) % rows].name, "", 0, 0, l.time});
+    r.by_launcher.push_back(std::move(l));
+  }
+  for (auto* side : {&r.control, &r.test}) {
+    side->rank_details.clear();
+    for (int k = 0; k < 1000; ++k) side->rank_details.push_back({k, 6, 1'000'000 + (side == &r.test ? k : 0), 800'000});
+    side->files.resize(1000, side->files.front());
+    for (int k = 0; k < 300; ++k) {
+      auto d = side->step_details.front();
+      d.rank = k;
+      side->step_details.push_back(d);
+    }
+    for (auto& f : side->files) f.path = "runs/" + quotes;
+    side->inputs.assign(100, quotes);
+    side->meta.gpus.assign(50, quotes);
+  }
+  r.notes.assign(20, quotes + quotes);
+  for (int k = 0; k < 7; ++k) r.sides_differ.push_back({quotes, quotes, quotes});
+  for (int k = 0; k < 1000; ++k)
+    r.diagnostics.add_sample({model::DiagId::event_corrupt, quotes, 99, quotes, "Control", 1});
+  r.diagnostics.add(model::DiagId::event_corrupt, 1000);
+  finish(r, 1000);  // --top 1,000: the most the command line allows
+  return r;
+}
+
+BOOST_AUTO_TEST_CASE(a_report_past_every_bound_stays_under_ten_megabytes) {
+  const auto r = huge_report(6000, 20'000);
+  const auto html = render(r, 1000);
+  BOOST_TEST_MESSAGE("HTML report of 6,000 rows of 20,000-character names: " << html.size() << " bytes");
+  BOOST_TEST(html.size() < 10'000'000u);
+  if (const char* path = std::getenv("TRACEDIFF_HTML_HUGE")) std::ofstream(path, std::ios::binary) << html;
+  // What is left out is said, with where the rest is.
+  BOOST_TEST(table_rows(html).size() == analysis::detail::k_embedded_rows);
+  BOOST_TEST(html.find("<strong>4,000 rows left out</strong> of this page") != std::string::npos);
+  BOOST_TEST(html.find("<code>--csv FILE</code>, <code>--json FILE</code>") != std::string::npos);
+  BOOST_TEST(html.find("<strong>350 launching operators left out</strong>") != std::string::npos);
+  BOOST_TEST(count(html, "<details class=\"ln ") == analysis::detail::k_embedded_launchers);
+  BOOST_TEST(html.find("<strong>800 of 1,000 ranks left out</strong>") != std::string::npos);
+  BOOST_TEST(html.find("1,900 more files left out of this list") != std::string::npos);
+  BOOST_TEST(html.find("951 more samples left out of this page") != std::string::npos);
+  BOOST_TEST(html.find("more, left out of this page: every name is in the JSON output") != std::string::npos);
+  // Texts are cut and say so; nothing holds a whole 20,000-character name.
+  BOOST_TEST(html.find(std::string(3400, '"')) == std::string::npos);
+  BOOST_TEST(html.find(std::string(400, '&') ) == std::string::npos);
+  BOOST_TEST(html.find("&quot;&quot;\xE2\x80\xA6") != std::string::npos);
+  // 50 bars a chart (--top 1,000 asks for more).
+  const auto start = html.find("<script type=\"application/json\" id=\"data\">");
+  const auto json = html.substr(start, html.find("</script>", start) - start);
+  BOOST_TEST(count(json, "\"label\":") == 3 * analysis::detail::k_chart_rows);
+}
+
+BOOST_AUTO_TEST_CASE(the_table_embeds_what_the_page_names_and_the_most_important_rows) {
+  // 3,000 rows, --top 150: the lists name rows far down the impact order.
+  auto r = huge_report(3000, 10);
+  const auto html = render(r, 150);
+  const auto rows = table_rows(html);
+  BOOST_REQUIRE(rows.size() == analysis::detail::k_embedded_rows);
+  BOOST_TEST(html.find("<strong>1,000 rows left out</strong>") != std::string::npos);
+  BOOST_TEST(html.find("Operators <small>(the 2,000 with the most impact of 3,000 rows, time per step)</small>") !=
+             std::string::npos);
+  // Every link from the lists and the charts' rows lands on a row of the table.
+  std::set<std::string> ids;
+  for (const auto& tr : rows) ids.insert(tr.substr(8, tr.find('"', 8) - 8));
+  std::size_t links = 0;
+  for (auto p = html.find("href=\"#r"); p != std::string::npos; p = html.find("href=\"#r", p + 1), ++links)
+    BOOST_TEST(ids.count(html.substr(p + 7, html.find('"', p + 7) - p - 7)) == 1u);
+  BOOST_TEST(links >= 100u);
+  const auto& e = r.embedded;
+  std::set<std::size_t> in(e.rows.begin(), e.rows.end());
+  for (const auto* list : {&r.top_regressions, &r.top_improvements})
+    for (std::size_t k = 0; k < list->rows.size() && k < e.list_items; ++k) BOOST_TEST(in.count(list->rows[k]) == 1u);
+  for (const auto* chart : {&r.charts.calls, &r.charts.time, &r.charts.self})
+    for (auto i : *chart) BOOST_TEST(in.count(i) == 1u);
+  // The rest in impact order, the first of it whole: the table never skips a row
+  // more important than one it shows, but for those the page names.
+  const auto order = r.impact_order();
+  std::size_t p = 0;
+  while (p < order.size() && in.count(order[p])) ++p;
+  BOOST_TEST(p >= analysis::detail::k_embedded_rows - 2 * analysis::detail::k_list_items -
+                      3 * analysis::detail::k_chart_rows);
+  BOOST_TEST(std::is_sorted(e.rows.begin(), e.rows.end(), [&](std::size_t a, std::size_t b) {
+    return std::find(order.begin(), order.end(), a) < std::find(order.begin(), order.end(), b);
+  }));
+  // Filter toggles count the rows shown.
+  BOOST_TEST(html.find("<span class=\"n\">2,000</span>") == std::string::npos);
+  std::size_t toggled = 0;
+  for (const char* ch : {"added", "deleted", "increased", "decreased", "unchanged"}) {
+    const auto at = html.find(std::string("value=\"") + ch + "\" checked> " + ch + " <span class=\"n\">");
+    BOOST_REQUIRE(at != std::string::npos);
+    const auto n = html.find("<span class=\"n\">", at) + 16;
+    auto digits = html.substr(n, html.find('<', n) - n);
+    digits.erase(std::remove(digits.begin(), digits.end(), ','), digits.end());
+    toggled += std::stoul(digits);
+  }
+  BOOST_TEST(toggled == analysis::detail::k_embedded_rows);
+}
+
+BOOST_AUTO_TEST_CASE(a_small_report_leaves_nothing_out) {
+  const auto html = render(big_report());
+  BOOST_TEST(html.find("rows left out") == std::string::npos);
+  BOOST_TEST(html.find("class=\"left-out\"") == std::string::npos);
+  BOOST_TEST(html.find("All operators <small>(499 rows, time per step)</small>") != std::string::npos);
+}
+
+BOOST_AUTO_TEST_CASE(fit_cuts_at_a_code_point_within_its_budget) {
+  using output::html::Escaped;
+  using output::html::fit;
+  BOOST_TEST(fit("aten::mm", 8) == "aten::mm");
+  BOOST_TEST(fit("aten::mm", 7) == "aten\xE2\x80\xA6");  // 4 + "…" (3 bytes)
+  // Escaped size counts: &quot; is 6 bytes, so 100 quotes in 200 bytes keep 32.
+  const auto q = fit(std::string(100, '"'), 200);
+  BOOST_TEST(q == std::string(32, '"') + "\xE2\x80\xA6");
+  BOOST_TEST(html_escape(q).size() <= 200u);
+  // In JSON, < costs 6 (\u003c), " only 2.
+  BOOST_TEST(fit(std::string(10, '<'), 20, Escaped::json) == std::string(2, '<') + "\xE2\x80\xA6");
+  BOOST_TEST(fit(std::string(10, '"'), 20, Escaped::json) == std::string(10, '"'));
+  BOOST_TEST(fit(std::string(11, '"'), 20, Escaped::json) == std::string(8, '"') + "\xE2\x80\xA6");
+  // Never inside a code point; invalid bytes as U+FFFD.
+  BOOST_TEST(fit("\xC3\xA9\xC3\xA9\xC3\xA9\xC3\xA9", 7) == "\xC3\xA9\xC3\xA9\xE2\x80\xA6");
+  BOOST_TEST(fit("a\xFF" "b", 10) == "a\xEF\xBF\xBD" "b");
+  // A 1,807-character CUTLASS name (as tracegen --long-names writes them, with 60 angle
+  // brackets: 1,987 bytes escaped) fits whole on hover.
+  std::string cutlass = "void cutlass::Kernel2<cutlass::gemm::kernel::GemmUniversal<";
+  while (cutlass.size() < 1807) cutlass += "cutlass::gemm::threadblock::MmaMultistage<float>, ";
+  cutlass.resize(1807);
+  BOOST_TEST(fit(cutlass, output::html::k_name_bytes) == cutlass);
 }
 
 BOOST_AUTO_TEST_SUITE_END()

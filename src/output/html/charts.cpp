@@ -18,10 +18,6 @@ namespace tracediff::output::html {
 
 namespace {
 
-std::uint64_t magnitude(std::int64_t n) {
-  return n < 0 ? ~static_cast<std::uint64_t>(n) + 1 : static_cast<std::uint64_t>(n);
-}
-
 struct ChartRow {
   const DiffRow* row;
   std::string label;  // distinct within its chart (util/display_name)
@@ -53,40 +49,28 @@ void label(ChartSet& set) {
   std::vector<std::string_view> names;
   for (const auto& cr : set.rows) names.push_back(cr.row->full_name.empty() ? cr.row->name : cr.row->full_name);
   auto labels = distinct_labels(names, k_chars);
-  for (std::size_t i = 0; i < set.rows.size(); ++i) set.rows[i].label = std::move(labels[i]);
+  for (std::size_t i = 0; i < set.rows.size(); ++i) set.rows[i].label = fit(labels[i], k_label_bytes);
 }
 
-bool is_profiler_step(const DiffRow& row) {  // --hta-compat keeps them as operators
-  return row.name.rfind("ProfilerStep#", 0) == 0 || row.full_name.rfind("ProfilerStep#", 0) == 0;
-}
-
-std::vector<Chart> build_charts(const DiffReport& r, const std::vector<std::size_t>& order, int top) {
-  const auto n = static_cast<std::size_t>(std::max(top, 0));
+// The charts of the rows analysis chose (DiffReport::charts).
+std::vector<Chart> build_charts(const DiffReport& r) {
   const bool ps = per_step_mode(r);
-  std::vector<std::size_t> candidates;
-  for (auto i : order)
-    if (!is_profiler_step(r.rows[i])) candidates.push_back(i);
-
-  // The top n of the candidates by a magnitude (none that did not move), ties in impact order.
-  const auto top_by = [&](auto&& mag) {
-    std::vector<std::size_t> v;
-    for (auto i : candidates)
-      if (mag(r.rows[i]) > 0) v.push_back(i);
-    std::stable_sort(v.begin(), v.end(), [&](std::size_t a, std::size_t b) { return mag(r.rows[a]) > mag(r.rows[b]); });
-    if (v.size() > n) v.resize(n);
-    return v;
+  const auto valid = [&](const std::vector<std::size_t>& v) {
+    std::vector<std::size_t> out;
+    for (auto i : v)
+      if (i < r.rows.size()) out.push_back(i);
+    return out;
   };
-
   Chart count{"count", false, {}, false, {}};
   Chart duration{"duration", true, {}, false, {}};
   if (!ps) {
-    for (auto i : top_by([](const DiffRow& x) { return magnitude(x.diff_count()); })) {
+    for (auto i : valid(r.charts.calls)) {
       const auto& row = r.rows[i];
       const auto c = static_cast<std::int64_t>(row.control.count), t = static_cast<std::int64_t>(row.test.count);
       count.main.rows.push_back({&row, {}, static_cast<double>(c), static_cast<double>(t), static_cast<double>(t - c),
                                  format_count(c, false), format_count(t, false), format_count(t - c, true), nullptr});
     }
-    for (auto i : top_by([](const DiffRow& x) { return static_cast<double>(magnitude(x.diff_ns())); })) {
+    for (auto i : valid(r.charts.time)) {
       const auto& row = r.rows[i];
       duration.main.rows.push_back(duration_row(row, static_cast<double>(row.control.total_ns),
                                                 static_cast<double>(row.test.total_ns), nullptr));
@@ -101,19 +85,19 @@ std::vector<Chart> build_charts(const DiffReport& r, const std::vector<std::size
   }
 
   const std::string unit = r.unit;
-  for (auto i : top_by([](const DiffRow& x) { return std::fabs(x.test_step.count - x.control_step.count); })) {
+  for (auto i : valid(r.charts.calls)) {
     const auto& row = r.rows[i];
     const double c = row.control_step.count, t = row.test_step.count;
     count.main.rows.push_back({&row, {}, c, t, t - c, format_count_per_step(c, false), format_count_per_step(t, false),
                                format_count_per_step(t - c, true), nullptr});
   }
-  for (auto i : top_by([](const DiffRow& x) { return std::fabs(x.diff_per_step_ns()); })) {
+  for (auto i : valid(r.charts.time)) {
     const auto& row = r.rows[i];
     duration.main.rows.push_back(duration_row(row, row.control_step.total_ns, row.test_step.total_ns,
                                               model::verdict_name(row.verdict)));
   }
   duration.has_self = true;
-  for (auto i : top_by([](const DiffRow& x) { return std::fabs(x.test_step.self_ns - x.control_step.self_ns); })) {
+  for (auto i : valid(r.charts.self)) {
     const auto& row = r.rows[i];
     duration.self.rows.push_back(duration_row(row, row.control_step.self_ns, row.test_step.self_ns, nullptr));
   }
@@ -136,7 +120,7 @@ data chart_bars(const ChartSet& set) {
   for (const auto& cr : set.rows) {
     data d;
     d.set("label", cr.label);
-    const auto full = text(cr.row->full_name.empty() ? cr.row->name : cr.row->full_name);
+    const auto full = fit(cr.row->full_name.empty() ? cr.row->name : cr.row->full_name, k_name_bytes);
     d.set("has_tip", full != cr.label);
     d.set("tip", full);
     d.set("cw", width_pct(std::fabs(cr.c), max));
@@ -188,8 +172,8 @@ std::string chart_json(const DiffReport& r, const std::vector<Chart>& charts) {
       if (!first) j += ',';
       first = false;
       const auto& row = *cr.row;
-      j += "{\"label\":" + json_string(cr.label);
-      j += ",\"name\":" + json_string(row.full_name.empty() ? row.name : row.full_name);
+      j += "{\"label\":" + json_string(fit(cr.label, k_label_bytes, Escaped::json));
+      j += ",\"name\":" + json_string(fit(row.full_name.empty() ? row.name : row.full_name, k_name_bytes, Escaped::json));
       j += ",\"c\":" + num(cr.c, durations) + ",\"t\":" + num(cr.t, durations) + ",\"d\":" + num(cr.d, durations);
       j += ",\"ct\":" + json_string(cr.ct) + ",\"tt\":" + json_string(cr.tt) + ",\"dt\":" + json_string(cr.dt);
       if (cr.verdict) j += ",\"v\":" + json_string(cr.verdict);
@@ -220,8 +204,8 @@ std::string chart_json(const DiffReport& r, const std::vector<Chart>& charts) {
 
 }  // namespace
 
-void add_charts(const DiffReport& r, const std::vector<std::size_t>& order, int top, data& ctx) {
-  const auto charts = build_charts(r, order, top);
+void add_charts(const DiffReport& r, data& ctx) {
+  const auto charts = build_charts(r);
   add_bars(charts, ctx);
   ctx.set("data_json", chart_json(r, charts));
 }

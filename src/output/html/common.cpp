@@ -13,6 +13,46 @@ namespace html {
 
 std::string text(std::string_view s) { return utf8_sanitize(s); }
 
+std::string fit(std::string_view s, std::size_t max_bytes, Escaped as) {
+  constexpr std::string_view k_ellipsis = "\xE2\x80\xA6";  // U+2026
+  // What a character costs once escaped: html_escape's entities, json_string's
+  // \uXXXX for < > & and controls; a control counts as an escape in HTML too.
+  const auto cost = [as](std::string_view cp) -> std::size_t {
+    const auto c = static_cast<unsigned char>(cp[0]);
+    if (c < 0x20 || c == 0x7F) return 6;
+    if (as == Escaped::json) {
+      if (c == '<' || c == '>' || c == '&' || cp == "\xE2\x80\xA8" || cp == "\xE2\x80\xA9") return 6;
+      if (c == '"' || c == '\\') return 2;
+      return cp.size();
+    }
+    switch (c) {
+      case '&': return 5;
+      case '<':
+      case '>': return 4;
+      case '"': return 6;
+      case '\'': return 5;
+      default: return cp.size();
+    }
+  };
+  std::string out;
+  std::size_t used = 0, keep = 0;  // escaped bytes so far; bytes of out that fit with "…"
+  for (std::size_t i = 0; i < s.size();) {
+    std::size_t n = static_cast<unsigned char>(s[i]) < 0x80 ? 1 : utf8_sequence_length(s, i);
+    const std::string_view cp = n ? s.substr(i, n) : std::string_view("\xEF\xBF\xBD");  // as utf8_sanitize
+    if (n == 0) n = 1;
+    const auto c = cost(cp);
+    if (used + c + k_ellipsis.size() <= max_bytes) keep = out.size() + cp.size();
+    if (used + c > max_bytes) {
+      out.resize(keep);
+      return out += k_ellipsis;
+    }
+    used += c;
+    out += cp;
+    i += n;
+  }
+  return out;
+}
+
 std::string width_pct(double v, double max) {
   if (!(max > 0) || !(v > 0)) return "0";
   auto tenths = static_cast<std::uint64_t>(std::llround(std::min(v / max, 1.0) * 1000.0));
@@ -109,25 +149,45 @@ bool per_step_mode(const DiffReport& r) { return !r.hta_compat; }
 
 bool has_step_section(const DiffReport& r) { return per_step_mode(r) && !r.breakdown.empty(); }
 
-std::string side_label(const SideSummary& s, bool test) { return text(s.label.empty() ? (test ? "Test" : "Control") : s.label); }
+std::string side_label(const SideSummary& s, bool test) {
+  return fit(s.label.empty() ? (test ? "Test" : "Control") : s.label, k_short_bytes);
+}
+
+std::string label_of(const DiffRow& row) { return fit(row.label, k_label_bytes); }
 
 std::string tip_name(const DiffRow& row) {
-  const std::string full = text(row.full_name.empty() ? row.name : row.full_name);
-  if (full != row.label) return full;
+  std::string full = fit(row.full_name.empty() ? row.name : row.full_name, k_name_bytes);
+  if (full != label_of(row)) return full;
   return {};
 }
 
 Anchors make_anchors(const DiffReport& r) {
   Anchors a;
-  a.order = r.impact_order();
-  a.pos.assign(r.rows.size(), 0);
+  const auto& e = r.embedded;
+  // A report built by hand (nothing decided) embeds everything.
+  const bool rows_ok = e.decided && std::all_of(e.rows.begin(), e.rows.end(), [&](auto i) { return i < r.rows.size(); });
+  a.order = rows_ok ? e.rows : r.impact_order();
+  a.rows_left_out = rows_ok ? e.rows_left_out : 0;
+  a.pos.assign(r.rows.size(), Anchors::none);
   for (std::size_t p = 0; p < a.order.size(); ++p) a.pos[a.order[p]] = p;
-  for (std::size_t k = 0; k < r.by_launcher.size(); ++k) a.launcher.emplace(r.by_launcher[k].launcher, k);
+  const bool launchers_ok =
+      e.decided && std::all_of(e.launchers.begin(), e.launchers.end(), [&](auto k) { return k < r.by_launcher.size(); });
+  if (launchers_ok) {
+    a.launchers = e.launchers;
+    a.launchers_left_out = e.launchers_left_out;
+  } else {
+    for (std::size_t k = 0; k < r.by_launcher.size(); ++k) a.launchers.push_back(k);
+  }
+  for (auto k : a.launchers) a.launcher.emplace(r.by_launcher[k].launcher, k);
   for (std::size_t p = 0; p < a.order.size(); ++p) {
     const auto& row = r.rows[a.order[p]];
     if (row.device == model::Device::gpu) a.gpu_row.emplace(row.name, p);
   }
   return a;
+}
+
+std::string row_href(const Anchors& a, std::size_t row) {
+  return row < a.pos.size() && a.pos[row] != Anchors::none ? tag("#r", a.pos[row]) : std::string();
 }
 
 std::string render_list(std::string_view name, const std::string& key, std::size_t n, std::size_t bytes_each,

@@ -37,6 +37,20 @@ inline constexpr const char* k_approx = "\xE2\x89\x88";  // ≈
 // --- text and numbers ---------------------------------------------------------------
 
 std::string text(std::string_view s);  // UTF-8-sanitised
+
+// What the page embeds of one text from the input (a name, a path, a note), whatever
+// its length: at most max_bytes once escaped (html_escape, or json_string for the
+// charts' data), UTF-8-sanitised, cut at a code point and ended with "…" when longer.
+// Reads no more of s than it keeps. The CSV and JSON outputs have every text whole.
+enum class Escaped { html, json };
+std::string fit(std::string_view s, std::size_t max_bytes, Escaped as = Escaped::html);
+// The budgets (escaped bytes) of each kind of text, so that the page stays under
+// 10 MB with every list at its bound (analysis/embedded.hpp).
+inline constexpr std::size_t k_label_bytes = 200;     // a label, as analysis elided it (60 characters)
+inline constexpr std::size_t k_name_bytes = 2048;     // a full name on hover (kernel names run to ~1,800 characters)
+inline constexpr std::size_t k_short_bytes = 64;      // a category, a side's label
+inline constexpr std::size_t k_line_bytes = 1024;     // a path, a message, a cell of what was compared
+inline constexpr std::size_t k_note_bytes = 4096;     // a note, a gate condition's detail
 // A bar's width as a percentage of the largest value in its chart, one decimal.
 std::string width_pct(double v, double max);
 // A number for data-v attributes and JSON: locale-independent.
@@ -81,17 +95,26 @@ bool has_step_section(const DiffReport& r);
 // A side's label, or its fallback.
 std::string side_label(const SideSummary& s, bool test);
 
-// The full name for a tooltip, when it says more than the label.
+// A row's label as the page embeds it, and its full name for a tooltip when that
+// says more than the label (else empty).
+std::string label_of(const DiffRow& row);
 std::string tip_name(const DiffRow& row);
 
-// Where things sit in the page, for links between the table and the launcher view.
+// What the page embeds of the long lists (DiffReport::embedded, as analysis decided
+// it; everything in a report built by hand) and where it sits, for links between the
+// table, the findings and the launcher view.
 struct Anchors {
+  static constexpr std::size_t none = static_cast<std::size_t>(-1);
   std::vector<std::size_t> order;                // table order (row indices)
-  std::vector<std::size_t> pos;                  // row index -> table position
-  std::map<std::string, std::size_t> launcher;   // launcher name -> its position in by_launcher
+  std::vector<std::size_t> pos;                  // row index -> table position, or none
+  std::vector<std::size_t> launchers;            // the launchers shown (indices into by_launcher)
+  std::map<std::string, std::size_t> launcher;   // launcher name -> its index in by_launcher, when shown
   std::map<std::string, std::size_t> gpu_row;    // GPU row name -> table position (first)
+  std::size_t rows_left_out = 0, launchers_left_out = 0;
 };
 Anchors make_anchors(const DiffReport& r);
+// "#r12" for a row in the table, empty for one left out.
+std::string row_href(const Anchors& a, std::size_t row);
 
 // A long list rendered on its own: templates/NAME, an item of `key` at a time
 // (Stencils). Without its last line break: the page's line with the {{{block}}}

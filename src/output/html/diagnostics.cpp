@@ -1,6 +1,8 @@
 // The diagnostics: what was wrong with the inputs, counted, with samples.
 //   has_diagnostics, diagnostic_total, diagnostic_counts[] {id, description, count},
-//   has_samples, diagnostic_samples[] {id, file, offset, message}
+//   has_samples, diagnostic_samples[] {id, file, offset, message} (as many as analysis embeds),
+//   has_samples_left_out, samples_left_out
+#include <algorithm>
 #include <cstdint>
 #include <string>
 
@@ -22,12 +24,15 @@ void add_diagnostics(const DiffReport& r, data& ctx) {
     counts.push_back(d);
   }
   data samples = make_list();
-  for (const auto& s : diag.samples()) {
+  const auto& all = diag.samples();
+  const std::size_t listed = r.embedded.decided ? std::min(all.size(), r.embedded.samples) : all.size();
+  for (std::size_t k = 0; k < listed; ++k) {
+    const auto& s = all[k];
     data d;
     d.set("id", std::string(model::diag_name(s.id)));
-    d.set("file", text(s.file));
+    d.set("file", fit(s.file, k_line_bytes));
     d.set("offset", s.offset == 0 ? std::string("\xE2\x80\x94") : format_count(static_cast<std::int64_t>(s.offset), false));
-    d.set("message", text(s.message));
+    d.set("message", fit(s.message, k_line_bytes));
     samples.push_back(d);
   }
   ctx.set("has_diagnostics", diag.total() > 0);
@@ -35,6 +40,8 @@ void add_diagnostics(const DiffReport& r, data& ctx) {
   ctx.set("diagnostic_counts", counts);
   ctx.set("has_samples", !diag.samples().empty());
   ctx.set("diagnostic_samples", samples);
+  ctx.set("has_samples_left_out", listed < all.size());
+  ctx.set("samples_left_out", format_count(static_cast<std::int64_t>(all.size() - listed), false));
 }
 
 }  // namespace tracediff::output::html

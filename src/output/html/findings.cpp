@@ -2,9 +2,10 @@
 // improvements and the launchers that moved, as the report decided them.
 //   n_slower, n_faster, n_same, n_untested, has_untested, has_findings,
 //   has_top_slower, has_top_faster, top_slower_title, top_faster_title, top_slower_more, top_faster_more,
-//   top_raw, top_slower[]/top_faster[] {href, nm, has_tip, tip, delta, pct, has_lb, lb},
-//   has_top_launchers, top_launchers[] {href, nm, delta, pct, cls, arrow}
+//   top_raw, top_slower[]/top_faster[] {has_href, href, nm, has_tip, tip, delta, pct, has_lb, lb},
+//   has_top_launchers, top_launchers[] {has_href, href, nm, delta, pct, cls, arrow}
 //   threshold_rule (read by the verdict legend of the headline)
+#include <algorithm>
 #include <array>
 #include <string>
 #include <string_view>
@@ -16,34 +17,45 @@ namespace tracediff::output::html {
 
 namespace {
 
+// Items a list shows: as many as analysis embedded (all of a report built by hand).
+std::size_t shown(const DiffReport& r, std::size_t n) {
+  return r.embedded.decided ? std::min(n, r.embedded.list_items) : n;
+}
+
 data list_of(const DiffReport& r, const Anchors& a, const model::TopList& list) {
   data items = make_list();
-  for (auto i : list.rows) {
+  for (std::size_t k = 0; k < shown(r, list.rows.size()); ++k) {
+    const auto i = list.rows[k];
+    if (i >= r.rows.size()) continue;
     const auto& row = r.rows[i];
     data d;
-    d.set("href", tag("#r", a.pos[i]));
-    d.set("nm", row.label);
+    const auto href = row_href(a, i);
+    d.set("has_href", !href.empty());
+    d.set("href", href);
+    d.set("nm", label_of(row));
     const auto tip = tip_name(row);
     d.set("has_tip", !tip.empty());
     d.set("tip", tip);
     d.set("delta", dur(row.diff_per_step_ns(), true));
     d.set("pct", pct_text(row.pct, row.control_step.total_ns == 0 && row.test_step.total_ns != 0));
     d.set("has_lb", !row.launched_by.empty());
-    d.set("lb", row.launched_by_label);
+    d.set("lb", fit(row.launched_by_label, k_label_bytes));
     items.push_back(d);
   }
   return items;
 }
 
-// "3 more significant; 28 within noise; 4 not testable".
-std::string more_text(const model::TopList& list) {
+// "3 more significant; 28 within noise; 4 not testable": the items the page does not
+// list among them.
+std::string more_text(const DiffReport& r, const model::TopList& list) {
+  const auto hidden = list.rows.size() - shown(r, list.rows.size());
   std::string out;
   const auto add = [&](std::size_t n, const char* what) {
     if (n) out += (out.empty() ? "" : "; ") + format_count(static_cast<std::int64_t>(n), false) + what;
   };
-  add(list.more, " more significant");
+  add(list.more + (list.raw ? 0 : hidden), " more significant");
   add(list.within_noise, " within noise");
-  add(list.untestable, " not testable");
+  add(list.untestable + (list.raw ? hidden : 0), " not testable");
   return out;
 }
 
@@ -70,16 +82,20 @@ void add_findings(const DiffReport& r, const Anchors& a, data& ctx) {
   ctx.set("has_top_faster", !r.top_improvements.rows.empty());
   ctx.set("top_slower_title", std::string(raw ? "Largest increases per " + r.unit + ", not testable" : "Slower per " + r.unit));
   ctx.set("top_faster_title", std::string(raw ? "Largest decreases per " + r.unit + ", not testable" : "Faster per " + r.unit));
-  ctx.set("top_slower_more", more_text(r.top_regressions));
-  ctx.set("top_faster_more", more_text(r.top_improvements));
+  ctx.set("top_slower_more", more_text(r, r.top_regressions));
+  ctx.set("top_faster_more", more_text(r, r.top_improvements));
 
   data launchers = make_list();
-  for (auto k : r.top_launchers) {
+  for (std::size_t j = 0; j < shown(r, r.top_launchers.size()); ++j) {
+    const auto k = r.top_launchers[j];
+    if (k >= r.by_launcher.size()) continue;
     const auto& l = r.by_launcher[k];
     const auto look = verdict_look(l.time.verdict);
     data d;
-    d.set("href", tag("#l", k));
-    d.set("nm", l.label);
+    const bool linked = a.launcher.count(l.launcher) && a.launcher.at(l.launcher) == k;
+    d.set("has_href", linked);
+    d.set("href", linked ? tag("#l", k) : std::string());
+    d.set("nm", fit(l.label, k_label_bytes));
     d.set("delta", dur(l.time.diff(), true));
     d.set("pct", pct_text(l.time.pct, l.time.is_new()));
     d.set("cls", std::string(look.cls));

@@ -3,7 +3,9 @@
 //   cards[], metrics[] (figure_row), metrics_caption
 //   has_sides_differ, sides_differ[] {what, c, t}; has_notes, notes[] (strings)
 //   has_gate, gate_title, gate_cls, gate[] {expr, outcome, cls, detail}; settings
-//   compared[] {what, c, t}; has_files, files[] {side, path, rank, rank_source, events, size, truncated}
+//   compared[] {what, c, t}; has_files, files[] {side, path, rank, rank_source, events, size, truncated},
+//   has_files_left_out, files_left_out (files per side the page lists: analysis's bound)
+#include <algorithm>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -57,16 +59,16 @@ void add_headline(const DiffReport& r, data& ctx) {
   data differ = make_list();
   for (const auto& d : r.sides_differ) {
     data x;
-    x.set("what", text(d.what));
-    x.set("c", text(d.control));
-    x.set("t", text(d.test));
+    x.set("what", fit(d.what, k_line_bytes));
+    x.set("c", fit(d.control, k_line_bytes));
+    x.set("t", fit(d.test, k_line_bytes));
     differ.push_back(x);
   }
   ctx.set("has_sides_differ", !r.sides_differ.empty());
   ctx.set("sides_differ", differ);
 
   data notes = make_list();
-  for (const auto& n : r.notes) notes.push_back(data(text(n)));
+  for (const auto& n : r.notes) notes.push_back(data(fit(n, k_note_bytes)));
   ctx.set("has_notes", !r.notes.empty());
   ctx.set("notes", notes);
 
@@ -75,7 +77,7 @@ void add_headline(const DiffReport& r, data& ctx) {
   std::size_t fired = 0, unevaluated = 0;
   for (const auto& g : r.gate) {
     data x;
-    x.set("expr", text(g.condition.text));
+    x.set("expr", fit(g.condition.text, k_line_bytes));
     x.set("outcome", std::string(g.outcome == model::GateOutcome::fired          ? "fired"
                                  : g.outcome == model::GateOutcome::passed       ? "passed"
                                  : g.outcome == model::GateOutcome::within_noise ? "passed (within noise)"
@@ -83,14 +85,14 @@ void add_headline(const DiffReport& r, data& ctx) {
     x.set("cls", std::string(g.fired()                                           ? "worse"
                              : g.outcome == model::GateOutcome::not_evaluated ? "untested"
                                                                               : "better"));
-    x.set("detail", text(g.detail));
+    x.set("detail", fit(g.detail, k_note_bytes));
     gate.push_back(x);
     fired += g.fired();
     unevaluated += g.outcome == model::GateOutcome::not_evaluated;
   }
   ctx.set("has_gate", !r.gate.empty());
   ctx.set("gate", gate);
-  ctx.set("gate_title", text(r.gate_heading));
+  ctx.set("gate_title", fit(r.gate_heading, k_line_bytes));
   ctx.set("gate_cls", std::string(fired ? "worse" : unevaluated ? "untested" : "better"));
 
   // What was compared, one line per property, control and test side by side.
@@ -98,8 +100,8 @@ void add_headline(const DiffReport& r, data& ctx) {
   const auto add = [&](const std::string& what, std::string cv, std::string tv) {
     data d;
     d.set("what", what);
-    d.set("c", cv.empty() ? std::string("\xE2\x80\x94") : cv);  // —
-    d.set("t", tv.empty() ? std::string("\xE2\x80\x94") : tv);
+    d.set("c", cv.empty() ? std::string("\xE2\x80\x94") : fit(cv, k_line_bytes));  // —
+    d.set("t", tv.empty() ? std::string("\xE2\x80\x94") : fit(tv, k_line_bytes));
     compared.push_back(d);
   };
   const auto files = [](const SideSummary& s) {
@@ -149,11 +151,15 @@ void add_headline(const DiffReport& r, data& ctx) {
   ctx.set("compared", compared);
 
   data file_rows = make_list();
+  std::size_t files_left_out = 0;
   for (const auto* side : {&c, &t}) {
-    for (const auto& f : side->files) {
+    const std::size_t listed = r.embedded.decided ? std::min(side->files.size(), r.embedded.files) : side->files.size();
+    files_left_out += side->files.size() - listed;
+    for (std::size_t k = 0; k < listed; ++k) {
+      const auto& f = side->files[k];
       data d;
       d.set("side", std::string(side == &c ? "control" : "test"));
-      d.set("path", text(f.path));
+      d.set("path", fit(f.path, k_line_bytes));
       d.set("rank", std::to_string(f.rank));
       d.set("rank_source", std::string(model::rank_source_name(f.rank_source)));
       d.set("events", format_count(static_cast<std::int64_t>(f.events), false));
@@ -164,8 +170,10 @@ void add_headline(const DiffReport& r, data& ctx) {
   }
   ctx.set("files", file_rows);
   ctx.set("has_files", !c.files.empty() || !t.files.empty());
+  ctx.set("has_files_left_out", files_left_out > 0);
+  ctx.set("files_left_out", format_count(static_cast<std::int64_t>(files_left_out), false));
 
-  std::string settings = "Devices: " + text(r.device_filter);
+  std::string settings = "Devices: " + fit(r.device_filter, k_short_bytes);
   settings += r.short_names ? " \xC2\xB7 names: short (--short-names)" : " \xC2\xB7 names: full";
   if (r.hta_compat) settings += " \xC2\xB7 HTA-compatible mode (--hta-compat)";
   ctx.set("settings", settings);

@@ -1,7 +1,8 @@
-// GPU time by launching operator (default mode), each launcher with its first
-// kernels. The launchers are a block of their own ({{{launchers}}}): launchers[] of
-// launchers.html.mustache.
-//   has_launchers, launcher_count, launchers[] {id, nm, has_tip, tip, c, t, d, p, cls, arrow, has_arrow, vd, nk,
+// GPU time by launching operator (default mode): the launchers the page embeds (the
+// bound analysis decided), each with its first kernels. The launchers are a block of
+// their own ({{{launchers}}}): launchers[] of launchers.html.mustache.
+//   has_launchers, launcher_count, has_launchers_left_out, launchers_shown, launchers_left_out,
+//   launchers[] {id, nm, has_tip, tip, c, t, d, p, cls, arrow, has_arrow, vd, nk,
 //     kernels[] {has_href, href, nm, c, t, d, p, cls}, has_more, more}
 #include <algorithm>
 #include <cstdint>
@@ -22,9 +23,10 @@ void launcher_row(const DiffReport& r, const Anchors& a, std::size_t k, Fields& 
   const auto& l = r.by_launcher[k];
   const auto look = verdict_look(l.time.verdict);
   f.text("id", tag("l", k));
-  f.text("nm", l.label);
-  const auto full = text(l.launcher);
-  f.flag("has_tip", full != l.label);
+  const auto label = fit(l.label, k_label_bytes);
+  f.text("nm", label);
+  const auto full = fit(l.launcher, k_name_bytes);
+  f.flag("has_tip", full != label);
   f.text("tip", full);
   f.text("c", dur(l.time.control, false));
   f.text("t", dur(l.time.test, false));
@@ -42,7 +44,7 @@ void launcher_row(const DiffReport& r, const Anchors& a, std::size_t k, Fields& 
     const auto row = a.gpu_row.find(kn.name);
     e.flag("has_href", row != a.gpu_row.end());
     e.text("href", row != a.gpu_row.end() ? tag("#r", row->second) : std::string());
-    e.text("nm", kn.label);
+    e.text("nm", fit(kn.label, k_label_bytes));
     e.text("c", dur(kn.time.control, false));
     e.text("t", dur(kn.time.test, false));
     e.text("d", dur(kn.time.diff(), true));
@@ -58,17 +60,21 @@ void launcher_row(const DiffReport& r, const Anchors& a, std::size_t k, Fields& 
 
 }  // namespace
 
-void add_launchers(const DiffReport& r, data& ctx) {
+void add_launchers(const DiffReport& r, const Anchors& a, data& ctx) {
   const bool on = has_launchers(r);
   ctx.set("has_launchers", on);
   if (!on) return;
-  ctx.set("launcher_count", format_count(static_cast<std::int64_t>(r.by_launcher.size()), false));
+  const auto count = [](std::size_t n) { return format_count(static_cast<std::int64_t>(n), false); };
+  ctx.set("launcher_count", count(r.by_launcher.size()));
+  ctx.set("has_launchers_left_out", a.launchers_left_out > 0);
+  ctx.set("launchers_shown", count(a.launchers.size()));
+  ctx.set("launchers_left_out", count(a.launchers_left_out));
 }
 
 std::string render_launchers(const DiffReport& r, const Anchors& a) {
   if (!has_launchers(r)) return std::string();
-  return render_list("launchers.html.mustache", "launchers", r.by_launcher.size(), 2560,
-                     [&](std::size_t k, Fields& row) { launcher_row(r, a, k, row); });
+  return render_list("launchers.html.mustache", "launchers", a.launchers.size(), 2560,
+                     [&](std::size_t j, Fields& row) { launcher_row(r, a, a.launchers[j], row); });
 }
 
 }  // namespace tracediff::output::html

@@ -37,7 +37,7 @@ std::string script_hash(std::string_view name) {
 
 }  // namespace
 
-void write_html(const model::DiffReport& report, const HtmlOptions& options, std::ostream& out) {
+void write_html(const model::DiffReport& report, const HtmlOptions& /*options*/, std::ostream& out) {
   using namespace html;
   const auto anchors = make_anchors(report);
   // The table's rows are half the page: a second thread renders them while this one
@@ -70,9 +70,9 @@ void write_html(const model::DiffReport& report, const HtmlOptions& options, std
   add_findings(report, anchors, ctx);
   add_steps(report, ctx);
   add_groups(report, ctx);
-  add_charts(report, anchors.order, options.top, ctx);
-  add_table(report, ctx);
-  add_launchers(report, ctx);
+  add_charts(report, ctx);
+  add_table(report, anchors, ctx);
+  add_launchers(report, anchors, ctx);
   add_diagnostics(report, ctx);
 
   const std::string launchers = render_launchers(report, anchors);

@@ -14,10 +14,11 @@ void add_headline(const DiffReport& r, data& ctx);
 void add_findings(const DiffReport& r, const Anchors& a, data& ctx);
 void add_steps(const DiffReport& r, data& ctx);
 void add_groups(const DiffReport& r, data& ctx);
-// The static bars, and data_json for the script that draws the charts.
-void add_charts(const DiffReport& r, const std::vector<std::size_t>& order, int top, data& ctx);
-void add_table(const DiffReport& r, data& ctx);
-void add_launchers(const DiffReport& r, data& ctx);
+// The static bars, and data_json for the script that draws the charts: the rows
+// analysis chose (DiffReport::charts).
+void add_charts(const DiffReport& r, data& ctx);
+void add_table(const DiffReport& r, const Anchors& a, data& ctx);
+void add_launchers(const DiffReport& r, const Anchors& a, data& ctx);
 void add_diagnostics(const DiffReport& r, data& ctx);
 
 // The long lists, rendered on their own (render_list) for {{{table_rows}}} and

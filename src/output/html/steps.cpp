@@ -6,11 +6,13 @@
 //     step_details[] {side, sc, rank, step, warm, dur, busy, idle, spill, host, kernel, comm, memcpy, memset, cpu, rt},
 //     step_details_n, has_step_cut, step_cut,
 //     has_ranks, rank_rows[] {rank, cn, cm, cb, tn, tm, tb, delta, pct, cls, arrow, has_arrow, vd, cw, tw, most},
+//     has_ranks_left_out, ranks_shown, ranks_left_out, rank_count (the rank rows the page embeds: analysis's bound),
 //     spread_c, spread_t, has_changed_most, changed_most
 #include <algorithm>
 #include <cstdint>
 #include <string>
 #include <utility>
+#include <vector>
 
 #include "output/html/sections.hpp"
 #include "util/format.hpp"
@@ -112,10 +114,23 @@ void step_details(const DiffReport& r, data& ctx) {
 void ranks(const DiffReport& r, data& ctx) {
   ctx.set("has_ranks", !r.rank_rows.empty());
   if (r.rank_rows.empty()) return;
+  std::vector<std::size_t> shown;
+  if (r.embedded.decided) {
+    for (auto k : r.embedded.rank_rows)
+      if (k < r.rank_rows.size()) shown.push_back(k);
+  } else {
+    for (std::size_t k = 0; k < r.rank_rows.size(); ++k) shown.push_back(k);
+  }
+  const auto count = [](std::size_t n) { return format_count(static_cast<std::int64_t>(n), false); };
+  ctx.set("has_ranks_left_out", shown.size() < r.rank_rows.size());
+  ctx.set("ranks_shown", count(shown.size()));
+  ctx.set("ranks_left_out", count(r.rank_rows.size() - shown.size()));
+  ctx.set("rank_count", count(r.rank_rows.size()));
   double rmax = 0;
-  for (const auto& x : r.rank_rows) rmax = std::max({rmax, x.step_time.control, x.step_time.test});
+  for (auto k : shown) rmax = std::max({rmax, r.rank_rows[k].step_time.control, r.rank_rows[k].step_time.test});
   data rows = make_list();
-  for (const auto& x : r.rank_rows) {
+  for (auto k : shown) {
+    const auto& x = r.rank_rows[k];
     data d;
     const auto id = [](const std::optional<int>& v) { return v ? std::to_string(*v) : k_dash; };
     d.set("rank", x.control_rank == x.test_rank ? id(x.control_rank)

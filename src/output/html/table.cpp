@@ -1,7 +1,9 @@
-// The table: every row, its filter toggles and captions. The rows are a block of
-// their own ({{{table_rows}}}): rows[] of table_row.html.mustache, or of
+// The table: the rows the page embeds (every row, up to the bound analysis decided),
+// its filter toggles and captions. The rows are a block of their own
+// ({{{table_rows}}}): rows[] of table_row.html.mustache, or of
 // table_row_hta.html.mustache in --hta-compat.
-//   has_rows, row_count, pct_basis, rows[] {id, nm, has_tip, tip, cat, dev, chg, chg_sym, chg_v, cls, ...}
+//   has_rows, row_count, has_left_out, shown_count, left_out_count, pct_basis,
+//   rows[] {id, nm, has_tip, tip, cat, dev, chg, chg_sym, chg_v, cls, ...}
 //     per_step: vd, vd_key, vd_sym, vd_v, has_vd_tip, vd_tip, has_lb, lb, has_lb_href, lb_href,
 //       cells[] {cls, v, has_s, sv, two, t, st} (C/step, T/step, Δ/step, Δ %, C total, T total),
 //       calls, calls_v, calls_tip
@@ -18,12 +20,14 @@ namespace tracediff::output::html {
 
 namespace {
 
-// Counts per change group, device and verdict, for the filter toggles.
-void add_toggles(const DiffReport& r, data& ctx) {
+// Counts per change group, device and verdict of the rows in the table, for the
+// filter toggles.
+void add_toggles(const DiffReport& r, const Anchors& a, data& ctx) {
   std::array<std::size_t, 5> per_change{};
   std::array<std::size_t, 3> per_device{};
   std::array<std::size_t, 4> per_verdict{};
-  for (const auto& row : r.rows) {
+  for (auto i : a.order) {
+    const auto& row = r.rows[i];
     ++per_change[static_cast<std::size_t>(row.change)];
     ++per_device[static_cast<std::size_t>(row.device)];
     ++per_verdict[static_cast<std::size_t>(row.verdict)];
@@ -115,7 +119,7 @@ void per_step_row(const DiffRow& row, const Anchors& a, Fields& f) {
                           : std::string());
   const bool has_lb = !row.launched_by.empty();
   f.flag("has_lb", has_lb);
-  f.text("lb", row.launched_by_label);
+  f.text("lb", fit(row.launched_by_label, k_label_bytes));
   const auto l = has_lb ? a.launcher.find(row.launched_by) : a.launcher.end();
   f.flag("has_lb_href", l != a.launcher.end());
   f.text("lb_href", l != a.launcher.end() ? tag("#l", l->second) : std::string());
@@ -149,11 +153,11 @@ void table_row(const DiffReport& r, const Anchors& a, std::size_t p, Fields& f) 
   if (per_step_mode(r)) per_step_row(row, a, f);
   else totals_row(row, f);
   f.text("id", tag("r", p));
-  f.text("nm", row.label);
+  f.text("nm", label_of(row));
   const auto tip = tip_name(row);
   f.flag("has_tip", !tip.empty());
   f.text("tip", tip);
-  f.text("cat", text(row.category));
+  f.text("cat", fit(row.category, k_short_bytes));
   f.text("dev", model::device_name(row.device));
   f.text("chg", model::change_name(row.change));
   f.text("chg_sym", model::change_symbol(row.change));
@@ -162,17 +166,22 @@ void table_row(const DiffReport& r, const Anchors& a, std::size_t p, Fields& f) 
 
 }  // namespace
 
-void add_table(const DiffReport& r, data& ctx) {
-  ctx.set("row_count", format_count(static_cast<std::int64_t>(r.rows.size()), false));
+void add_table(const DiffReport& r, const Anchors& a, data& ctx) {
+  const auto count = [](std::size_t n) { return format_count(static_cast<std::int64_t>(n), false); };
+  ctx.set("row_count", count(r.rows.size()));
   ctx.set("has_rows", !r.rows.empty());
+  // Rows left out: said above the table, with where the rest is.
+  ctx.set("has_left_out", a.rows_left_out > 0);
+  ctx.set("shown_count", count(a.order.size()));
+  ctx.set("left_out_count", count(a.rows_left_out));
   ctx.set("pct_basis", std::string(r.hta_compat ? "Relative change of the total duration"
                                                  : "Relative change of the duration per " + r.unit));
-  add_toggles(r, ctx);
+  add_toggles(r, a, ctx);
 }
 
 std::string render_table_rows(const DiffReport& r, const Anchors& a) {
   return render_list(per_step_mode(r) ? "table_row.html.mustache" : "table_row_hta.html.mustache", "rows",
-                     r.rows.size(), 1280, [&](std::size_t p, Fields& row) { table_row(r, a, p, row); });
+                     a.order.size(), 1280, [&](std::size_t p, Fields& row) { table_row(r, a, p, row); });
 }
 
 }  // namespace tracediff::output::html
