@@ -2,16 +2,21 @@
 # Checks the HTML report in headless Chromium (tests/browser/report_test.mjs): charts
 # drawn, sorting (per-step and total columns), filtering, the inclusive/self switch
 # (table values and charts), the verdict filter, the launcher view, no network, a hostile
-# operator name shown as text, the page without JavaScript, and a --hta-compat report. Installs what is missing first (Debian's chromium, node and
-# npm when run as root; the pinned playwright-core with npm ci).
+# operator name shown as text, the page without JavaScript, a --hta-compat report, and a
+# comparison of 100,000 names a side (a page under 10 MB that says what it left out and
+# is interactive within a few seconds). Installs what is missing first (Debian's chromium,
+# node and npm when run as root; the pinned playwright-core with npm ci).
 #
 #   scripts/browser-test.sh TRACEDIFF_BINARY [SCREENSHOT]
 #       renders the reports itself: the HTA pair from ../shared/traces/hta-trace-diff
-#       (control vs test), and a tiny generated trace pair with a hostile name.
+#       (control vs test), a tiny generated trace pair with a hostile name, and with
+#       tools/tracegen beside the binary, long kernel names and 100,000 names a side
+#       (timing tracediff on them).
 #       SCREENSHOT defaults to build/report-screenshot.png; the page without JavaScript
 #       goes next to it as SCREENSHOT-nojs.png.
 #   scripts/browser-test.sh --report R.html --malicious-report M.html --screenshot OUT.png
 #                           [--nojs-screenshot OUT2.png] [--compat-report C.html]
+#                           [--names-report N.html] [--big-report B.html]
 #       checks reports made elsewhere.
 #
 # Ends with the test's "N passed, M failed" line; exits non-zero on any failure.
@@ -122,5 +127,20 @@ if [ -x "$tracegen" ]; then
   names=(--names-report "$work/names.html")
 fi
 
+# Far more names than the page embeds (tracegen --many-names: each name in one step, half
+# of them kernels; the sides share 95,000): tracediff is timed on it, the page checked.
+big=()
+if [ -x "$tracegen" ]; then
+  say "generating 100,000 names a side"
+  "$tracegen" --out "$work/big/c" --ranks 1 --steps 5 --gzip --many-names 100000 >/dev/null 2>&1
+  "$tracegen" --out "$work/big/t" --ranks 1 --steps 5 --gzip --many-names 100000 --many-names-from 5000 \
+    --seed 2 --slowdown addmm=1.3 >/dev/null 2>&1
+  start=$(date +%s%N)
+  "$bin" "$work/big/c" "$work/big/t" -o "$work/big.html" -q >&2
+  say "tracediff on 100,000 names a side: $(( ($(date +%s%N) - start) / 1000000 )) ms," \
+    "report $(wc -c <"$work/big.html") bytes"
+  big=(--big-report "$work/big.html")
+fi
+
 run_test --report "$report" --malicious-report "$work/hostile.html" --screenshot "$shot" \
-  --nojs-screenshot "${shot%.png}-nojs.png" --compat-report "$work/compat.html" "${names[@]}"
+  --nojs-screenshot "${shot%.png}-nojs.png" --compat-report "$work/compat.html" "${names[@]}" "${big[@]}"

@@ -2,15 +2,19 @@
 //
 //   node report_test.mjs --report R.html --malicious-report M.html --screenshot OUT.png
 //                        [--nojs-screenshot OUT2.png] [--compat-report C.html] [--names-report N.html]
+//                        [--big-report B.html [--big-bound-ms MS]]
 //                        [--chromium /usr/bin/chromium] [--hostile-name NAME]
 //
 // R.html: any default-mode report with rows (per-step figures, verdicts, launchers).
 // M.html: a report with a row named `</script><img src=x onerror=alert(1)>` (the default
 // --hostile-name). C.html: a --hta-compat report (totals only), checked when given.
 // N.html: kernels whose long names differ only in the middle, on sides with different GPUs.
+// B.html: a report of many more rows than the page embeds (100,000 names a side): under
+// 10 MB, says how many rows it left out, and is interactive (drawn, its table rendered
+// and sorted once) within MS milliseconds (default 6,000) of being opened.
 // Prints one line per check and ends with "N passed, M failed"; exits 1 on failure.
 import { chromium } from 'playwright-core';
-import { existsSync, mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync, statSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
@@ -23,6 +27,8 @@ const { values: args } = parseArgs({
     'nojs-screenshot': { type: 'string' },
     'compat-report': { type: 'string' },
     'names-report': { type: 'string' },
+    'big-report': { type: 'string' },
+    'big-bound-ms': { type: 'string', default: '6000' },
     chromium: { type: 'string', default: '/usr/bin/chromium' },
     'hostile-name': { type: 'string', default: '</script><img src=x onerror=alert(1)>' },
   },
@@ -110,8 +116,10 @@ async function canvasHash(page, id) {
   });
 }
 
-// The text a reader sees in each visible row's cell (innerText honours display:none).
+// The text a reader sees in each visible row's cell (innerText honours display:none,
+// once the table is laid out: a long one only is when it comes into view).
 async function visibleCells(page, col) {
+  await page.$eval('#diff-table', (t) => t.scrollIntoView());
   return page.$$eval('#diff-table tbody tr:not([hidden])', (trs, col) => trs.map((tr) => tr.cells[col].innerText.trim()), col);
 }
 
@@ -468,6 +476,63 @@ try {
       check('names: a long name\'s tooltip is wrapped', Array.isArray(tip) && tip.length > 5 && tip.every((l) => Array.from(l).length <= 80),
         JSON.stringify(tip && tip.slice(0, 2)));
       check('names: no console errors', log.errors.length === 0, log.errors.slice(0, 3).join(' | '));
+      await ctx.close();
+    });
+  }
+
+  // --- A comparison far bigger than the page: bounded, said, and quick to use
+  if (args['big-report']) {
+    await step('big report', async () => {
+      const bytes = statSync(args['big-report']).size;
+      check(`big: report under 10 MB (${(bytes / 1e6).toFixed(2)} MB)`, bytes < 10_000_000, `${bytes} bytes`);
+      const ctx = await browser.newContext({ viewport: { width: 1400, height: 1000 } });
+      const page = await ctx.newPage();
+      page.setDefaultTimeout(60000);
+      const errors = [];
+      page.on('pageerror', (e) => errors.push(String(e)));
+      page.on('console', (m) => { if (m.type() === 'error') errors.push(m.text()); });
+      const frame = () => page.evaluate(() => new Promise((r) => requestAnimationFrame(() => setTimeout(r, 0))));
+      // Interactive: charts drawn and the table's controls live, the table laid out
+      // where it scrolls into view, and a click on a column sorted it.
+      const t0 = Date.now();
+      await page.goto(pathToFileURL(resolve(args['big-report'])).href, { waitUntil: 'load' });
+      await page.waitForFunction(() => document.querySelectorAll('figure.chart.drawn').length >= 2 &&
+        !document.querySelector('.controls').hidden);
+      await frame();
+      const shown = Date.now() - t0;
+      await page.evaluate(() => document.getElementById('diff-table').scrollIntoView());
+      await frame();
+      const rendered = Date.now() - t0;
+      const headers = await page.$$eval('#diff-table thead th', (ths) => ths.map((th) => th.textContent.trim()));
+      const dcol = headers.findIndex((t) => t === 'Δ / step');
+      await page.locator('#diff-table thead th').nth(dcol).locator('button').click();
+      await page.waitForFunction((c) => document.querySelectorAll('#diff-table thead th')[c].hasAttribute('aria-sort'), dcol);
+      await frame();
+      const sorted = Date.now() - t0;
+      const bound = Number(args['big-bound-ms']);
+      console.log(`big: page shown after ${shown} ms, table rendered after ${rendered} ms, sorted after ${sorted} ms`);
+      check(`big: interactive within ${bound} ms (${sorted} ms)`, sorted <= bound, `shown ${shown} ms, table ${rendered} ms`);
+      const keys = await columnKeys(page, dcol);
+      check('big: the sort sorted', !isSorted(keys, -1), isSorted(keys, -1));
+      // The notice: how many rows were left out, and where they are.
+      const rows = await page.$$eval('#diff-table tbody tr', (t) => t.length);
+      const notice = await page.$eval('#rows-left-out', (p) => p.innerText).catch(() => '');
+      const total = await page.$eval('#h-diff', (h) => h.innerText);
+      const m = notice.match(/^([\d,]+) rows left out/);
+      const all = total.match(/of ([\d,]+) rows/);
+      const num = (s) => Number(s.replace(/,/g, ''));
+      check('big: the table holds at most 2,000 rows', rows > 0 && rows <= 2000, `rows=${rows}`);
+      check('big: "N rows left out" notice, N = all rows − rows shown',
+        m && all && num(m[1]) === num(all[1]) - rows && num(all[1]) >= 100000, `${notice} | ${total}`);
+      check('big: the notice points to the CSV and JSON outputs', /--csv FILE/.test(notice) && /--json FILE/.test(notice), notice);
+      const status = await page.$eval('#shown', (s) => s.textContent);
+      check('big: the filter counts the rows shown', status === `Showing ${rows.toLocaleString('en-US')} of ${rows.toLocaleString('en-US')} rows`, status);
+      // Every link of the findings lands on a row of the page.
+      const dangling = await page.$$eval('a[href^="#r"]', (as) => as.filter((a) => !document.getElementById(a.getAttribute('href').slice(1))).length);
+      check('big: every link to a row finds it', dangling === 0, `dangling=${dangling}`);
+      const groupsMore = await page.$$eval('details.group p.more', (ps) => ps.length);
+      check('big: the change groups say what they leave out', groupsMore > 0, `groups with a "more" line: ${groupsMore}`);
+      check('big: no console errors', errors.length === 0, errors.slice(0, 3).join(' | '));
       await ctx.close();
     });
   }

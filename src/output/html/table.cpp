@@ -2,7 +2,7 @@
 // its filter toggles and captions. The rows are a block of their own
 // ({{{table_rows}}}): rows[] of table_row.html.mustache, or of
 // table_row_hta.html.mustache in --hta-compat.
-//   has_rows, row_count, has_left_out, shown_count, left_out_count, pct_basis,
+//   has_rows, row_count, has_left_out, shown_count, left_out_count, lazy_table, pct_basis,
 //   rows[] {id, nm, has_tip, tip, cat, dev, chg, chg_sym, chg_v, cls, ...}
 //     per_step: vd, vd_key, vd_sym, vd_v, has_vd_tip, vd_tip, has_lb, lb, has_lb_href, lb_href,
 //       cells[] {cls, v, has_s, sv, two, t, st} (C/step, T/step, Δ/step, Δ %, C total, T total),
@@ -174,6 +174,9 @@ void add_table(const DiffReport& r, const Anchors& a, data& ctx) {
   ctx.set("has_left_out", a.rows_left_out > 0);
   ctx.set("shown_count", count(a.order.size()));
   ctx.set("left_out_count", count(a.rows_left_out));
+  // A long table is laid out only once it comes into view (report.css): the top of
+  // the page shows at once, not after a layout of every row.
+  ctx.set("lazy_table", a.order.size() > 1000);
   ctx.set("pct_basis", std::string(r.hta_compat ? "Relative change of the total duration"
                                                  : "Relative change of the duration per " + r.unit));
   add_toggles(r, a, ctx);
