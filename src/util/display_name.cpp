@@ -5,6 +5,9 @@
 #include <cstdint>
 #include <numeric>
 #include <optional>
+#include <string_view>
+#include <functional>
+#include <utility>
 
 #include "util/escape.hpp"
 #include "util/sanitize.hpp"
@@ -188,17 +191,20 @@ std::string drop_qualifiers(std::string_view s) {
   return out;
 }
 
-std::string simplify_valid(const std::string& full) {
+std::string simplify_valid(std::string_view full) {
   const auto body = signature_body(full);
-  std::string out = drop_qualifiers(body ? *body : std::string_view(full));
-  if (out.find_first_not_of(' ') == std::string::npos) return full;
+  std::string out = drop_qualifiers(body ? *body : full);
+  if (out.find_first_not_of(' ') == std::string::npos) return std::string(full);
   return out;
 }
 
 // The labels of the distinct names (sorted by bytes), and the texts they are cut
 // from: level 0 the simplified name, 1 the full name (display_safe), 2 the full name
 // with invalid bytes as \xNN and backslashes doubled (display_exact). Each level
-// tells apart names that the one before cannot.
+// tells apart names that the one before cannot. A text is kept only where it differs
+// from the name (levels 1 and 2 of a plain name are the name itself), and equal
+// labels are found by sorting hashes: a million names take a few seconds and little
+// more memory than their labels.
 class Labeller {
  public:
   Labeller(std::vector<std::string_view> names, std::size_t max_chars)
@@ -253,34 +259,80 @@ class Labeller {
 
  private:
   struct Text {
-    std::string s;
+    std::string s;  // when own: the name is not the text
     std::size_t cps = 0;
-    bool done = false;
+    bool done = false, own = false;
   };
 
-  const std::string& text(std::size_t id, int level) {
+  // What display_safe (and, but for backslashes, display_exact) leaves as it is:
+  // valid UTF-8 without control characters.
+  static bool plain(std::string_view s, bool backslashes) {
+    for (std::size_t i = 0; i < s.size();) {
+      const auto c = static_cast<unsigned char>(s[i]);
+      if (c < 0x80) {
+        if (c < 0x20 || c == 0x7F || (backslashes && c == '\\')) return false;
+        ++i;
+        continue;
+      }
+      const auto n = utf8_sequence_length(s, i);
+      if (n == 0 || control_length(s, i) != 0) return false;
+      i += n;
+    }
+    return true;
+  }
+
+  std::string_view text(std::size_t id, int level) {
     auto& t = m_text[id][level];
     if (!t.done) {
       // Labels are what every view shows: control characters escaped (util/sanitize).
-      t.s = level == 0 ? simplify_valid(text(id, 1)) : level == 1 ? display_safe(m_names[id]) : display_exact(m_names[id]);
-      t.cps = count_code_points(t.s);
+      const std::string_view name = m_names[id];
+      if (level == 0) {
+        const auto full = text(id, 1);
+        t.s = simplify_valid(full);
+        t.own = !(t.s == full && full.data() == name.data());  // a plain name: no copy
+        if (!t.own) t.s = std::string();
+      } else if (!plain(name, level == 2)) {
+        t.s = level == 1 ? display_safe(name) : display_exact(name);
+        t.own = true;
+      }
+      t.cps = count_code_points(t.own ? std::string_view(t.s) : name);
       t.done = true;
     }
-    return t.s;
+    return t.own ? std::string_view(t.s) : m_names[id];
   }
   std::size_t cps(std::size_t id, int level) {
     text(id, level);
     return m_text[id][level].cps;
   }
 
-  // The runs of two or more ids with equal labels; ids is sorted by label (stable,
-  // so ties keep their order and everything stays deterministic).
-  std::vector<std::vector<std::size_t>> ties(std::vector<std::size_t>& ids) {
-    std::stable_sort(ids.begin(), ids.end(), [&](auto a, auto b) { return m_label[a] < m_label[b]; });
+  // The groups of two or more ids with equal labels, each in the order of ids, in the
+  // order their first ids come (deterministic; no caller depends on it). Sorts hashes
+  // of the labels, not the labels: labels of long names share long prefixes.
+  std::vector<std::vector<std::size_t>> ties(const std::vector<std::size_t>& ids) {
+    std::vector<std::pair<std::size_t, std::size_t>> by_hash(ids.size());  // (hash of the label, place in ids)
+    for (std::size_t p = 0; p < ids.size(); ++p) by_hash[p] = {std::hash<std::string_view>{}(m_label[ids[p]]), p};
+    std::sort(by_hash.begin(), by_hash.end());
+    std::vector<std::vector<std::size_t>> places;  // of each group, ascending
+    for (std::size_t b = 0, e; b < by_hash.size(); b = e) {
+      for (e = b + 1; e < by_hash.size() && by_hash[e].first == by_hash[b].first;) ++e;
+      if (e - b < 2) continue;
+      // Equal hashes: almost always equal labels; split the rare collision by label.
+      std::vector<std::size_t> run;
+      for (std::size_t k = b; k < e; ++k) run.push_back(by_hash[k].second);
+      std::stable_sort(run.begin(), run.end(), [&](auto x, auto y) { return m_label[ids[x]] < m_label[ids[y]]; });
+      for (std::size_t i = 0, j; i < run.size(); i = j) {
+        for (j = i + 1; j < run.size() && m_label[ids[run[j]]] == m_label[ids[run[i]]];) ++j;
+        if (j - i < 2) continue;
+        places.emplace_back(run.begin() + static_cast<std::ptrdiff_t>(i), run.begin() + static_cast<std::ptrdiff_t>(j));
+        std::sort(places.back().begin(), places.back().end());
+      }
+    }
+    std::sort(places.begin(), places.end(), [](const auto& x, const auto& y) { return x.front() < y.front(); });
     std::vector<std::vector<std::size_t>> out;
-    for (std::size_t b = 0, e; b < ids.size(); b = e) {
-      for (e = b + 1; e < ids.size() && m_label[ids[e]] == m_label[ids[b]];) ++e;
-      if (e - b >= 2) out.emplace_back(ids.begin() + static_cast<std::ptrdiff_t>(b), ids.begin() + static_cast<std::ptrdiff_t>(e));
+    out.reserve(places.size());
+    for (const auto& g : places) {
+      out.emplace_back();
+      for (auto p : g) out.back().push_back(ids[p]);
     }
     return out;
   }

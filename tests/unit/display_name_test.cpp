@@ -459,6 +459,28 @@ BOOST_AUTO_TEST_CASE(many_names_are_quick) {
   BOOST_TEST(l[12345].find("<12345>") != std::string::npos, l[12345]);
 }
 
+BOOST_AUTO_TEST_CASE(ten_times_the_names_take_nowhere_near_a_hundred_times_as_long) {
+  // Kernel names alike but for a number in the middle (tracegen --many-names): every
+  // pass over them must be O(n log n), whatever their shape (12x here in theory, 13x
+  // measured; a quadratic pass would take 100x). Best of three runs each.
+  const auto names = [](int n) {
+    std::vector<std::string> v;
+    for (int i = 0; i < n; ++i)
+      v.push_back("void at::native::generated::fused_pointwise_kernel<float, 4, " + std::to_string(i) +
+                  ", at::native::generated::Params<float, 128> >(at::native::generated::Args)");
+    return v;
+  };
+  const auto small = names(20'000), large = names(200'000);
+  const auto best = [](const std::vector<std::string>& v) {
+    double t = 1e9;
+    for (int k = 0; k < 3; ++k) t = std::min(t, seconds([&] { labels(v, 60); }));
+    return t;
+  };
+  const double ts = best(small), tl = best(large);
+  BOOST_TEST_MESSAGE("distinct_labels: 20,000 names " << ts << " s, 200,000 names " << tl << " s");
+  BOOST_TEST(tl < 20 * ts + 0.05);
+}
+
 BOOST_AUTO_TEST_CASE(random_names_keep_every_promise) {
   // Names from pieces that exercise every rule, "…" itself and invalid bytes; a fixed
   // seed keeps it deterministic.
