@@ -908,6 +908,11 @@ BOOST_AUTO_TEST_CASE(fit_cuts_at_a_code_point_within_its_budget) {
   BOOST_TEST(fit(std::string(10, '<'), 20, Escaped::json) == std::string(2, '<') + "\xE2\x80\xA6");
   BOOST_TEST(fit(std::string(10, '"'), 20, Escaped::json) == std::string(10, '"'));
   BOOST_TEST(fit(std::string(11, '"'), 20, Escaped::json) == std::string(8, '"') + "\xE2\x80\xA6");
+  // Control characters are escaped visibly (util/sanitize): up to 6 bytes each.
+  std::string bidi;
+  for (int i = 0; i < 10; ++i) bidi += "\xE2\x80\xAE";  // U+202E, shown as \u202e
+  BOOST_TEST(fit(bidi, 20) == "\xE2\x80\xAE\xE2\x80\xAE\xE2\x80\xA6");
+  BOOST_TEST(html_escape(fit(bidi, 20)).size() <= 20u);
   // Never inside a code point; invalid bytes as U+FFFD.
   BOOST_TEST(fit("\xC3\xA9\xC3\xA9\xC3\xA9\xC3\xA9", 7) == "\xC3\xA9\xC3\xA9\xE2\x80\xA6");
   BOOST_TEST(fit("a\xFF" "b", 10) == "a\xEF\xBF\xBD" "b");

@@ -5,6 +5,7 @@
 #include <cmath>
 
 #include "util/escape.hpp"
+#include "util/sanitize.hpp"
 #include "util/format.hpp"
 
 namespace tracediff::output {
@@ -15,15 +16,15 @@ std::string text(std::string_view s) { return utf8_sanitize(s); }
 
 std::string fit(std::string_view s, std::size_t max_bytes, Escaped as) {
   constexpr std::string_view k_ellipsis = "\xE2\x80\xA6";  // U+2026
-  // What a character costs once escaped: html_escape's entities, json_string's
-  // \uXXXX for < > & and controls; a control counts as an escape in HTML too.
-  const auto cost = [as](std::string_view cp) -> std::size_t {
-    const auto c = static_cast<unsigned char>(cp[0]);
-    if (c < 0x20 || c == 0x7F) return 6;
+  // What a character costs once escaped: a control character (util/sanitize: C0,
+  // DEL, C1, bidi, line separators) at most 6 ("\u202e"), else html_escape's
+  // entities or json_string's \" and \u003c.
+  const auto cost = [as](unsigned char c, std::size_t bytes, bool control) -> std::size_t {
+    if (control) return 6;
     if (as == Escaped::json) {
-      if (c == '<' || c == '>' || c == '&' || cp == "\xE2\x80\xA8" || cp == "\xE2\x80\xA9") return 6;
+      if (c == '<' || c == '>' || c == '&') return 6;
       if (c == '"' || c == '\\') return 2;
-      return cp.size();
+      return bytes;
     }
     switch (c) {
       case '&': return 5;
@@ -31,16 +32,16 @@ std::string fit(std::string_view s, std::size_t max_bytes, Escaped as) {
       case '>': return 4;
       case '"': return 6;
       case '\'': return 5;
-      default: return cp.size();
+      default: return bytes;
     }
   };
   std::string out;
   std::size_t used = 0, keep = 0;  // escaped bytes so far; bytes of out that fit with "…"
   for (std::size_t i = 0; i < s.size();) {
-    std::size_t n = static_cast<unsigned char>(s[i]) < 0x80 ? 1 : utf8_sequence_length(s, i);
+    const auto b = static_cast<unsigned char>(s[i]);
+    const std::size_t n = b < 0x80 ? 1 : utf8_sequence_length(s, i);
     const std::string_view cp = n ? s.substr(i, n) : std::string_view("\xEF\xBF\xBD");  // as utf8_sanitize
-    if (n == 0) n = 1;
-    const auto c = cost(cp);
+    const auto c = cost(b, cp.size(), n && (b < 0x20 || b == 0x7F || control_length(s, i) != 0));
     if (used + c + k_ellipsis.size() <= max_bytes) keep = out.size() + cp.size();
     if (used + c > max_bytes) {
       out.resize(keep);
@@ -48,7 +49,7 @@ std::string fit(std::string_view s, std::size_t max_bytes, Escaped as) {
     }
     used += c;
     out += cp;
-    i += n;
+    i += n ? n : 1;
   }
   return out;
 }
