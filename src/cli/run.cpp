@@ -183,7 +183,7 @@ int run_checked(int argc, const char* const* argv) {
     out.add(*o.csv, [&, terminal](std::ostream& s) { output::write_csv(report, s, {.terminal = terminal}); });
   }
   if (o.json) out.add(*o.json, [&](std::ostream& s) { output::write_json(report, s); });
-  if (o.html) out.add(*o.html, [&](std::ostream& s) { output::write_html(report, {o.top}, s); });
+  if (o.html) out.add(*o.html, [&](std::ostream& s) { output::write_html(report, s); });
   if (o.markdown) {
     out.add(*o.markdown, [&](std::ostream& s) {
       output::MarkdownOptions mo;

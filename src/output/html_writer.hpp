@@ -21,14 +21,10 @@
 
 namespace tracediff::output {
 
-struct HtmlOptions {
-  // Not read any more: analysis decides the charts' rows from --top (report.charts).
-  int top = 10;
-};
-
-// Writes the report. Same report, same options: byte-identical output.
+// Writes the report (the charts' rows and what the page embeds are analysis's, in
+// report.charts and report.embedded). Same report: byte-identical output.
 // Throws std::runtime_error if the embedded template is missing or broken.
-void write_html(const model::DiffReport& report, const HtmlOptions& options, std::ostream& out);
+void write_html(const model::DiffReport& report, std::ostream& out);
 
 namespace detail {
 // Visible for testing.

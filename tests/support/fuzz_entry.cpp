@@ -112,7 +112,7 @@ void write_all(const model::DiffReport& report, bool html_too) {
   boost::json::parse(json.str(), ec);  // the JSON output is valid JSON (and UTF-8) whatever the names
   FUZZ_CHECK(!ec);
   if (html_too) {
-    output::write_html(report, {10}, html);
+    output::write_html(report, html);
     FUZZ_CHECK(html.str().find("</html>") != std::string::npos);
   }
   output::MarkdownOptions mo;

@@ -241,9 +241,9 @@ DiffReport big_report() {
   return r;
 }
 
-std::string render(const DiffReport& r, int top = 10) {
+std::string render(const DiffReport& r) {
   std::ostringstream out;
-  output::write_html(r, output::HtmlOptions{top}, out);
+  output::write_html(r, out);
   return out.str();
 }
 
@@ -721,7 +721,7 @@ BOOST_AUTO_TEST_CASE(charts_take_the_top_n_and_never_profiler_steps) {
   auto step = make_row("ProfilerStep#1009", "user_annotation", model::Device::cpu, 1, 900'000'000, 1, 990'000'000);
   r.rows.push_back(step);
   finish(r, 3);
-  const auto html = render(r, 3);
+  const auto html = render(r);
   const auto start = html.find("<script type=\"application/json\" id=\"data\">");
   const auto end = html.find("</script>", start);
   const auto json = html.substr(start, end - start);
@@ -818,7 +818,7 @@ DiffReport huge_report(std::size_t rows, std::size_t text) {
 
 BOOST_AUTO_TEST_CASE(a_report_past_every_bound_stays_under_ten_megabytes) {
   const auto r = huge_report(6000, 20'000);
-  const auto html = render(r, 1000);
+  const auto html = render(r);
   BOOST_TEST_MESSAGE("HTML report of 6,000 rows of 20,000-character names: " << html.size() << " bytes");
   BOOST_TEST(html.size() < 10'000'000u);
   if (const char* path = std::getenv("TRACEDIFF_HTML_HUGE")) std::ofstream(path, std::ios::binary) << html;
@@ -845,7 +845,7 @@ BOOST_AUTO_TEST_CASE(a_report_past_every_bound_stays_under_ten_megabytes) {
 BOOST_AUTO_TEST_CASE(the_table_embeds_what_the_page_names_and_the_most_important_rows) {
   // 3,000 rows, --top 150: the lists name rows far down the impact order.
   auto r = huge_report(3000, 10);
-  const auto html = render(r, 150);
+  const auto html = render(r);
   const auto rows = table_rows(html);
   BOOST_REQUIRE(rows.size() == analysis::detail::k_embedded_rows);
   BOOST_TEST(html.find("<strong>1,000 rows left out</strong>") != std::string::npos);

@@ -37,7 +37,7 @@ std::string script_hash(std::string_view name) {
 
 }  // namespace
 
-void write_html(const model::DiffReport& report, const HtmlOptions& /*options*/, std::ostream& out) {
+void write_html(const model::DiffReport& report, std::ostream& out) {
   using namespace html;
   const auto anchors = make_anchors(report);
   // The table's rows are half the page: a second thread renders them while this one
