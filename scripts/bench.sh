@@ -18,12 +18,12 @@ SHARED=$ROOT/../shared
 BUILD=${BENCH_BUILD_DIR:-$ROOT/build-bench}
 DATA=$ROOT/bench/data
 RUNS=5
-SETS=a,b,c
+SETS=a,b,c,d
 DO_BUILD=1
 
 usage() {
   cat <<EOF
-usage: bash scripts/bench.sh [--runs N] [--quick] [--sets a,b,c] [--no-build]
+usage: bash scripts/bench.sh [--runs N] [--quick] [--sets a,b,c,d] [--no-build]
 
   --runs N      timed runs of tracediff and of the floor per set (default 5)
   --quick       only set (a); same as --sets a
@@ -31,6 +31,8 @@ usage: bash scripts/bench.sh [--runs N] [--quick] [--sets a,b,c] [--no-build]
                   a  ../shared/traces/hta-trace-diff control vs test (2 real traces, gzip)
                   b  16 ranks x ~35 MB of JSON per side, gzip (tracegen, cached in bench/data/)
                   c  1 file x ~1 GB of JSON per side, gzip (tracegen, cached in bench/data/)
+                  d  10,000 steps x 40,000 names that each run in one step, gzip (tracegen
+                     --many-names): memory must grow with names + steps, not their product
   --no-build    use the binaries already in the build directory
 Environment: BENCH_BUILD_DIR (default build-bench).
 EOF
@@ -54,7 +56,7 @@ done
 IFS=, read -r -a SET_LIST <<<"$SETS"
 ((${#SET_LIST[@]})) || die "--sets: empty"
 for s in "${SET_LIST[@]}"; do
-  [[ $s == a || $s == b || $s == c ]] || die "--sets: unknown set '$s' (expected a, b or c)"
+  [[ $s == a || $s == b || $s == c || $s == d ]] || die "--sets: unknown set '$s' (expected a, b, c or d)"
 done
 
 # --- Tools ------------------------------------------------------------------
@@ -122,6 +124,10 @@ LABEL[c]="1 file x 1 GB, gz"
 CONTROL[c]=$DATA/big/control
 TEST[c]=$DATA/big/test
 RSS_TARGET[c]=256
+LABEL[d]="10k steps x 40k names, gz"
+CONTROL[d]=$DATA/names/control
+TEST[d]=$DATA/names/test
+RSS_TARGET[d]=512
 
 for s in "${SET_LIST[@]}"; do
   case $s in
@@ -137,6 +143,10 @@ for s in "${SET_LIST[@]}"; do
     c)
       gen_side "${CONTROL[c]}" --ranks 1 --target-mb 1000 --seed 1 --gzip
       gen_side "${TEST[c]}" --ranks 1 --target-mb 1000 --seed 2 --gzip --slowdown aten::mm=1.2
+      ;;
+    d)
+      gen_side "${CONTROL[d]}" --ranks 1 --steps 10000 --layers 1 --many-names 40000 --seed 1 --gzip
+      gen_side "${TEST[d]}" --ranks 1 --steps 10000 --layers 1 --many-names 40000 --many-names-from 100 --seed 2 --gzip
       ;;
   esac
 done
@@ -235,7 +245,7 @@ done
 
 echo "== load average at end: $(cut -d' ' -f1-3 /proc/loadavg)" >&2
 echo
-echo "tracediff vs floor; medians of $RUNS runs (RSS: max); target: wall <= 0.5x floor, RSS <= 32/128/256 MiB (a/b/c)"
+echo "tracediff vs floor; medians of $RUNS runs (RSS: max); target: wall <= 0.5x floor, RSS <= 32/128/256/512 MiB (a/b/c/d)"
 echo "wall s/CPU s/RSS: the whole tracediff command; floor: one thread, whole-file libdeflate + null Boost.JSON parse;"
 echo "ratio: tracediff wall / floor wall; CPU r.: tracediff CPU (user+sys, all threads) / floor CPU"
 echo
