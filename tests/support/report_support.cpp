@@ -31,4 +31,27 @@ model::DiffRow steady_row(const std::string& name, model::Device device, double 
   return r;
 }
 
+model::DiffReport six_step_report(std::int64_t control_step_ns, std::int64_t test_step_ns,
+                                  std::int64_t control_busy_ns, std::int64_t test_busy_ns) {
+  model::DiffReport r;
+  r.control.label = "Control";
+  r.test.label = "Test";
+  for (int i = 0; i < 6; ++i) {
+    model::StepDetail c, t;
+    c.step = t.step = i;
+    c.dur_ns = control_step_ns + i;
+    t.dur_ns = test_step_ns + i;
+    if (control_busy_ns) c.gpu_busy_ns = control_busy_ns + i;
+    if (test_busy_ns) t.gpu_busy_ns = test_busy_ns + i;
+    r.control.step_details.push_back(c);
+    r.test.step_details.push_back(t);
+    r.control.step_times.steps.push_back({0, i, c.dur_ns});
+    r.test.step_times.steps.push_back({0, i, t.dur_ns});
+  }
+  r.control.units = r.test.units = 6;
+  r.control.rank_details = {{0, 6, control_step_ns, control_busy_ns}};
+  r.test.rank_details = {{0, 6, test_step_ns, test_busy_ns}};
+  return r;
+}
+
 }  // namespace tracediff::test

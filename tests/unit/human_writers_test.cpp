@@ -19,27 +19,7 @@ model::DiffRow row(const std::string& name, model::Device device, double control
 }
 
 // Six steps a side: step time 77.5 ms -> 87.0 ms, GPU busy 50 ms -> 51 ms.
-model::DiffReport base_report() {
-  model::DiffReport r;
-  r.control.label = "Control";
-  r.test.label = "Test";
-  for (int i = 0; i < 6; ++i) {
-    model::StepDetail c, t;
-    c.step = t.step = i;
-    c.dur_ns = 77'500'000 + i;
-    t.dur_ns = 87'000'000 + i;
-    c.gpu_busy_ns = 50'000'000 + i;
-    t.gpu_busy_ns = 51'000'000 + i;
-    r.control.step_details.push_back(c);
-    r.test.step_details.push_back(t);
-    r.control.step_times.steps.push_back({0, i, c.dur_ns});
-    r.test.step_times.steps.push_back({0, i, t.dur_ns});
-  }
-  r.control.units = r.test.units = 6;
-  r.control.rank_details = {{0, 6, 77'500'000, 50'000'000}};
-  r.test.rank_details = {{0, 6, 87'000'000, 51'000'000}};
-  return r;
-}
+model::DiffReport base_report() { return test::six_step_report(77'500'000, 87'000'000, 50'000'000, 51'000'000); }
 
 // What analysis decides on a finished report: order, groups, headline, top lists, labels.
 void finish(model::DiffReport& r, int top = 10) {

@@ -22,22 +22,7 @@ namespace {
 
 // A report whose rows carry the hostile names, as analysis would finish it.
 model::DiffReport report_with(const std::vector<std::string>& names) {
-  model::DiffReport r;
-  r.control.label = "Control";
-  r.test.label = "Test";
-  for (int i = 0; i < 6; ++i) {
-    model::StepDetail c, t;
-    c.step = t.step = i;
-    c.dur_ns = 10'000'000 + i;
-    t.dur_ns = 12'000'000 + i;
-    r.control.step_details.push_back(c);
-    r.test.step_details.push_back(t);
-    r.control.step_times.steps.push_back({0, i, c.dur_ns});
-    r.test.step_times.steps.push_back({0, i, t.dur_ns});
-  }
-  r.control.units = r.test.units = 6;
-  r.control.rank_details = {{0, 6, 10'000'000, 0}};
-  r.test.rank_details = {{0, 6, 12'000'000, 0}};
+  auto r = test::six_step_report(10'000'000, 12'000'000);
   double ns = 1'000'000;
   for (std::size_t i = 0; i < names.size(); ++i, ns += 10'000) {
     // Alternately slower, faster, added and deleted: every list of every view.
