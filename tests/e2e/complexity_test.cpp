@@ -120,22 +120,26 @@ std::string many_steps(long n) { return steps_times_names(n / 2, 1); }
 
 const std::string k_control = trace_json({x_event("cpu_op", "aten::mm", 1, 1, 100, 10)});
 
-double seconds_for(const std::function<std::string(long)>& shape, long n, const std::string& dir, int runs) {
-  write_file(dir + "/control.json", k_control);
+double seconds_for(const std::function<std::string(long)>& shape, long n, const std::string& dir, int runs,
+                   const std::vector<std::string>& extra, const std::string& control) {
+  write_file(dir + "/control.json", control);
   write_file(dir + "/test.json", shape(n));
+  std::vector<std::string> args = {dir + "/control.json", dir + "/test.json", "--csv", dir + "/out.csv", "-q"};
+  args.insert(args.end(), extra.begin(), extra.end());
   double best = 1e9;
   for (int r = 0; r < runs; ++r) {
-    const auto m = run_measured({dir + "/control.json", dir + "/test.json", "--csv", dir + "/out.csv", "-q"}, dir);
+    const auto m = run_measured(args, dir);
     BOOST_TEST_REQUIRE(m.exit_code == 0, m.err);
     best = std::min(best, m.cpu_seconds);
   }
   return best;
 }
 
-void check_scaling(const std::string& tag, const std::function<std::string(long)>& shape, long n = 20'000) {
+void check_scaling(const std::string& tag, const std::function<std::string(long)>& shape, long n = 20'000,
+                   const std::vector<std::string>& extra = {}, const std::string& control = k_control) {
   const auto dir = temp_dir("complexity-" + tag);
-  const double small = seconds_for(shape, n, dir, 3);
-  const double big = seconds_for(shape, 10 * n, dir, 3);
+  const double small = seconds_for(shape, n, dir, 3, extra, control);
+  const double big = seconds_for(shape, 10 * n, dir, 3, extra, control);
   BOOST_TEST_MESSAGE(tag << ": " << n << " events " << small << " s, " << 10 * n << " events " << big << " s, x"
                          << big / small);
   // Start-up is part of `small`, so a linear pass stays well under 10x.
@@ -173,6 +177,14 @@ BOOST_AUTO_TEST_CASE(labels_of_names_that_differ_twice_scale_linearly) {
 BOOST_AUTO_TEST_CASE(many_steps_scale_linearly) {
   // Every step is judged against the others of its rank (odd-step notes, warm-up).
   check_scaling("steps", many_steps);
+}
+
+BOOST_AUTO_TEST_CASE(many_steps_scale_linearly_in_hta_compat) {
+  // HTA's iteration of each event: the last step in file order that contains it.
+  // HTA compares only traces with steps: the control gets one.
+  const auto control = trace_json({x_event("user_annotation", "ProfilerStep#1", 1, 1, 50, 100),
+                                   x_event("cpu_op", "aten::mm", 1, 1, 100, 10)});
+  check_scaling("hta-steps", many_steps, 20'000, {"--hta-compat"}, control);
 }
 
 BOOST_AUTO_TEST_CASE(overlapping_events_keep_exact_self_time) {
