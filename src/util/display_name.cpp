@@ -227,17 +227,22 @@ class Labeller {
         // with another text, up to 15 windows. Those names come in runs of one text:
         // one comparison per run, so a tie of thousands costs no more than its sort.
         std::stable_sort(tie.begin(), tie.end(), [&](auto a, auto b) { return text(a, 0) < text(b, 0); });
-        std::vector<std::pair<std::size_t, std::size_t>> runs;  // (first id, how many)
-        for (auto id : tie) {
-          if (!runs.empty() && text(runs.back().first, 0) == text(id, 0)) ++runs.back().second;
-          else runs.push_back({id, 1});
+        std::vector<std::pair<std::size_t, std::size_t>> runs;  // (where in the tie, how many)
+        for (std::size_t k = 0; k < tie.size(); ++k) {
+          if (!runs.empty() && text(tie[runs.back().first], 0) == text(tie[k], 0)) ++runs.back().second;
+          else runs.push_back({k, 1});
         }
         if (runs.size() > 16) continue;  // 16 other texts or more: too many windows for anyone
-        for (auto id : tie) {
-          std::vector<std::size_t> at;
+        for (const auto& [own, own_n] : runs) {
+          // The other names of the tie: 1 to 15 of them, or no windows.
+          const std::size_t others = tie.size() - own_n;
+          if (others == 0 || others >= 16) continue;
+          const auto& mine = text(tie[own], 0);
+          std::vector<std::size_t> at;  // one window per other text (elide_windows drops repeats)
           for (const auto& [first, n] : runs)
-            if (text(first, 0) != text(id, 0)) at.insert(at.end(), n, common_prefix_code_points(text(id, 0), text(first, 0)));
-          if (!at.empty() && at.size() < 16) m_label[id] = elide_windows(text(id, 0), cps(id, 0), at, room);
+            if (first != own) at.push_back(common_prefix_code_points(mine, text(tie[first], 0)));
+          const auto label = elide_windows(mine, cps(tie[own], 0), at, room);
+          for (std::size_t k = own; k < own + own_n; ++k) m_label[tie[k]] = label;
         }
       }
     }
