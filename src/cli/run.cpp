@@ -179,7 +179,7 @@ int run_checked(int argc, const char* const* argv) {
   // early (`--csv - | head`) cannot cost the files.
   OutputSet out;
   if (o.csv) {
-    const bool terminal = *o.csv == "-" && isatty(1) == 1;  // escapes controls; a file keeps names as they are
+    const bool terminal = output_is_terminal(*o.csv);  // escapes controls; a file keeps names as they are
     out.add(*o.csv, [&, terminal](std::ostream& s) { output::write_csv(report, s, {.terminal = terminal}); });
   }
   if (o.json) out.add(*o.json, [&](std::ostream& s) { output::write_json(report, s); });

@@ -453,6 +453,17 @@ void write_to_stdout(const OutputSet::WriteFn& write) {
 
 // ---------------------------------------------------------------- checks before the read
 
+bool output_is_terminal(const std::string& path) {
+  if (path == "-") return ::isatty(1) == 1;
+  struct stat st {};
+  if (::stat(path.c_str(), &st) != 0 || !S_ISCHR(st.st_mode)) return false;  // only a device can be a terminal
+  const int fd = ::open(path.c_str(), O_WRONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+  if (fd < 0) return false;
+  const bool tty = ::isatty(fd) == 1;
+  ::close(fd);
+  return tty;
+}
+
 void check_output_path(const std::string& path, const std::vector<std::string>& input_files) {
   if (path == "-") return;
   std::error_code ec;

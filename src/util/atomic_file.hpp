@@ -73,6 +73,11 @@ void prepare_standard_streams();
 // when it cannot be written.
 void write_to_stdout(const OutputSet::WriteFn& write);
 
+// Whether an output path ends on a terminal: "-" when standard output is one, or a
+// path to a terminal device (/dev/stdout, /dev/fd/1, /dev/tty, /dev/pts/N). Text
+// outputs then escape what a terminal would run.
+bool output_is_terminal(const std::string& path);
+
 // Checks, before the read, that path can be an output: throws Fatal when it is a
 // directory, in a missing or unwritable directory (a temporary file is created there
 // and removed), not writable (a device or FIFO), or the same file as one of the

@@ -113,6 +113,12 @@ BOOST_AUTO_TEST_CASE(outputs_on_stdout_hold_no_raw_control) {
   BOOST_TEST(tty.find("esc\\x1b[31mred") != std::string::npos, tty);
   BOOST_TEST(tty.find("nl\\ntracediff: error: forged") != std::string::npos, tty);
   BOOST_TEST(unsafe_for_humans(tty, true).empty(), tty);
+  // The same when the terminal is named: /dev/stdout, /dev/fd/1, /dev/tty.
+  for (const auto* path : {"/dev/stdout", "/dev/fd/1", "/dev/tty"}) {
+    const auto named = on_a_terminal(binary() + " " + shell_quote(c) + " " + shell_quote(t) + " -q --csv " + path);
+    BOOST_TEST(named.find("esc\\x1b[31mred") != std::string::npos, path << ": " << named);
+    BOOST_TEST(unsafe_for_humans(named, true).empty(), path << ": " << named);
+  }
 }
 
 BOOST_AUTO_TEST_CASE(errors_quote_arguments_and_paths_safely) {
