@@ -289,6 +289,7 @@ struct OutputSet::Output {
   std::string temp;    // Kind::file: while it exists and is not yet in place
   int slot = -1;       // its signal-handler slot
   int fd = -1;         // Kind::out: 1 or 2
+  std::string backup;  // replaced without an exchange: a hard link to the old file, to put back
   // exchanged: the old file is now under the temporary name (until removed).
   enum class Swap { none, exchanged, created, replaced } swap = Swap::none;
 };
@@ -356,29 +357,39 @@ void OutputSet::write_files() {
 // Swaps every temporary into place; on a failure puts back what was swapped. With
 // RENAME_EXCHANGE each swap can be undone (and ext4 does not write a renamed-over
 // file's data out first, 2 ms for a 900 KB report); where the file system cannot
-// exchange, a plain rename over an old file cannot be undone.
+// exchange (NFS, some FUSE), the old file is first hard-linked to a hidden name and
+// renamed back from there; only where it has no hard links either (FAT) can a plain
+// rename over an old file not be undone.
 void OutputSet::commit() {
   BlockSignals blocked;
   using Swap = Output::Swap;
   auto swap_in = [](Output& o) -> int {
 #ifdef RENAME_EXCHANGE
-    if (::renameat2(AT_FDCWD, o.temp.c_str(), AT_FDCWD, o.target.c_str(), RENAME_EXCHANGE) == 0) {
-      o.swap = Swap::exchanged;
-      return 0;
-    }
-    if (errno == ENOENT) {
-      if (::renameat2(AT_FDCWD, o.temp.c_str(), AT_FDCWD, o.target.c_str(), RENAME_NOREPLACE) == 0) {
-        o.swap = Swap::created;
+    if (!no_exchange_for_testing) {  // (tests: as if the file system refused both flags)
+      if (::renameat2(AT_FDCWD, o.temp.c_str(), AT_FDCWD, o.target.c_str(), RENAME_EXCHANGE) == 0) {
+        o.swap = Swap::exchanged;
         return 0;
       }
-      if (errno != EINVAL && errno != ENOSYS) return errno;
-    } else if (errno != EINVAL && errno != ENOSYS) {
-      return errno;
+      if (errno == ENOENT) {
+        if (::renameat2(AT_FDCWD, o.temp.c_str(), AT_FDCWD, o.target.c_str(), RENAME_NOREPLACE) == 0) {
+          o.swap = Swap::created;
+          return 0;
+        }
+        if (errno != EINVAL && errno != ENOSYS) return errno;
+      } else if (errno != EINVAL && errno != ENOSYS) {
+        return errno;
+      }
     }
 #endif
     struct stat st {};
     const bool existed = ::lstat(o.target.c_str(), &st) == 0;
-    if (std::rename(o.temp.c_str(), o.target.c_str()) != 0) return errno;
+    if (existed && ::link(o.target.c_str(), (o.temp + ".old").c_str()) == 0) o.backup = o.temp + ".old";
+    if (std::rename(o.temp.c_str(), o.target.c_str()) != 0) {
+      const int err = errno;
+      if (!o.backup.empty()) ::unlink(o.backup.c_str());
+      o.backup.clear();
+      return err;
+    }
     o.swap = existed ? Swap::replaced : Swap::created;
     return 0;
   };
@@ -403,6 +414,12 @@ void OutputSet::commit() {
           back->temp.clear();
           break;
         case Swap::replaced:
+          if (!back->backup.empty() && std::rename(back->backup.c_str(), back->target.c_str()) == 0) {
+            back->backup.clear();
+            back->swap = Swap::none;
+            back->temp.clear();  // the new file was replaced by the old one again
+          }
+          break;
         case Swap::none: break;
       }
     }
@@ -412,6 +429,8 @@ void OutputSet::commit() {
   for (auto& o : m_outputs) {
     if (o->kind != Kind::file) continue;
     if (o->swap == Swap::exchanged) ::unlink(o->temp.c_str());
+    if (!o->backup.empty()) ::unlink(o->backup.c_str());
+    o->backup.clear();
     o->temp.clear();
     o->swap = Swap::replaced;
     unregister_temporary(o->slot);

@@ -55,6 +55,8 @@ class OutputSet {
   // Tests only: called before each file output is swapped into place; an errno it
   // returns fails that swap as the file system would.
   static inline int (*swap_fault_for_testing)(const std::string& path) = nullptr;
+  // Tests only: swap as on a file system without RENAME_EXCHANGE (NFS).
+  static inline bool no_exchange_for_testing = false;
 
  private:
   struct Output;

@@ -76,6 +76,38 @@ BOOST_AUTO_TEST_CASE(a_failed_swap_puts_back_the_outputs_already_swapped) {
   fs::remove_all(dir);
 }
 
+BOOST_AUTO_TEST_CASE(without_rename_exchange_a_failed_swap_still_puts_back_the_old_files) {
+  // NFS and some FUSE file systems cannot exchange: the old file is hard-linked aside
+  // before the rename, and renamed back on a failure.
+  const auto dir = temp_dir("outputs");
+  write_file(dir + "/a.txt", "old a");
+  write_file(dir + "/c.txt", "old c");
+  OutputSet::no_exchange_for_testing = true;
+  {
+    FaultGuard fault(fail_c);
+    OutputSet out;
+    out.add(dir + "/a.txt", text("new a"));
+    out.add(dir + "/b.txt", text("new b"));
+    out.add(dir + "/c.txt", text("new c"));
+    BOOST_CHECK_THROW(out.write_files(), tracediff::Fatal);
+  }
+  BOOST_TEST(read_file(dir + "/a.txt") == "old a");
+  BOOST_TEST(!fs::exists(dir + "/b.txt"));
+  BOOST_TEST(read_file(dir + "/c.txt") == "old c");
+  BOOST_TEST(temporaries(dir) == 0);
+  {
+    OutputSet out;
+    out.add(dir + "/a.txt", text("new a"));
+    out.add(dir + "/c.txt", text("new c"));
+    out.write_files();
+  }
+  OutputSet::no_exchange_for_testing = false;
+  BOOST_TEST(read_file(dir + "/a.txt") == "new a");
+  BOOST_TEST(read_file(dir + "/c.txt") == "new c");
+  BOOST_TEST(temporaries(dir) == 0);  // nor the links to the old files
+  fs::remove_all(dir);
+}
+
 BOOST_AUTO_TEST_CASE(a_writer_that_throws_costs_every_output) {
   const auto dir = temp_dir("outputs");
   write_file(dir + "/a.txt", "old a");
