@@ -2,6 +2,7 @@
 // values written out densely, and known values.
 #include <boost/test/unit_test.hpp>
 
+#include <algorithm>
 #include <cmath>
 #include <random>
 #include <vector>
@@ -26,9 +27,69 @@ model::Samples sparse(const std::vector<double>& v) {
   return s;
 }
 
+// References written out plainly, independent of noise.cpp: the median of the sorted
+// values, and Mann-Whitney's two-sided p from ranks counted one by one (exact by
+// enumerating every split of ranks 1..N when there are no ties and N <= 16, else
+// the normal approximation with tie and continuity corrections).
+double naive_median(std::vector<double> v) {
+  std::sort(v.begin(), v.end());
+  const auto n = v.size();
+  return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+double naive_p(const std::vector<double>& a, const std::vector<double>& b) {
+  std::vector<double> all(a);
+  all.insert(all.end(), b.begin(), b.end());
+  const auto rank = [&](double x) {
+    double less = 0, equal = 0;
+    for (double y : all) less += y < x, equal += y == x;
+    return less + (equal + 1) / 2;
+  };
+  double r = 0, ties = 0;
+  for (double x : a) r += rank(x);
+  std::vector<double> seen;
+  for (double x : all) {
+    if (std::find(seen.begin(), seen.end(), x) != seen.end()) continue;
+    seen.push_back(x);
+    const double t = static_cast<double>(std::count(all.begin(), all.end(), x));
+    ties += t * t * t - t;
+  }
+  const double m = static_cast<double>(a.size()), n = static_cast<double>(b.size()), N = m + n;
+  const double u = r - m * (m + 1) / 2;
+  if (ties == 0 && all.size() <= 16) {
+    double below = 0, above = 0, total = 0;
+    for (unsigned mask = 0; mask < (1u << all.size()); ++mask) {
+      if (static_cast<std::size_t>(__builtin_popcount(mask)) != a.size()) continue;
+      double rs = 0;
+      for (std::size_t k = 0; k < all.size(); ++k)
+        if (mask >> k & 1) rs += static_cast<double>(k + 1);
+      const double uu = rs - m * (m + 1) / 2;
+      total += 1, below += uu <= u, above += uu >= u;
+    }
+    return std::min(1.0, 2 * std::min(below, above) / total);
+  }
+  const double var = m * n / 12 * ((N + 1) - ties / (N * (N - 1)));
+  if (!(var > 0)) return 1;
+  const double z = std::max(0.0, std::fabs(u - m * n / 2) - 0.5) / std::sqrt(var);
+  return std::min(1.0, std::erfc(z / std::sqrt(2.0)));
+}
+
 }  // namespace
 
 BOOST_AUTO_TEST_SUITE(noise)
+
+BOOST_AUTO_TEST_CASE(sparse_samples_agree_with_plain_references) {
+  // Ties, explicit zeros and units without a value, small (exact) and large (normal).
+  std::mt19937 rng(11);
+  for (int trial = 0; trial < 400; ++trial) {
+    const std::size_t nc = 3 + rng() % (trial % 2 ? 6 : 30), nt = 3 + rng() % (trial % 2 ? 6 : 30);
+    std::vector<double> c(nc), t(nt);
+    for (auto* v : {&c, &t})
+      for (auto& x : *v) x = rng() % 3 == 0 ? 0.0 : static_cast<double>(rng() % (trial % 3 ? 50 : 5));
+    BOOST_TEST(median(sparse(c)) == naive_median(c));
+    BOOST_TEST(mann_whitney_p(sparse(c), sparse(t)) == naive_p(c, t), boost::test_tools::tolerance(1e-12));
+  }
+}
 
 BOOST_AUTO_TEST_CASE(known_values) {
   // All of one side below the other, 3 against 3: the exact two-sided p is 2/20.
