@@ -11,6 +11,7 @@
 #include "analysis/noise.hpp"
 #include "util/display_name.hpp"
 #include "util/format.hpp"
+#include "util/sanitize.hpp"
 
 namespace tracediff::analysis::detail {
 
@@ -218,7 +219,7 @@ void labels(model::DiffReport& r) {
   std::map<std::string, std::set<std::string_view>> categories;
   for (const auto& row : r.rows) categories[row.label].insert(row.category);
   for (auto& row : r.rows)
-    if (categories[row.label].size() > 1) row.label += " [" + row.category + "]";
+    if (categories[row.label].size() > 1) row.label += " [" + display_safe(row.category) + "]";
   names.clear();
   for (const auto& l : r.by_launcher) names.push_back(l.launcher);
   shown = distinct_labels(names, k_chars);

@@ -8,7 +8,8 @@ namespace tracediff::model {
 void bound_durations(SetSummary& set) {
   std::uint64_t total = 0;
   const auto bound = [&](std::int64_t& v, std::uint64_t& clamped) {
-    const auto n = static_cast<std::uint64_t>(std::max<std::int64_t>(v, 0));
+    v = std::max<std::int64_t>(v, 0);  // no path makes one negative; a negative must not wrap the total
+    const auto n = static_cast<std::uint64_t>(v);
     const auto left = k_max_durations - total;
     if (n > left) {
       v = static_cast<std::int64_t>(left);

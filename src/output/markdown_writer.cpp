@@ -41,7 +41,8 @@ constexpr const char* k_zwsp = "\xE2\x80\x8B";  // U+200B: invisible, breaks a l
 // markup is backslash-escaped, line breaks are escaped visibly, and what GitHub
 // links without any markup gets a zero-width space that breaks it: after '@' (a
 // mention, an e-mail address), inside "://" (any URL), after "www" of "www.", after
-// '#' before a digit (an issue). No name becomes a link, an image or a mention.
+// '#' or "GH-" before a digit (an issue). No name becomes a link, an image or a
+// mention. (A commit hash is linked by GitHub only when the repository has it.)
 std::string md_text(std::string_view raw) {
   const std::string s = plain(raw);  // valid UTF-8, no control characters
   std::string out;
@@ -65,6 +66,13 @@ std::string md_text(std::string_view raw) {
       case ':':
         out += ':';
         if (s.compare(i + 1, 2, "//") == 0) out += k_zwsp;
+        break;
+      case '-':
+        out += '-';
+        // GitHub comments link "GH-123" to an issue.
+        if (i >= 2 && (s[i - 1] == 'H' || s[i - 1] == 'h') && (s[i - 2] == 'G' || s[i - 2] == 'g') && i + 1 < s.size() &&
+            s[i + 1] >= '0' && s[i + 1] <= '9')
+          out += k_zwsp;
         break;
       default:
         if (www_at(s, i)) {

@@ -201,7 +201,7 @@ BOOST_AUTO_TEST_CASE(markdown_never_links_a_name) {
   auto r = report_with(test::hostile_names());
   r.control.label = "http://ctl.example";
   r.test.label = "www.test.example";
-  r.notes.push_back("see https://note.example and @octocat and #42");
+  r.notes.push_back("see https://note.example and @octocat and #42 and GH-43");
   r.sides_differ.push_back({"GPU", "[g](http://g.example)", "<http://h.example>"});
   r.gate = analysis::evaluate_gate({analysis::parse_gate_condition("any-op:*>+1%"),
                                     analysis::parse_gate_condition("added>0")},
@@ -223,6 +223,7 @@ BOOST_AUTO_TEST_CASE(markdown_never_links_a_name) {
   for (std::size_t at = prose.find('@'); at != std::string::npos; at = prose.find('@', at + 1))
     BOOST_TEST(prose.compare(at + 1, 3, "\xE2\x80\x8B") == 0, prose.substr(at, 20));
   BOOST_TEST(md.find("http:\xE2\x80\x8B//ctl.example") != std::string::npos, md);
+  BOOST_TEST(prose.find("GH-43") == std::string::npos, prose);  // GitHub comments link it
   // The names are still there, whole, in code spans.
   BOOST_TEST(md.find("`http://x.example/a`") != std::string::npos, md);
   // GitHub's own renderer agrees: no link, no image, no raw HTML (when cmark-gfm is
