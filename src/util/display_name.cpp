@@ -273,14 +273,9 @@ class Labeller {
   // valid UTF-8 without control characters.
   static bool plain(std::string_view s, bool backslashes) {
     for (std::size_t i = 0; i < s.size();) {
-      const auto c = static_cast<unsigned char>(s[i]);
-      if (c < 0x80) {
-        if (c < 0x20 || c == 0x7F || (backslashes && c == '\\')) return false;
-        ++i;
-        continue;
-      }
-      const auto n = utf8_sequence_length(s, i);
-      if (n == 0 || control_length(s, i) != 0) return false;
+      if (control_length(s, i) != 0 || (backslashes && s[i] == '\\')) return false;
+      const auto n = static_cast<unsigned char>(s[i]) < 0x80 ? 1 : utf8_sequence_length(s, i);
+      if (n == 0) return false;
       i += n;
     }
     return true;

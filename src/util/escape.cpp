@@ -89,7 +89,7 @@ void html_escape_append(std::string& out, std::string_view s) {
         case '\'': with = "&#39;"; break;
         case '\t': ++i; continue;  // white space in HTML, harmless on a terminal
         default:
-          if (c >= 0x20 && c != 0x7F) {
+          if (control_length(s, i) == 0) {
             ++i;
             continue;
           }

@@ -41,7 +41,7 @@ std::string fit(std::string_view s, std::size_t max_bytes, Escaped as) {
     const auto b = static_cast<unsigned char>(s[i]);
     const std::size_t n = b < 0x80 ? 1 : utf8_sequence_length(s, i);
     const std::string_view cp = n ? s.substr(i, n) : std::string_view("\xEF\xBF\xBD");  // as utf8_sanitize
-    const auto c = cost(b, cp.size(), n && (b < 0x20 || b == 0x7F || control_length(s, i) != 0));
+    const auto c = cost(b, cp.size(), n && control_length(s, i) != 0);
     if (used + c + k_ellipsis.size() <= max_bytes) keep = out.size() + cp.size();
     if (used + c > max_bytes) {
       out.resize(keep);
