@@ -9,6 +9,7 @@
 #include <string_view>
 
 #include "analysis/aggregate.hpp"
+#include "analysis/call_tree.hpp"
 #include "analysis/compare.hpp"
 #include "analysis/decide.hpp"
 #include "analysis/modes.hpp"
@@ -38,6 +39,7 @@ struct SideData {
   std::map<std::string_view, std::map<Key, model::Samples>> launches;
   std::deque<std::string> short_names;  // what --short-names keys view (a deque: they stay put)
   std::size_t units = 0;
+  detail::SideTree tree;
 };
 
 struct Unit {
@@ -124,6 +126,7 @@ SideData collect(const model::SetSummary& set, const Selection& sel, const Compa
   const auto units = step_units(set, rank_set, iter_set, any_steps, !sel.iterations && !options.keep_warmup, summary);
   data.units = units.size();
   summary.units = units.size();
+  data.tree = detail::SideTree(units.size());
 
   std::map<std::pair<std::size_t, std::uint32_t>, std::size_t> unit_of;
   for (std::size_t u = 0; u < units.size(); ++u) {
@@ -183,7 +186,12 @@ SideData collect(const model::SetSummary& set, const Selection& sel, const Compa
       per_unit.set_units(units.size());
       per_unit.add(static_cast<std::uint32_t>(u->second), static_cast<double>(l.total_ns));
     }
+    std::vector<std::int64_t> unit_of_step(f.steps.size(), -1);
+    for (auto u = unit_of.lower_bound({fi, 0}); u != unit_of.end() && u->first.first == fi; ++u)
+      unit_of_step[u->first.second] = static_cast<std::int64_t>(u->second);
+    data.tree.add_file(f, unit_of_step, options.device != DeviceFilter::cpu);
   }
+  data.tree.finish(k_tree_budget);
   for (auto& [key, a] : data.rows) a.per_unit.settle();
   for (auto& [who, per_key] : data.launches)
     for (auto& [key, per_unit] : per_key) per_unit.settle();
@@ -351,6 +359,8 @@ model::DiffReport compare_summaries(const model::SetSummary& control, const mode
   }
   report.by_impact.resize(report.rows.size());
   std::iota(report.by_impact.begin(), report.by_impact.end(), 0);
+  report.call_tree = detail::compare_trees(c.tree, t.tree, rule, report.rows);
+  detail::attach_paths(report);
   for (const auto& row : report.rows) report.ops_diff.groups[static_cast<int>(row.change)].push_back(row.name);
   detail::finish_report(report, options);
   detail::decide(report, options);

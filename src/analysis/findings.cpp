@@ -44,12 +44,15 @@ model::TopList top_list(const model::DiffReport& r, bool slower, std::size_t n) 
       else (list.raw ? list.untestable : list.more) += 1;
     } else if (!row.significant) {
       (row.verdict == model::Verdict::untestable ? list.untestable : list.within_noise) += 1;
+    } else if (row.explained_by != SIZE_MAX) {
+      ++list.folded;  // a call inside says it better, and is listed itself
     } else if (list.rows.size() < n) {
       list.rows.push_back(i);
     } else {
       ++list.more;
     }
   }
+  for (const auto i : list.rows) list.nodes.push_back(r.rows[i].tree_node);
   return list;
 }
 

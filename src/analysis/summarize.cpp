@@ -9,6 +9,7 @@
 #include <unordered_map>
 
 #include "analysis/aggregate.hpp"
+#include "analysis/call_tree.hpp"
 #include "analysis/steps.hpp"
 #include "util/arena.hpp"
 #include "util/errors.hpp"
@@ -90,10 +91,34 @@ class KeyIds {
   std::uint32_t m_count = 0;
 };
 
+// The call tree's nodes as they are made: (parent node, name's pool id) -> node. Paths
+// are told apart by names alone, as the sides are matched. A node remembers the first
+// event that made it, whose key it takes.
+class Paths {
+ public:
+  std::uint32_t child(std::uint32_t parent, std::uint32_t name, std::uint32_t event) {
+    const auto [it, fresh] =
+        m_index.try_emplace((std::uint64_t{parent} << 32) | name, static_cast<std::uint32_t>(m_parent.size()));
+    if (fresh) {
+      m_parent.push_back(parent);
+      m_event.push_back(event);
+    }
+    return it->second;
+  }
+  std::size_t size() const { return m_parent.size(); }
+  std::uint32_t parent(std::uint32_t node) const { return m_parent[node]; }
+  std::uint32_t event(std::uint32_t node) const { return m_event[node]; }
+
+ private:
+  std::unordered_map<std::uint64_t, std::uint32_t> m_index;
+  std::vector<std::uint32_t> m_parent, m_event;
+};
+
 struct Nesting {
   std::pmr::vector<std::int64_t> self_ns;    // per event; GPU and other device events keep dur
   std::pmr::vector<std::int64_t> incl_ns;    // per event: dur less what an enclosing event of its key covers
   std::pmr::vector<std::uint32_t> launcher;  // per event: pool id of the innermost cpu_op around it, or ~0
+  std::pmr::vector<std::uint32_t> node;      // per host event: its call-tree node (k_tree_top: none)
 };
 
 // Where each host event falls: the index of its step (or -1) and that step's window.
@@ -176,20 +201,24 @@ void merge_runs(T* first, T* last, Less less, Vector& scratch) {
 //    (Python's _call_impl inside _call_impl, recursion) adds only what sticks out;
 //  - the launcher of each runtime call: the innermost cpu_op around it;
 //  - host busy per step: the union of the thread's events within the step window, on
-//    threads that run operators.
+//    threads that run operators;
+//  - each event's call-tree node: its name under the node of the event around it.
+//    Step spans and events outside every step are no nodes: their children hang where
+//    they would.
 // ProfilerStep spans (a cpu_op in PyTorch <= 1.8) enclose a step: no operator, no
 // launcher, no busy time of their own.
 // Every pass is O(1) amortised per event whatever the shape (overlapping events,
 // deep stacks, a name in many categories): each stack entry carries what a walk down
 // the stack would find.
-Nesting nest(const model::TraceFile& f, NameFacts& names, const KeyIds& keys, StepWindows& windows,
+Nesting nest(const model::TraceFile& f, NameFacts& names, const KeyIds& keys, StepWindows& windows, Paths& paths,
              std::pmr::memory_resource* memory) {
   const auto& ev = f.events;
   Nesting n{std::pmr::vector<std::int64_t>(memory), std::pmr::vector<std::int64_t>(memory),
-            std::pmr::vector<std::uint32_t>(memory)};
+            std::pmr::vector<std::uint32_t>(memory), std::pmr::vector<std::uint32_t>(memory)};
   n.self_ns.resize(ev.size());
   n.incl_ns.resize(ev.size());
   n.launcher.assign(ev.size(), ~0u);
+  n.node.assign(ev.size(), model::k_tree_top);
   // self_ns starts at the duration; children's time is subtracted as they are met.
   for (std::size_t i = 0; i < ev.size(); ++i) n.self_ns[i] = n.incl_ns[i] = ev[i].dur_ns;
   std::vector<std::uint32_t> group_end;
@@ -204,13 +233,16 @@ Nesting nest(const model::TraceFile& f, NameFacts& names, const KeyIds& keys, St
   };
   // The stack of events open at the current start, with per entry the entry below it
   // of the same key, the latest end among the open entries of its key (itself
-  // included) and the innermost operator at or below it (a pool id, or k_none).
+  // included), the innermost operator at or below it (a pool id, or k_none), its
+  // call-tree node and the last child node made under it (a loop calls the same one).
   constexpr std::uint32_t k_none = ~0u;
   struct Open {
     std::uint32_t event;
     std::uint32_t below_same_key;
     std::int64_t key_end;
     std::uint32_t launcher;
+    std::uint32_t node;
+    std::uint32_t last_name = k_none, last_child = 0;
   };
   std::vector<Open> stack;
   std::pmr::vector<std::uint32_t> top_of_key(keys.count(), k_none, memory);  // stack position
@@ -268,7 +300,18 @@ Nesting nest(const model::TraceFile& f, NameFacts& names, const KeyIds& keys, St
       if (covered > begin) n.incl_ns[i] = std::max<std::int64_t>(0, end - covered);
       top_of_key[key] = static_cast<std::uint32_t>(stack.size());
       const bool op = ev[i].kind == Kind::cpu_op && !step_span(i);
-      stack.push_back({i, same, std::max(end, covered), op ? ev[i].name : outer_launcher});
+      std::uint32_t node = stack.empty() ? model::k_tree_top : stack.back().node;
+      if (windows.step_at[i] >= 0 && !step_span(i)) {
+        if (stack.empty()) {
+          node = paths.child(node, ev[i].name, i);
+        } else {
+          auto& outer = stack.back();
+          if (outer.last_name != ev[i].name) outer.last_name = ev[i].name, outer.last_child = paths.child(node, ev[i].name, i);
+          node = outer.last_child;
+        }
+        n.node[i] = node;
+      }
+      stack.push_back({i, same, std::max(end, covered), op ? ev[i].name : outer_launcher, node});
       if (runs_ops && !step_span(i)) {
         const std::int64_t st = windows.step_at[i];
         if (st >= 0) {
@@ -418,7 +461,8 @@ model::FileSummary summarize_file(const model::TraceFile& f) {
   }
   windows.host_busy.assign(s.steps.size(), 0);
   const KeyIds key_ids(ev, f.pool.size(), arena.get());
-  const auto nesting = nest(f, names, key_ids, windows, arena.get());
+  Paths paths;
+  const auto nesting = nest(f, names, key_ids, windows, paths, arena.get());
 
   // Keys: index into s.keys of each key id, in the order the keys first have a cell.
   constexpr std::uint32_t k_none = ~0u;
@@ -467,6 +511,21 @@ model::FileSummary summarize_file(const model::TraceFile& f) {
     }
     return s.launches[last.cell].total_ns;
   };
+  // Tree cells: (node, step) -> index into s.tree_cells, with each node's last cell at
+  // hand; nodes are numbered as Paths made them and sorted at the end.
+  std::vector<std::pair<std::uint32_t, std::uint32_t>> last_tree_cell;  // per node: (step, cell)
+  std::unordered_map<std::uint64_t, std::uint32_t> tree_cell_index;
+  auto tree_cell_of = [&](std::uint32_t node, std::uint32_t step) -> model::TreeCell& {
+    if (node >= last_tree_cell.size()) last_tree_cell.resize(std::max<std::size_t>(node + 1, paths.size()), {k_none, 0});
+    auto& last = last_tree_cell[node];
+    if (last.first != step) {
+      const auto [it, fresh] = tree_cell_index.try_emplace((std::uint64_t{node} << 32) | step,
+                                                           static_cast<std::uint32_t>(s.tree_cells.size()));
+      if (fresh) s.tree_cells.push_back({node, step, 0, 0, 0});
+      last = {step, it->second};
+    }
+    return s.tree_cells[last.second];
+  };
   std::pmr::vector<GpuInterval> gpu(arena.get());
   gpu.reserve(static_cast<std::size_t>(
       std::count_if(ev.begin(), ev.end(), [](const model::Event& e) { return model::is_gpu_work(e.kind); })));
@@ -502,9 +561,20 @@ model::FileSummary summarize_file(const model::TraceFile& f) {
     c.count += 1;
     detail::add_sat(c.total_ns, nesting.incl_ns[i]);
     detail::add_sat(c.self_ns, nesting.self_ns[i]);
+    if (is_host(e.kind)) {
+      auto& tc = tree_cell_of(nesting.node[i], step);
+      tc.count += 1;
+      detail::add_sat(tc.total_ns, e.dur_ns);
+      detail::add_sat(tc.self_ns, nesting.self_ns[i]);
+    }
     if (model::is_gpu_work(e.kind)) {
       std::uint32_t who;
       const auto l = e.correlation >= 0 ? launch_of.find(e.correlation) : -1;
+      // GPU work hangs under the runtime call that launched it (top level without one).
+      auto& tc = tree_cell_of(paths.child(l < 0 ? model::k_tree_top : nesting.node[static_cast<std::size_t>(l)], e.name, i), step);
+      tc.count += 1;
+      detail::add_sat(tc.total_ns, e.dur_ns);
+      detail::add_sat(tc.self_ns, e.dur_ns);
       if (l < 0) who = launcher_id(~1u, "(launch not in trace)");
       else if (nesting.launcher[static_cast<std::size_t>(l)] == ~0u) who = launcher_id(~0u, "(no enclosing operator)");
       else who = launcher_id(nesting.launcher[static_cast<std::size_t>(l)], {});
@@ -553,6 +623,12 @@ model::FileSummary summarize_file(const model::TraceFile& f) {
   std::sort(s.launches.begin(), s.launches.end(), [](const model::LaunchCell& a, const model::LaunchCell& b) {
     return std::tie(a.launcher, a.key, a.step) < std::tie(b.launcher, b.key, b.step);
   });
+  s.tree.reserve(paths.size());
+  for (std::uint32_t node = 0; node < paths.size(); ++node) s.tree.push_back({paths.parent(node), key_of(paths.event(node))});
+  std::sort(s.tree_cells.begin(), s.tree_cells.end(), [](const model::TreeCell& a, const model::TreeCell& b) {
+    return std::tie(a.node, a.step) < std::tie(b.node, b.step);
+  });
+  fold_tree(s, k_tree_budget);
 
   // Counted per event, as their ids say; one sample per file says how many.
   if (outside)

@@ -74,3 +74,13 @@ std::vector<std::size_t> DiffReport::impact_order() const {
 }
 
 }  // namespace tracediff::model
+
+namespace tracediff::model {
+
+std::vector<std::string_view> CallTree::path(std::uint32_t node) const {
+  std::vector<std::string_view> out;
+  for (; node != k_no_node && node < nodes.size(); node = nodes[node].parent) out.push_back(nodes[node].name);
+  return {out.rbegin(), out.rend()};
+}
+
+}  // namespace tracediff::model

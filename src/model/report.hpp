@@ -17,6 +17,8 @@
 
 namespace tracediff::model {
 
+constexpr std::uint32_t k_no_node = ~0u;  // no call-tree node (CallTree)
+
 // HTA's ops_diff groups, by count (hta-tracediff-semantics.md §7).
 enum class Change : std::uint8_t { added, deleted, increased, decreased, unchanged };
 const char* change_name(Change c);   // "added", ...
@@ -70,6 +72,8 @@ struct DiffRow {
   std::optional<double> pct;               // diff_pct(): set by analysis
   std::optional<double> self_pct;          // the same for self time
   double median_diff_ns = 0;               // what the verdict judged: median(test) - median(control)
+  std::uint32_t tree_node = k_no_node;     // the call-tree path that carries most of its change
+  std::size_t explained_by = SIZE_MAX;     // the row of a call inside it that explains >= 90 % of its change
   // Inclusive time of each step unit (selected, warm-up left out), for the gate's sums.
   Samples control_samples, test_samples;
 
@@ -216,12 +220,46 @@ const char* figure_words(const Figure& f);
 // The largest significant changes, in order: indices into DiffReport::rows.
 struct TopList {
   std::vector<std::size_t> rows;
+  // Per row, its node in the call tree: the path that carries most of its change
+  // (k_no_node: none).
+  std::vector<std::uint32_t> nodes;
+  // Significant rows left out because one call inside explains at least 90 % of their
+  // change, and that call's own row is listed (or counted in `more`).
+  std::size_t folded = 0;
   std::size_t more = 0;          // significant, beyond the list's length
   std::size_t within_noise = 0;  // the same direction, within noise
   std::size_t untestable = 0;    // the same direction, not testable
   // No row could be tested (too few steps on a side): rows are then the largest raw
   // changes, to be shown as not testable, never as real.
   bool raw = false;
+};
+
+// The call tree of both sides, matched by the names along each path (analysis/
+// call_tree.cpp). A host node's time is host time at that path; a GPU node (a kernel,
+// memcpy or memset) hangs under the runtime call that launched it, and its time is
+// GPU time. Figures are per step unit of each side.
+struct CallNode {
+  std::string name;              // "(other)" / "(other GPU work)" for folded subtrees
+  Device device = Device::cpu;   // gpu: GPU work
+  bool other = false;            // folds the smallest subtrees of its parent (node budget)
+  std::uint32_t parent = k_no_node;
+  std::vector<std::uint32_t> children;  // by weight (both sides), heaviest first, then name
+  std::size_t row = SIZE_MAX;    // the row of its name, for its label; SIZE_MAX: none
+  struct Side {
+    double count = 0;   // calls per unit
+    double self_ns = 0; // per unit: inclusive less the host events directly inside
+  } control, test;
+  Comparison time;  // inclusive time per unit, judged (a GPU node: its GPU time)
+  Comparison gpu;   // GPU time per unit launched at or under this path, judged
+};
+
+struct CallTree {
+  std::vector<CallNode> nodes;     // parents before children
+  std::vector<std::uint32_t> top;  // the top-level nodes, in children's order
+  std::size_t budget = 0;          // nodes kept per side at most
+  std::uint64_t control_folded = 0, test_folded = 0;  // nodes folded into "(other)" nodes
+  // Names from the top down to `node`, itself included.
+  std::vector<std::string_view> path(std::uint32_t node) const;
 };
 
 // A property on which the sides differ: the likeliest cause of a change, said first.
@@ -286,6 +324,7 @@ struct DiffReport {
   bool queue_backs_up = false;          // GPU work outlives its step on a side (a note says where)
   ChartRows charts;                     // what the HTML report's charts draw
   Embedded embedded;                    // what the HTML report embeds of its long lists
+  CallTree call_tree;                   // default mode only
 
   // by_impact when it is a permutation of the rows (a report built by hand in a test
   // may leave it empty), else row order.

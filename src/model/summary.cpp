@@ -32,6 +32,10 @@ void bound_durations(SetSummary& set) {
       bound(c.self_ns, clamped);
     }
     for (auto& l : f.launches) bound(l.total_ns, clamped);
+    for (auto& c : f.tree_cells) {
+      bound(c.total_ns, clamped);
+      bound(c.self_ns, clamped);
+    }
     if (clamped)
       f.diagnostics.report(DiagId::summary_durations_clamped, f.path, 0,
                            std::to_string(clamped) + " durations clamped: the side's durations add up past 2^61 ns",

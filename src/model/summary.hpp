@@ -17,7 +17,8 @@ namespace tracediff::model {
 // Version of the *.tdsum.json layout; bump on any incompatible change.
 // 2: inclusive time as the union of a name's nested occurrences; GPU busy within the
 // step window, spill and host busy; CUDA versions, graphs and compiled regions.
-constexpr int k_summary_schema_version = 2;
+// 3: the call tree (tree, tree_cells).
+constexpr int k_summary_schema_version = 3;
 
 constexpr std::int64_t k_whole_trace_step = -1;  // the one pseudo-step of a file without steps
 
@@ -49,6 +50,29 @@ struct LaunchCell {
   std::int64_t total_ns = 0;
 };
 
+// One call path of a file: a host event under the path of the host events around it
+// on its thread (ProfilerStep spans left out: a step is the root), or a piece of GPU
+// work under the path of the runtime call that launched it.
+constexpr std::uint32_t k_tree_top = ~0u;    // TreeNode::parent of a top-level node
+// TreeNode::key of the nodes that fold the smallest subtrees of their parent (the
+// node budget): its host calls, "(other)", and its GPU work, "(other GPU work)".
+constexpr std::uint32_t k_tree_other = ~0u;
+constexpr std::uint32_t k_tree_other_gpu = ~0u - 1;
+struct TreeNode {
+  std::uint32_t parent = k_tree_top;  // index into FileSummary::tree, always below this node's
+  std::uint32_t key = 0;              // index into FileSummary::keys, or k_tree_other
+};
+
+// One (node, step) aggregate: calls, inclusive and self time at that path. A host
+// node's time is host time; a GPU node's is GPU time (inclusive = self).
+struct TreeCell {
+  std::uint32_t node = 0;
+  std::uint32_t step = 0;
+  std::uint64_t count = 0;
+  std::int64_t total_ns = 0;
+  std::int64_t self_ns = 0;
+};
+
 struct FileSummary {
   std::string path;
   int rank = 0;
@@ -68,6 +92,9 @@ struct FileSummary {
   std::vector<StepSummary> steps;
   std::vector<Cell> cells;
   std::vector<LaunchCell> launches;
+  std::vector<TreeNode> tree;        // parents before children
+  std::vector<TreeCell> tree_cells;  // sorted by (node, step)
+  std::uint64_t tree_folded = 0;     // nodes folded into "(other)" nodes by the node budget
   Diagnostics diagnostics;  // the file's own, plus events outside steps and unlinked GPU work
 };
 

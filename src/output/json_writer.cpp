@@ -116,9 +116,10 @@ void figures(std::ostream& out, const std::vector<model::Figure>& v) {
 }
 
 void top_list(std::ostream& out, const model::DiffReport& r, const model::TopList& t) {
-  list(out, t.rows, [&](std::size_t i) {
-    const auto& row = r.rows[i];
-    out << "\n    {\"name\": " << json_string(row.name) << ", \"label\": " << json_string(row.label)
+  out << '[';
+  for (std::size_t k = 0; k < t.rows.size(); ++k) {
+    const auto& row = r.rows[t.rows[k]];
+    out << (k ? ",\n    " : "\n    ") << "{\"name\": " << json_string(row.name) << ", \"label\": " << json_string(row.label)
         << ", \"category\": " << json_string(row.category) << ", \"device\": \"" << model::device_name(row.device)
         << "\", \"control_per_step_us\": "
         << us_decimal(row.per_step_basis ? row.control_step.total_ns : static_cast<double>(row.control.total_ns))
@@ -127,13 +128,57 @@ void top_list(std::ostream& out, const model::DiffReport& r, const model::TopLis
         << ", \"diff_per_step_us\": "
         << us_decimal(row.per_step_basis ? row.diff_per_step_ns() : static_cast<double>(row.diff_ns()))
         << ", \"diff_pct\": " << pct_decimal(row.pct, "null") << ", \"verdict\": \""
-        << model::verdict_name(row.verdict) << "\"}";
-  });
+        << model::verdict_name(row.verdict) << "\", \"path\": ";
+    list(out, r.call_tree.path(k < t.nodes.size() ? t.nodes[k] : model::k_no_node),
+         [&](std::string_view s) { out << json_string(s); });
+    out << '}';
+  }
+  out << ']';
+}
+
+// The call tree, nested as it is (written from its pre-order with a stack of open
+// nodes: a deep recursion must not recurse here).
+void call_tree(std::ostream& out, const model::CallTree& t) {
+  out << "{\"budget\": " << t.budget << ", \"control_folded\": " << t.control_folded
+      << ", \"test_folded\": " << t.test_folded << ", \"nodes\": " << t.nodes.size() << ", \"top\": [";
+  struct Open {
+    std::uint32_t node;
+    bool any_child;
+  };
+  std::vector<Open> open;
+  bool any_top = false;
+  const auto side = [&](const model::CallNode::Side& s, double incl, double gpu) {
+    out << "{\"count_per_step\": " << decimal(s.count, 3) << ", \"inclusive_us\": " << us_decimal(incl)
+        << ", \"self_us\": " << us_decimal(s.self_ns) << ", \"gpu_us\": " << us_decimal(gpu) << '}';
+  };
+  for (std::uint32_t i = 0; i < t.nodes.size(); ++i) {
+    const auto& n = t.nodes[i];
+    while (!open.empty() && open.back().node != n.parent) {
+      out << "]}";
+      open.pop_back();
+    }
+    bool& any = open.empty() ? any_top : open.back().any_child;
+    out << (any ? ",\n" : "\n") << std::string(std::min<std::size_t>(2 * open.size() + 4, 64), ' ');
+    any = true;
+    out << "{\"name\": " << json_string(n.name) << ", \"device\": \"" << model::device_name(n.device) << '"';
+    if (n.other) out << ", \"other\": true";
+    out << ", \"control\": ";
+    side(n.control, n.time.control, n.gpu.control);
+    out << ", \"test\": ";
+    side(n.test, n.time.test, n.gpu.test);
+    out << ", \"diff_per_step_us\": " << us_decimal(n.time.diff()) << ", \"diff_pct\": " << pct_decimal(n.time.pct, "null")
+        << ", \"verdict\": \"" << model::verdict_name(n.time.verdict) << "\", \"significant\": "
+        << (n.time.significant ? "true" : "false") << ", \"gpu_diff_per_step_us\": " << us_decimal(n.gpu.diff())
+        << ", \"gpu_verdict\": \"" << model::verdict_name(n.gpu.verdict) << "\", \"children\": [";
+    open.push_back({i, false});
+  }
+  for (; !open.empty(); open.pop_back()) out << "]}";
+  out << "]}";
 }
 
 void top_counts(std::ostream& out, const model::TopList& t) {
   out << "{\"shown\": " << t.rows.size() << ", \"more\": " << t.more << ", \"within_noise\": " << t.within_noise
-      << ", \"untestable\": " << t.untestable << ", \"raw\": " << (t.raw ? "true" : "false") << '}';
+      << ", \"untestable\": " << t.untestable << ", \"folded\": " << t.folded << ", \"raw\": " << (t.raw ? "true" : "false") << '}';
 }
 
 void ranks(std::ostream& out, const std::vector<model::RankDetail>& v) {
@@ -264,6 +309,8 @@ void write_json(const model::DiffReport& r, std::ostream& out) {
     out << (r.by_launcher.empty() ? "],\n" : "\n  ],\n");
     out << "  \"top_launchers\": ";
     list(out, r.top_launchers, [&](std::size_t k) { out << json_string(r.by_launcher[k].launcher); });
+    out << ",\n  \"call_tree\": ";
+    call_tree(out, r.call_tree);
     out << ",\n  \"min_change\": {\"pct\": " << decimal(r.min_change_pct, 3)
         << ", \"us\": " << decimal(r.min_change_us, 3) << "},\n";
   }

@@ -84,7 +84,25 @@ void write_summary(const model::SetSummary& s, std::ostream& out) {
       const auto& l = f.launches[i];
       out << (i ? ", " : "") << '[' << l.launcher << ", " << l.key << ", " << l.step << ", " << l.total_ns << ']';
     }
-    out << "]}";
+    out << "],\n   \"tree\": [";
+    for (std::size_t i = 0; i < f.tree.size(); ++i) {
+      const auto& n = f.tree[i];
+      out << (i ? ", " : "") << '[';
+      if (n.parent == model::k_tree_top) out << -1;
+      else out << n.parent;
+      out << ", ";
+      if (n.key == model::k_tree_other) out << -1;
+      else if (n.key == model::k_tree_other_gpu) out << -2;
+      else out << n.key;
+      out << ']';
+    }
+    out << "],\n   \"tree_cells\": [";
+    for (std::size_t i = 0; i < f.tree_cells.size(); ++i) {
+      const auto& c = f.tree_cells[i];
+      out << (i ? ", " : "") << '[' << c.node << ", " << c.step << ", " << c.count << ", " << c.total_ns << ", "
+          << c.self_ns << ']';
+    }
+    out << "], \"tree_folded\": " << f.tree_folded << '}';
   }
   out << "\n ]}\n";
 }

@@ -217,7 +217,39 @@ struct Reader {
                             index(t[2], f.steps.size(), "step"), duration(t[3], "total")});
       ++item_no;
     }
+    // The call tree: a node's parent comes before it (-1: top level), so it is a tree;
+    // its key is one of the file's, or -1 / -2 for the "(other)" nodes of the budget.
+    item = "tree node";
+    item_no = 0;
+    for (const auto& n : array(at(o, "tree"), "tree")) {
+      const auto& t = tuple(n, 2, "tree node");
+      const auto parent = integer(t[0], "parent");
+      if (parent < -1 || parent >= static_cast<std::int64_t>(f.tree.size()))
+        fail("parent " + std::to_string(parent) + " is not an earlier node");
+      const auto key = integer(t[1], "key");
+      if (key < -2 || key >= static_cast<std::int64_t>(f.keys.size()))
+        fail("key " + std::to_string(key) + " out of range (" + std::to_string(f.keys.size()) + " keys)");
+      f.tree.push_back({parent < 0 ? model::k_tree_top : static_cast<std::uint32_t>(parent),
+                        key == -1 ? model::k_tree_other : key == -2 ? model::k_tree_other_gpu
+                                                                    : static_cast<std::uint32_t>(key)});
+      ++item_no;
+    }
+    counted = 0;
+    item = "tree cell";
+    item_no = 0;
+    for (const auto& c : array(at(o, "tree_cells"), "tree_cells")) {
+      const auto& t = tuple(c, 5, "tree cell");
+      const auto node = index(t[0], f.tree.size(), "node");
+      const auto step = index(t[1], f.steps.size(), "step");
+      const auto n = count(t[2], "count");
+      if (n > f.events - counted)
+        fail("tree cells count more events than the file's " + std::to_string(f.events));
+      counted += n;
+      f.tree_cells.push_back({node, step, n, duration(t[3], "total"), duration(t[4], "self")});
+      ++item_no;
+    }
     item = nullptr;
+    f.tree_folded = figure(at(o, "tree_folded"), "tree_folded");
     return f;
   }
 };
@@ -293,8 +325,10 @@ model::SetSummary read_summary_bytes(std::string_view bytes, const std::string& 
   if (version < 1) r.fail("schema_version " + std::to_string(version));
   if (version < model::k_summary_schema_version)
     throw Fatal(path + ": summary schema version " + std::to_string(version) +
-                " was written by an older tracediff, whose figures this one computes differently (inclusive time "
-                "of nested names, GPU busy within the step); summarize the traces again");
+                " was written by an older tracediff; this one reads version " +
+                std::to_string(model::k_summary_schema_version) +
+                " (it adds the call tree, and computes inclusive time of nested names and GPU busy differently): "
+                "summarize the traces again");
   model::SetSummary s;
   s.label = r.string(r.at(top, "label"), "label");
   s.inputs = r.strings(r.at(top, "inputs"), "inputs");

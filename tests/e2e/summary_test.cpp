@@ -72,10 +72,10 @@ BOOST_AUTO_TEST_CASE(summaries_are_validated) {
   BOOST_REQUIRE(run_cli({"summarize", gen, "-o", dir + "/ok.tdsum.json", "-q"}).exit_code == 0);
   const auto ok = read_file(dir + "/ok.tdsum.json");
   auto newer = ok;
-  newer.replace(newer.find("\"schema_version\": 2"), 19, "\"schema_version\": 99");
+  newer.replace(newer.find("\"schema_version\": 3"), 19, "\"schema_version\": 99");
   write_file(dir + "/newer.tdsum.json", newer);
   auto older = ok;
-  older.replace(older.find("\"schema_version\": 2"), 19, "\"schema_version\": 1");
+  older.replace(older.find("\"schema_version\": 3"), 19, "\"schema_version\": 2");
   write_file(dir + "/older.tdsum.json", older);
   auto broken = ok;
   broken.replace(broken.find("\"cells\": [["), 11, "\"cells\": [[999999, 0, 1, 1, 1], [");
@@ -98,7 +98,7 @@ BOOST_AUTO_TEST_CASE(summaries_are_validated) {
 namespace {
 
 // A small valid summary: one file, two steps, two keys, one launch.
-const std::string k_small = R"({"format": "tracediff-summary", "schema_version": 2, "label": "t", "inputs": ["x"],
+const std::string k_small = R"({"format": "tracediff-summary", "schema_version": 3, "label": "t", "inputs": ["x"],
  "diagnostics": {"counts": {"rank_duplicate": 1}, "samples": []},
  "files": [{"path": "x", "rank": 3, "rank_source": "distributedInfo", "world_size": 4, "gpu_names": ["H100"],
   "cuda_runtime_version": 12040, "cuda_driver_version": null, "cuda_graphs": false, "compiled": true, "gpus_with_work": 1,
@@ -107,7 +107,9 @@ const std::string k_small = R"({"format": "tracediff-summary", "schema_version":
   "keys": [["cpu_op", "aten::mm", "cpu_op"], ["kernel", "gemm", "kernel"]], "launchers": ["aten::mm"],
   "steps": [[7, 100, 50, 50, 50, 0, 0, 0, 30, 0, 0, 40], [8, 100, 50, 50, 50, 0, 0, 0, 30, 0, 5, 40]],
   "cells": [[0, 0, 3, 60, 30], [0, 1, 3, 60, 30], [1, 0, 2, 50, 50]],
-  "launches": [[0, 1, 0, 50]]}]})";
+  "launches": [[0, 1, 0, 50]],
+  "tree": [[-1, 0], [0, 1]], "tree_cells": [[0, 0, 3, 60, 30], [0, 1, 3, 60, 30], [1, 0, 2, 50, 50]],
+  "tree_folded": 0}]})";
 
 // k_small with `from` (which must be there) replaced by `to`.
 std::string small_with(const std::string& from, const std::string& to) {
@@ -178,6 +180,16 @@ BOOST_AUTO_TEST_CASE(inconsistent_or_impossible_summaries_are_fatal_and_say_wher
       {small_with("[0, 1, 3, 60, 30]", "[0, 2, 3, 60, 30]"), "cell 1: step 2 out of range (2 steps)"},
       {small_with("[0, 1, 0, 50]", "[0, 2, 0, 50]"), "launch 0: key 2 out of range (2 keys)"},
       {small_with("\"launchers\": [\"aten::mm\"]", "\"launchers\": []"), "launch 0: launcher 0 out of range (0 launchers)"},
+      // The call tree: a tree of the file's keys, over its steps and events.
+      {small_with("\"tree\": [[-1, 0], [0, 1]]", "\"tree\": [[-1, 0], [1, 1]]"), "tree node 1: parent 1 is not an earlier node"},
+      {small_with("\"tree\": [[-1, 0], [0, 1]]", "\"tree\": [[-2, 0]]"), "tree node 0: parent -2"},
+      {small_with("\"tree\": [[-1, 0], [0, 1]]", "\"tree\": [[-1, 2], [0, 1]]"), "tree node 0: key 2 out of range"},
+      {small_with("\"tree\": [[-1, 0], [0, 1]]", "\"tree\": [[-1, -3], [0, 1]]"), "tree node 0: key -3 out of range"},
+      {small_with("[1, 0, 2, 50, 50]],\n  \"tree_folded", "[2, 0, 2, 50, 50]],\n  \"tree_folded"), "tree cell 2: node 2 out of range (2 nodes)"},
+      {small_with("[1, 0, 2, 50, 50]],\n  \"tree_folded", "[1, 5, 2, 50, 50]],\n  \"tree_folded"), "tree cell 2: step 5 out of range"},
+      {small_with("[1, 0, 2, 50, 50]],\n  \"tree_folded", "[1, 0, 9, 50, 50]],\n  \"tree_folded"), "tree cells count more events"},
+      {small_with("\"tree_folded\": 0", "\"tree_folded\": -1"), "tree_folded is negative"},
+      {small_with("\"tree_folded\": 0", "\"x\": 0"), "missing \"tree_folded\""},
       // Shape and types.
       {small_with("\"files\": [{", "\"files\": [], \"x\": [{"), "no files"},
       {small_with("\"rank\": 3", "\"rank\": \"3\""), "rank is not an integer"},
@@ -199,8 +211,8 @@ BOOST_AUTO_TEST_CASE(inconsistent_or_impossible_summaries_are_fatal_and_say_wher
 // overflow (the sanitizer build checks that), with the side counted twice.
 BOOST_AUTO_TEST_CASE(figures_up_to_the_limit_compare_without_overflow) {
   // Step 7's duration: 2^61 less k_small's other durations (645 in steps, 280 in
-  // cells, 50 in launches; counts and sizes are bounded apart).
-  const std::int64_t edge = (std::int64_t{1} << 61) - 875;
+  // cells, 50 in launches, 280 in tree cells; counts and sizes are bounded apart).
+  const std::int64_t edge = (std::int64_t{1} << 61) - 1155;
   const auto s = tracediff::reading::read_summary_bytes(small_with("[7, 100,", "[7, " + std::to_string(edge) + ","),
                                                         "edge.tdsum.json");
   BOOST_TEST(s.files[0].diagnostics.count(tracediff::model::DiagId::summary_durations_clamped) == 0u);
@@ -231,6 +243,7 @@ BOOST_AUTO_TEST_CASE(durations_past_the_limit_are_clamped_and_counted) {
                                             st.detail.gpu_spill_ns + st.detail.host_busy_ns);
       for (const auto& c : f.cells) total += static_cast<std::uint64_t>(c.total_ns + c.self_ns);
       for (const auto& l : f.launches) total += static_cast<std::uint64_t>(l.total_ns);
+      for (const auto& c : f.tree_cells) total += static_cast<std::uint64_t>(c.total_ns + c.self_ns);
     }
     BOOST_TEST(total == tracediff::model::k_max_durations);
     // It writes back as it reads, clamped: bounding again changes nothing.

@@ -1,0 +1,428 @@
+#include "analysis/call_tree.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <queue>
+#include <tuple>
+
+#include "analysis/aggregate.hpp"
+#include "analysis/noise.hpp"
+
+namespace tracediff::analysis {
+
+namespace {
+
+constexpr std::uint32_t k_top = model::k_tree_top;
+constexpr std::uint32_t k_from_other = ~0u, k_from_other_gpu = ~0u - 1;
+constexpr std::string_view k_other_name = "(other)", k_other_gpu_name = "(other GPU work)";
+
+// A tree folded to a budget: the nodes kept (in their order), then the "(other)"
+// nodes, and where each old node's figures go.
+struct Folded {
+  struct NewNode {
+    std::uint32_t parent;  // new index, or k_top
+    std::uint32_t from;    // old index, k_from_other or k_from_other_gpu
+  };
+  std::vector<NewNode> nodes;
+  std::vector<std::uint32_t> target;  // per old node: the new node that takes its figures
+  // Per old node: its count and inclusive time move with it (a kept node, or the
+  // outermost of a folded subtree); else only its self time does (it is inside).
+  std::vector<bool> whole;
+  std::uint64_t folded = 0;
+};
+
+// Keeps the heaviest nodes from the top down (a node only after its parent), while
+// the kept nodes and the "(other)" nodes their folded children need (at most three
+// each: host, GPU work, and GPU work under the host one) fit the budget.
+// `weight`: inclusive host time plus the GPU time launched within, over all steps.
+// Returns nothing when the tree fits as it is.
+std::optional<Folded> plan_fold(const std::vector<std::uint32_t>& parent, const std::vector<bool>& gpu,
+                                const std::vector<double>& weight, std::size_t budget) {
+  const auto n = parent.size();
+  if (n <= budget) return std::nullopt;
+  // Children of each node (index n: the top level), as ranges of one array.
+  std::vector<std::uint32_t> first(n + 2, 0), kids(n);
+  const auto slot = [&](std::uint32_t p) { return p == k_top ? n : p; };
+  for (std::uint32_t i = 0; i < n; ++i) ++first[slot(parent[i]) + 1];
+  for (std::size_t i = 1; i < first.size(); ++i) first[i] += first[i - 1];
+  {
+    auto next = first;
+    for (std::uint32_t i = 0; i < n; ++i) kids[next[slot(parent[i])]++] = i;
+  }
+  std::vector<std::uint32_t> left(n + 1);  // children not yet kept
+  for (std::size_t p = 0; p <= n; ++p) left[p] = first[p + 1] - first[p];
+  const auto heavier = [&](std::uint32_t a, std::uint32_t b) {
+    return weight[a] != weight[b] ? weight[a] < weight[b] : a > b;  // max-heap: heaviest, then first
+  };
+  std::priority_queue<std::uint32_t, std::vector<std::uint32_t>, decltype(heavier)> frontier(heavier);
+  for (auto k = first[n]; k < first[n + 1]; ++k) frontier.push(kids[k]);
+  std::vector<bool> keep(n, false);
+  std::size_t kept = 0, open = left[n] ? 1 : 0;  // open: kept nodes (or the top) with children left
+  while (!frontier.empty()) {
+    const auto x = frontier.top();
+    const auto p = slot(parent[x]);
+    const std::size_t open_after = open + (left[x] ? 1 : 0) - (left[p] == 1 ? 1 : 0);
+    if (kept + 1 + 3 * open_after > budget) break;
+    frontier.pop();
+    keep[x] = true;
+    ++kept;
+    --left[p];
+    open = open_after;
+    for (auto k = first[x]; k < first[x + 1]; ++k) frontier.push(kids[k]);
+  }
+  Folded f;
+  f.target.assign(n, 0);
+  f.whole.assign(n, true);
+  std::vector<std::uint32_t> anc(n);  // nearest kept ancestor of a dropped node (k_top: none)
+  for (std::uint32_t i = 0; i < n; ++i) {
+    if (!keep[i]) continue;
+    f.target[i] = static_cast<std::uint32_t>(f.nodes.size());
+    f.nodes.push_back({parent[i] == k_top ? k_top : f.target[parent[i]], i});
+  }
+  // "(other)" nodes, made as the first node that needs each is met: per kept
+  // ancestor, host and GPU; and GPU work under the host one.
+  std::unordered_map<std::uint64_t, std::uint32_t> others;
+  const auto other = [&](std::uint32_t under, std::uint32_t from) {
+    const auto [it, fresh] = others.try_emplace((std::uint64_t{under} << 32) | from, 0);
+    if (fresh) {
+      it->second = static_cast<std::uint32_t>(f.nodes.size());
+      f.nodes.push_back({under, from});
+    }
+    return it->second;
+  };
+  for (std::uint32_t i = 0; i < n; ++i) {
+    if (keep[i]) continue;
+    ++f.folded;
+    const bool parent_kept = parent[i] == k_top || keep[parent[i]];
+    anc[i] = parent_kept ? parent[i] : anc[parent[i]];
+    const auto a = anc[i] == k_top ? k_top : f.target[anc[i]];
+    if (!gpu[i]) {
+      f.target[i] = other(a, k_from_other);
+      f.whole[i] = parent_kept;
+    } else {
+      f.target[i] = parent_kept ? other(a, k_from_other_gpu) : other(other(a, k_from_other), k_from_other_gpu);
+    }
+  }
+  return f;
+}
+
+// Per node: inclusive host time plus the GPU time launched within (GPU nodes: their
+// own), from per-node totals.
+std::vector<double> weights(const std::vector<std::uint32_t>& parent, const std::vector<bool>& gpu,
+                            const std::vector<double>& total) {
+  std::vector<double> g(parent.size(), 0.0), w(parent.size(), 0.0);
+  for (std::size_t i = parent.size(); i-- > 0;) {
+    if (gpu[i]) g[i] += total[i];
+    if (parent[i] != k_top) g[parent[i]] += g[i];
+    w[i] = (gpu[i] ? 0.0 : total[i]) + g[i];
+  }
+  return w;
+}
+
+}  // namespace
+
+void fold_tree(model::FileSummary& s, std::size_t budget) {
+  const auto n = s.tree.size();
+  if (n <= budget) return;
+  std::vector<std::uint32_t> parent(n);
+  std::vector<bool> gpu(n);
+  std::vector<double> total(n, 0.0);
+  for (std::size_t i = 0; i < n; ++i) {
+    parent[i] = s.tree[i].parent;
+    const auto key = s.tree[i].key;
+    gpu[i] = key == model::k_tree_other_gpu ||
+             (key < s.keys.size() && model::is_gpu_work(s.keys[key].kind));
+  }
+  for (const auto& c : s.tree_cells) total[c.node] += static_cast<double>(c.total_ns);
+  const auto plan = plan_fold(parent, gpu, weights(parent, gpu, total), budget);
+  if (!plan) return;
+  std::vector<model::TreeNode> tree;
+  tree.reserve(plan->nodes.size());
+  for (const auto& nn : plan->nodes)
+    tree.push_back({nn.parent, nn.from == k_from_other ? model::k_tree_other
+                               : nn.from == k_from_other_gpu ? model::k_tree_other_gpu
+                                                             : s.tree[nn.from].key});
+  std::vector<model::TreeCell> cells;
+  cells.reserve(s.tree_cells.size());
+  for (const auto& c : s.tree_cells) {
+    const bool whole = plan->whole[c.node];
+    cells.push_back({plan->target[c.node], c.step, whole ? c.count : 0, whole ? c.total_ns : 0, c.self_ns});
+  }
+  std::sort(cells.begin(), cells.end(), [](const model::TreeCell& a, const model::TreeCell& b) {
+    return std::tie(a.node, a.step) < std::tie(b.node, b.step);
+  });
+  std::size_t kept = 0;
+  for (const auto& c : cells) {
+    if (kept && cells[kept - 1].node == c.node && cells[kept - 1].step == c.step) {
+      auto& into = cells[kept - 1];
+      into.count += c.count;
+      detail::add_sat(into.total_ns, c.total_ns);
+      detail::add_sat(into.self_ns, c.self_ns);
+    } else {
+      cells[kept++] = c;
+    }
+  }
+  cells.resize(kept);
+  s.tree = std::move(tree);
+  s.tree_cells = std::move(cells);
+  s.tree_folded += plan->folded;
+}
+
+namespace detail {
+
+std::uint32_t SideTree::child(std::uint32_t parent, std::string_view name, std::string_view category, bool gpu,
+                              bool other) {
+  const auto key = std::make_pair((std::uint64_t{parent} << 1) | (gpu ? 1 : 0), name);
+  const auto [it, fresh] = m_index.try_emplace(key, static_cast<std::uint32_t>(m_nodes.size()));
+  if (fresh) {
+    Node n{parent, name, category, gpu, other, 0, 0, model::Samples(m_units)};
+    m_nodes.push_back(std::move(n));
+  }
+  return it->second;
+}
+
+void SideTree::add_file(const model::FileSummary& f, const std::vector<std::int64_t>& unit_of_step, bool gpu) {
+  constexpr std::uint32_t k_skip = ~0u - 1;
+  std::vector<std::uint32_t> mine(f.tree.size(), k_skip);
+  for (std::size_t i = 0; i < f.tree.size(); ++i) {
+    const auto& t = f.tree[i];
+    const bool other = t.key == model::k_tree_other || t.key == model::k_tree_other_gpu;
+    const bool is_gpu = t.key == model::k_tree_other_gpu || (!other && model::is_gpu_work(f.keys[t.key].kind));
+    const auto parent = t.parent == k_top ? k_top : mine[t.parent];
+    if ((is_gpu && !gpu) || parent == k_skip) continue;
+    const std::string_view name = t.key == model::k_tree_other ? k_other_name
+                                  : t.key == model::k_tree_other_gpu ? k_other_gpu_name
+                                                                     : std::string_view(f.keys[t.key].name);
+    const std::string_view category = other ? std::string_view() : std::string_view(f.keys[t.key].category);
+    mine[i] = child(parent, name, category, is_gpu, other);
+  }
+  m_folded += f.tree_folded;
+  for (const auto& c : f.tree_cells) {
+    if (mine[c.node] == k_skip) continue;
+    const auto u = unit_of_step[c.step];
+    if (u < 0) continue;
+    auto& n = m_nodes[mine[c.node]];
+    n.count += c.count;
+    add_sat(n.self_ns, c.self_ns);
+    n.time.add(static_cast<std::uint32_t>(u), static_cast<double>(c.total_ns));
+  }
+}
+
+void SideTree::finish(std::size_t budget) {
+  for (auto& n : m_nodes) n.time.settle();
+  const auto size = m_nodes.size();
+  if (size <= budget) return;
+  std::vector<std::uint32_t> parent(size);
+  std::vector<bool> gpu(size);
+  std::vector<double> total(size);
+  for (std::size_t i = 0; i < size; ++i) {
+    parent[i] = m_nodes[i].parent;
+    gpu[i] = m_nodes[i].gpu;
+    total[i] = m_nodes[i].time.sum();
+  }
+  const auto plan = plan_fold(parent, gpu, weights(parent, gpu, total), budget);
+  if (!plan) return;
+  std::vector<Node> nodes;
+  nodes.reserve(plan->nodes.size());
+  for (const auto& nn : plan->nodes) {
+    if (nn.from == k_from_other || nn.from == k_from_other_gpu) {
+      Node o{nn.parent, nn.from == k_from_other ? k_other_name : k_other_gpu_name, {}, nn.from == k_from_other_gpu, true,
+             0, 0, model::Samples(m_units)};
+      nodes.push_back(std::move(o));
+    } else {
+      nodes.push_back(std::move(m_nodes[nn.from]));
+      nodes.back().parent = nn.parent;
+    }
+  }
+  for (std::size_t i = 0; i < size; ++i) {
+    const auto to = plan->target[i];
+    if (plan->nodes[to].from == i) continue;  // kept: moved above
+    auto& into = nodes[to];
+    const auto& from = m_nodes[i];
+    add_sat(into.self_ns, from.self_ns);
+    if (!plan->whole[i]) continue;
+    into.count += from.count;
+    into.time.add_all(from.time);
+  }
+  for (auto& n : nodes)
+    if (n.other) n.time.settle();
+  m_nodes = std::move(nodes);
+  m_index.clear();  // the tree is final
+  m_folded += plan->folded;
+}
+
+namespace {
+
+// GPU time launched at or under each node, per unit (a GPU node: its own time).
+std::vector<model::Samples> gpu_within(const SideTree& t) {
+  const auto& nodes = t.nodes();
+  std::vector<model::Samples> g(nodes.size(), model::Samples(t.units()));
+  for (std::size_t i = nodes.size(); i-- > 0;) {
+    if (nodes[i].gpu) g[i].add_all(nodes[i].time);
+    g[i].settle();
+    if (nodes[i].parent != k_top) g[nodes[i].parent].add_all(g[i]);
+  }
+  return g;
+}
+
+}  // namespace
+
+model::CallTree compare_trees(const SideTree& control, const SideTree& test, const NoiseRule& rule,
+                              const std::vector<model::DiffRow>& rows) {
+  // Match by (parent, GPU or not, name): the diff tree's nodes, parents first.
+  struct Pair {
+    std::uint32_t parent;
+    std::uint32_t c = k_top, t = k_top;  // index on each side, k_top: absent
+    std::vector<std::uint32_t> children;
+  };
+  std::vector<Pair> pairs;
+  std::vector<std::uint32_t> top;
+  struct KeyHash {
+    std::size_t operator()(const std::pair<std::uint64_t, std::string_view>& k) const {
+      return std::hash<std::string_view>()(k.second) ^ (k.first * 0x9E3779B97F4A7C15ull);
+    }
+  };
+  std::unordered_map<std::pair<std::uint64_t, std::string_view>, std::uint32_t, KeyHash> index;
+  const auto match = [&](const SideTree& side, bool is_control) {
+    std::vector<std::uint32_t> to(side.nodes().size());
+    for (std::size_t i = 0; i < side.nodes().size(); ++i) {
+      const auto& n = side.nodes()[i];
+      const auto parent = n.parent == k_top ? k_top : to[n.parent];
+      const auto [it, fresh] =
+          index.try_emplace({(std::uint64_t{parent} << 1) | (n.gpu ? 1 : 0), n.name}, static_cast<std::uint32_t>(pairs.size()));
+      if (fresh) {
+        pairs.push_back({parent, k_top, k_top, {}});
+        (parent == k_top ? top : pairs[parent].children).push_back(it->second);
+      }
+      (is_control ? pairs[it->second].c : pairs[it->second].t) = static_cast<std::uint32_t>(i);
+      to[i] = it->second;
+    }
+  };
+  match(control, true);
+  match(test, false);
+  index.clear();
+
+  const auto gc = gpu_within(control), gt = gpu_within(test);
+  const model::Samples c_zero(control.units()), t_zero(test.units());
+  // Rows by (category, name), for labels.
+  std::unordered_map<std::pair<std::uint64_t, std::string_view>, std::size_t, KeyHash> row_of;
+  for (std::size_t r = 0; r < rows.size(); ++r)
+    row_of.try_emplace({std::hash<std::string_view>()(rows[r].category), rows[r].name}, r);
+
+  model::CallTree tree;
+  tree.budget = k_tree_budget;
+  tree.control_folded = control.folded();
+  tree.test_folded = test.folded();
+  std::vector<model::CallNode> judged(pairs.size());
+  std::vector<double> weight(pairs.size());
+  for (std::size_t i = 0; i < pairs.size(); ++i) {
+    const auto& p = pairs[i];
+    const auto* cn = p.c == k_top ? nullptr : &control.nodes()[p.c];
+    const auto* tn = p.t == k_top ? nullptr : &test.nodes()[p.t];
+    const auto& any = cn ? *cn : *tn;
+    auto& out = judged[i];
+    out.name = any.name;
+    out.device = any.gpu ? model::Device::gpu : model::Device::cpu;
+    out.other = any.other;
+    if (!any.other) {
+      const auto it = row_of.find({std::hash<std::string_view>()(any.category), any.name});
+      if (it != row_of.end()) out.row = it->second;
+    }
+    const double cu = std::max<double>(1, static_cast<double>(control.units()));
+    const double tu = std::max<double>(1, static_cast<double>(test.units()));
+    if (cn) out.control = {static_cast<double>(cn->count) / cu, static_cast<double>(cn->self_ns) / cu};
+    if (tn) out.test = {static_cast<double>(tn->count) / tu, static_cast<double>(tn->self_ns) / tu};
+    out.time = compare_samples(cn ? cn->time : c_zero, tn ? tn->time : t_zero, rule);
+    out.gpu = any.gpu ? out.time : compare_samples(cn ? gc[p.c] : c_zero, tn ? gt[p.t] : t_zero, rule);
+    weight[i] = (any.gpu ? 0 : out.time.control + out.time.test) + out.gpu.control + out.gpu.test;
+  }
+  // Pre-order, children heaviest first (then by name): the order every view shows.
+  const auto order = [&](std::vector<std::uint32_t>& v) {
+    std::sort(v.begin(), v.end(), [&](std::uint32_t a, std::uint32_t b) {
+      if (weight[a] != weight[b]) return weight[a] > weight[b];
+      if (judged[a].name != judged[b].name) return judged[a].name < judged[b].name;
+      return judged[a].device < judged[b].device;
+    });
+  };
+  order(top);
+  for (auto& p : pairs) order(p.children);
+  std::vector<std::uint32_t> new_index(pairs.size());
+  std::vector<std::pair<std::uint32_t, std::uint32_t>> stack;  // (old index, new parent)
+  for (auto it = top.rbegin(); it != top.rend(); ++it) stack.push_back({*it, model::k_no_node});
+  tree.nodes.reserve(pairs.size());
+  while (!stack.empty()) {
+    const auto [old, parent] = stack.back();
+    stack.pop_back();
+    const auto at = static_cast<std::uint32_t>(tree.nodes.size());
+    new_index[old] = at;
+    tree.nodes.push_back(std::move(judged[old]));
+    tree.nodes.back().parent = parent;
+    if (parent == model::k_no_node) tree.top.push_back(at);
+    else tree.nodes[parent].children.push_back(at);
+    const auto& kids = pairs[old].children;
+    for (auto k = kids.rbegin(); k != kids.rend(); ++k) stack.push_back({*k, at});
+  }
+  return tree;
+}
+
+void attach_paths(model::DiffReport& r) {
+  auto& tree = r.call_tree;
+  // The node of each row that moved most the way the row did.
+  std::vector<double> most(r.rows.size(), 0.0);
+  for (std::uint32_t i = 0; i < tree.nodes.size(); ++i) {
+    const auto& n = tree.nodes[i];
+    if (n.row == SIZE_MAX) continue;
+    auto& row = r.rows[n.row];
+    const double d = row.diff_per_step_ns();
+    const double along = d >= 0 ? n.time.diff() : -n.time.diff();
+    if (row.tree_node == model::k_no_node || along > most[n.row]) {
+      row.tree_node = i;
+      most[n.row] = along;
+    }
+  }
+  // A host row whose change one call inside explains: over the row's outermost nodes
+  // (recursion counts once, as the row's inclusive time does), the calls of one name
+  // directly inside moved at least 90 % as much, the same way, and that name's row is
+  // itself a significant change the same way.
+  struct Inside {
+    std::size_t row, child_row;
+    double diff;
+  };
+  std::vector<Inside> inside;
+  std::vector<std::uint32_t> open_of_row(r.rows.size(), 0);  // nodes of each row on the path
+  std::vector<std::uint32_t> path;
+  for (std::uint32_t i = 0; i < tree.nodes.size(); ++i) {
+    const auto& n = tree.nodes[i];
+    while (!path.empty() && path.back() != n.parent) {
+      if (tree.nodes[path.back()].row != SIZE_MAX) --open_of_row[tree.nodes[path.back()].row];
+      path.pop_back();
+    }
+    if (n.row != SIZE_MAX && !open_of_row[n.row] && n.device == model::Device::cpu && r.rows[n.row].significant)
+      for (const auto c : n.children) {
+        const auto& child = tree.nodes[c];
+        if (child.device == model::Device::cpu && child.row != SIZE_MAX && child.row != n.row)
+          inside.push_back({n.row, child.row, child.time.diff()});
+      }
+    path.push_back(i);
+    if (n.row != SIZE_MAX) ++open_of_row[n.row];
+  }
+  std::sort(inside.begin(), inside.end(), [](const Inside& a, const Inside& b) {
+    return std::tie(a.row, a.child_row) < std::tie(b.row, b.child_row);
+  });
+  std::vector<double> best(r.rows.size(), 0.0);
+  for (std::size_t k = 0; k < inside.size();) {
+    const auto row = inside[k].row, child_row = inside[k].child_row;
+    double sum = 0;
+    for (; k < inside.size() && inside[k].row == row && inside[k].child_row == child_row; ++k) sum += inside[k].diff;
+    auto& parent = r.rows[row];
+    const auto& child = r.rows[child_row];
+    const double share = sum / parent.diff_per_step_ns();
+    if (share >= 0.9 && share > best[row] && child.significant && child.verdict == parent.verdict) {
+      parent.explained_by = child_row;
+      best[row] = share;
+    }
+  }
+}
+
+}  // namespace detail
+}  // namespace tracediff::analysis
