@@ -118,8 +118,10 @@ struct Nesting {
   std::pmr::vector<std::int64_t> self_ns;    // per event; GPU and other device events keep dur
   std::pmr::vector<std::int64_t> incl_ns;    // per event: dur less what an enclosing event of its key covers
   std::pmr::vector<std::uint32_t> launcher;  // per event: pool id of the innermost cpu_op around it, or ~0
-  std::pmr::vector<std::uint32_t> node;      // per host event: its call-tree node (k_tree_top: none)
+  std::pmr::vector<std::uint32_t> node;      // per host event: its call-tree node (k_tree_top: none),
+                                             // | k_inherited when it is the node of the event around it
 };
+constexpr std::uint32_t k_inherited = 1u << 31;  // node ids stay below: fewer nodes than events
 
 // Where each host event falls: the index of its step (or -1) and that step's window.
 struct StepWindows {
@@ -204,7 +206,7 @@ void merge_runs(T* first, T* last, Less less, Vector& scratch) {
 //    threads that run operators;
 //  - each event's call-tree node: its name under the node of the event around it.
 //    Step spans and events outside every step are no nodes: their children hang where
-//    they would.
+//    they would. Past k_tree_depth, events are part of the deepest node around them.
 // ProfilerStep spans (a cpu_op in PyTorch <= 1.8) enclose a step: no operator, no
 // launcher, no busy time of their own.
 // Every pass is O(1) amortised per event whatever the shape (overlapping events,
@@ -242,6 +244,7 @@ Nesting nest(const model::TraceFile& f, NameFacts& names, const KeyIds& keys, St
     std::int64_t key_end;
     std::uint32_t launcher;
     std::uint32_t node;
+    std::uint32_t depth;  // of node: 0 at the top level
     std::uint32_t last_name = k_none, last_child = 0;
   };
   std::vector<Open> stack;
@@ -301,17 +304,20 @@ Nesting nest(const model::TraceFile& f, NameFacts& names, const KeyIds& keys, St
       top_of_key[key] = static_cast<std::uint32_t>(stack.size());
       const bool op = ev[i].kind == Kind::cpu_op && !step_span(i);
       std::uint32_t node = stack.empty() ? model::k_tree_top : stack.back().node;
-      if (windows.step_at[i] >= 0 && !step_span(i)) {
-        if (stack.empty()) {
+      std::uint32_t depth = stack.empty() ? 0 : stack.back().depth;
+      const bool own = windows.step_at[i] >= 0 && !step_span(i) && depth < model::k_tree_depth;
+      if (own) {
+        if (node == model::k_tree_top) {
           node = paths.child(node, ev[i].name, i);
         } else {
           auto& outer = stack.back();
           if (outer.last_name != ev[i].name) outer.last_name = ev[i].name, outer.last_child = paths.child(node, ev[i].name, i);
           node = outer.last_child;
         }
-        n.node[i] = node;
+        ++depth;
       }
-      stack.push_back({i, same, std::max(end, covered), op ? ev[i].name : outer_launcher, node});
+      n.node[i] = own || node == model::k_tree_top ? node : node | k_inherited;
+      stack.push_back({i, same, std::max(end, covered), op ? ev[i].name : outer_launcher, node, depth});
       if (runs_ops && !step_span(i)) {
         const std::int64_t st = windows.step_at[i];
         if (st >= 0) {
@@ -561,7 +567,7 @@ model::FileSummary summarize_file(const model::TraceFile& f) {
     c.count += 1;
     detail::add_sat(c.total_ns, nesting.incl_ns[i]);
     detail::add_sat(c.self_ns, nesting.self_ns[i]);
-    if (is_host(e.kind)) {
+    if (is_host(e.kind) && !(nesting.node[i] & k_inherited) && nesting.node[i] != model::k_tree_top) {
       auto& tc = tree_cell_of(nesting.node[i], step);
       tc.count += 1;
       detail::add_sat(tc.total_ns, e.dur_ns);
@@ -571,7 +577,11 @@ model::FileSummary summarize_file(const model::TraceFile& f) {
       std::uint32_t who;
       const auto l = e.correlation >= 0 ? launch_of.find(e.correlation) : -1;
       // GPU work hangs under the runtime call that launched it (top level without one).
-      auto& tc = tree_cell_of(paths.child(l < 0 ? model::k_tree_top : nesting.node[static_cast<std::size_t>(l)], e.name, i), step);
+      const auto under = l < 0 ? model::k_tree_top
+                     : nesting.node[static_cast<std::size_t>(l)] == model::k_tree_top
+                         ? model::k_tree_top
+                         : nesting.node[static_cast<std::size_t>(l)] & ~k_inherited;
+      auto& tc = tree_cell_of(paths.child(under, e.name, i), step);
       tc.count += 1;
       detail::add_sat(tc.total_ns, e.dur_ns);
       detail::add_sat(tc.self_ns, e.dur_ns);

@@ -58,6 +58,10 @@ constexpr std::uint32_t k_tree_top = ~0u;    // TreeNode::parent of a top-level 
 // node budget): its host calls, "(other)", and its GPU work, "(other GPU work)".
 constexpr std::uint32_t k_tree_other = ~0u;
 constexpr std::uint32_t k_tree_other_gpu = ~0u - 1;
+// Paths end at this depth: deeper calls (a recursion thousands deep) are part of the
+// node at this depth, so that the tree, nested in JSON, stays readable by parsers
+// with a recursion limit (Python's is 1,000).
+constexpr std::uint32_t k_tree_depth = 200;
 struct TreeNode {
   std::uint32_t parent = k_tree_top;  // index into FileSummary::tree, always below this node's
   std::uint32_t key = 0;              // index into FileSummary::keys, or k_tree_other

@@ -116,7 +116,7 @@ BOOST_AUTO_TEST_CASE(every_writer_tells_the_json_story) {
                           dir + "/r.csv", "--fail-on", "op:aten::mm>+10%", "--fail-on", "any-kernel:*>+50%",
                           "--fail-on", "step_time>+50%"});
   BOOST_REQUIRE_MESSAGE(r.exit_code == 3, r.err);  // aten::mm fired
-  const auto j = json::parse(read_file(dir + "/r.json")).as_object();
+  const auto j = parse_json(read_file(dir + "/r.json")).as_object();
   const auto html = read_file(dir + "/r.html");
   const auto md = read_file(dir + "/r.md");
   const auto& term = r.out;

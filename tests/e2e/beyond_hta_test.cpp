@@ -15,7 +15,7 @@ boost::json::object compare_json(const std::vector<std::string>& args) {
   a.insert(a.end(), {"--json", "-", "-q"});
   const auto r = run_cli(a);
   BOOST_REQUIRE_MESSAGE(r.exit_code == 0, r.err);
-  return boost::json::parse(r.out).as_object();
+  return parse_json(r.out).as_object();
 }
 
 double num(const boost::json::value& v) { return v.is_null() ? NAN : v.to_number<double>(); }

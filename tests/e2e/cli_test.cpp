@@ -95,7 +95,7 @@ BOOST_AUTO_TEST_CASE(writes_every_output_and_json_has_the_contract) {
   BOOST_TEST(fs::file_size(out + "/r.html") > 1000u);
   const auto csv = parse_csv(read_file(out + "/r.csv"));
   BOOST_TEST(csv.size() == 2u);
-  const auto j = boost::json::parse(read_file(out + "/r.json")).as_object();
+  const auto j = parse_json(read_file(out + "/r.json")).as_object();
   for (const char* key : {"control", "test", "rows", "ops_diff", "diagnostics"}) BOOST_TEST(j.contains(key), key);
   const auto& row = j.at("rows").as_array().at(0).as_object();
   for (const char* key : {"name", "category", "control_count", "test_count", "control_total_us", "test_total_us",
@@ -165,7 +165,7 @@ BOOST_AUTO_TEST_CASE(every_shared_trace_loads) {
     const auto r = run_cli({f, f, "--json", "-", "-q"});
     BOOST_TEST(r.exit_code == 0, f << ": " << r.err);
     if (r.exit_code == 0) {
-      const auto j = boost::json::parse(r.out);
+      const auto j = parse_json(r.out);
       BOOST_TEST(j.at("control").at("files").as_array().size() == 1u, f);
     }
   }
@@ -178,7 +178,7 @@ BOOST_AUTO_TEST_CASE(same_rank_twice_is_used_and_said) {
   const auto r = run_cli({dir, trace_dir("dup-other"), "--json", "-"});
   BOOST_TEST(r.exit_code == 0);
   BOOST_TEST(r.err.find("rank 0 has 2 files") != std::string::npos, r.err);
-  const auto j = boost::json::parse(r.out);
+  const auto j = parse_json(r.out);
   BOOST_TEST(j.at("rows").at(0).at("control_count").as_int64() == 2);
 }
 

@@ -235,7 +235,7 @@ BOOST_AUTO_TEST_CASE(ten_thousand_steps_by_forty_thousand_names_in_bounded_memor
   BOOST_TEST_MESSAGE("10,000 steps x 40,000 names: " << m.seconds << " s, peak RSS " << m.max_rss_kb / 1024 << " MiB");
   BOOST_TEST_REQUIRE(m.exit_code == 0, m.err);
   BOOST_TEST(m.max_rss_kb < k_max_rss_kb, "peak RSS " << m.max_rss_kb << " KiB");
-  const auto j = json::parse(read_file(dir + "/out.json"));
+  const auto j = parse_json(read_file(dir + "/out.json"));
   BOOST_TEST(j.at("test").at("iterations").as_array().size() == 10'000u);
   // 1,429 steps are 10x the others: the note names five and counts the rest.
   std::string odd;
@@ -256,7 +256,7 @@ BOOST_AUTO_TEST_CASE(ten_thousand_steps_by_forty_thousand_names_in_bounded_memor
   BOOST_TEST_MESSAGE("from summaries: " << s.seconds << " s, peak RSS " << s.max_rss_kb / 1024 << " MiB");
   BOOST_TEST_REQUIRE(s.exit_code == 0, s.err);
   BOOST_TEST(s.max_rss_kb < k_max_rss_kb, "peak RSS " << s.max_rss_kb << " KiB");
-  BOOST_TEST(json::parse(read_file(dir + "/from-summaries.json")).at("rows").as_array().size() == 40'000u);
+  BOOST_TEST(parse_json(read_file(dir + "/from-summaries.json")).at("rows").as_array().size() == 40'000u);
 }
 
 BOOST_AUTO_TEST_CASE(ten_thousand_small_files_in_bounded_memory) {
@@ -277,7 +277,7 @@ BOOST_AUTO_TEST_CASE(ten_thousand_small_files_in_bounded_memory) {
   BOOST_TEST_MESSAGE("10,000 files x 5 names: " << m.seconds << " s, peak RSS " << m.max_rss_kb / 1024 << " MiB");
   BOOST_TEST_REQUIRE(m.exit_code == 0, m.err);
   BOOST_TEST(m.max_rss_kb < k_max_rss_kb, "peak RSS " << m.max_rss_kb << " KiB");
-  BOOST_TEST(json::parse(read_file(dir + "/out.json")).at("rows").as_array().size() == 50'000u);
+  BOOST_TEST(parse_json(read_file(dir + "/out.json")).at("rows").as_array().size() == 50'000u);
 }
 
 BOOST_AUTO_TEST_SUITE_END()

@@ -101,7 +101,7 @@ BOOST_AUTO_TEST_CASE(a_failed_output_leaves_every_old_output_in_place) {
   r = spawn_cli(all_outputs(d, d / "r.html"), {.timeout_s = 30});
   BOOST_TEST_REQUIRE(r.exit_code == 0, r.err);
   BOOST_TEST(old.all_replaced());
-  BOOST_TEST(json::parse(read_file(d / "r.json")).as_object().contains("rows"));
+  BOOST_TEST(parse_json(read_file(d / "r.json")).as_object().contains("rows"));
   BOOST_TEST(d.temporaries() == 0);
 }
 
@@ -156,7 +156,7 @@ BOOST_AUTO_TEST_CASE(a_reader_that_goes_away_does_not_cost_the_files) {
   BOOST_TEST(r.err.find("tracediff: error: standard output: cannot write: Broken pipe (the file outputs were written)") !=
                  std::string::npos,
              r.err);
-  BOOST_TEST(json::parse(read_file(d / "r.json")).as_object().contains("rows"));
+  BOOST_TEST(parse_json(read_file(d / "r.json")).as_object().contains("rows"));
   BOOST_TEST(parse_csv(read_file(d / "r.csv")).size() == 3u);
   BOOST_TEST(read_file(d / "r.html") == "previous r.html\n");  // not asked for
   BOOST_TEST(d.temporaries() == 0);

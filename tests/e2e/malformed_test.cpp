@@ -150,7 +150,7 @@ Outcome run(const std::vector<std::string>& args) {
   o.err = r.err;
   if (r.exit_code == 0 && !r.out.empty() && r.out.front() == '{') {
     json::error_code ec;
-    auto v = json::parse(r.out, ec);
+    auto v = parse_json(r.out, ec);
     BOOST_TEST(!ec, "--json output does not parse: " << ec.message());
     if (!ec) o.doc = v.as_object();
   }
@@ -333,13 +333,13 @@ BOOST_AUTO_TEST_CASE(gzip_bomb_is_streamed_in_bounded_memory) {
     BOOST_TEST_REQUIRE(m.exit_code == 0, file << ": " << m.err);
     BOOST_TEST(m.max_rss_kb < max_rss_kb, file << ": peak RSS " << m.max_rss_kb << " KiB");
     BOOST_TEST(m.seconds < 120.0, file << ": " << m.seconds << " s");
-    const auto j = json::parse(read_file(dir + "/out.json"));
+    const auto j = parse_json(read_file(dir + "/out.json"));
     const auto inflated = j.at("test").at("files").at(0).at("json_bytes").to_number<std::uint64_t>();
     BOOST_TEST(inflated > (std::string(file) == "spaces.json.gz" ? (gib << 30) : (256ull << 20)));
     BOOST_TEST(j.at("rows").as_array().size() >= 3u);
   }
   // The 256 MiB name was kept truncated to 1 MiB, and said so.
-  const auto j = json::parse(read_file(dir + "/out.json")).as_object();
+  const auto j = parse_json(read_file(dir + "/out.json")).as_object();
   BOOST_TEST(j.at("diagnostics").at("counts").at("event_name_truncated").to_number<int>() == 1);
   bool found = false;
   for (const auto& r : j.at("rows").as_array())
@@ -865,7 +865,7 @@ BOOST_AUTO_TEST_CASE(a_failed_run_leaves_the_previous_output_unchanged) {
   // And a run that succeeds replaces it whole, leaving no temporary file.
   o = run({c.control, c.control, "--json", out});
   BOOST_TEST_REQUIRE(o.exit_code == 0, o.err);
-  BOOST_TEST(json::parse(read_file(out)).as_object().contains("rows"));
+  BOOST_TEST(parse_json(read_file(out)).as_object().contains("rows"));
   BOOST_TEST(files_containing(c.dir, ".tmp") == 0);
   BOOST_TEST(((fs::status(out).permissions() & fs::perms::others_read) != fs::perms::none));
 }
@@ -925,7 +925,7 @@ BOOST_AUTO_TEST_CASE(fifos_devices_and_sockets_in_a_side_are_skipped_with_a_warn
   BOOST_TEST_REQUIRE(r.exit_code == 0, r.err);
   Outcome o;
   o.err = r.err;
-  o.doc = json::parse(r.out).as_object();
+  o.doc = parse_json(r.out).as_object();
   BOOST_TEST(o.count("file_skipped_unreadable") == 4u);
   for (const auto& [name, kind] : {std::pair<std::string, std::string>{"fifo.json", "a FIFO"},
                                    {"zero.json", "a character device"},

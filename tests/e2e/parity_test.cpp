@@ -71,7 +71,7 @@ BOOST_AUTO_TEST_CASE(every_reference_table_matches) {
   int compared = 0;
   for (const auto& p : pairs()) {
     const auto ref_dir = shared_dir() + "/reference/" + p.dir;
-    const auto meta = boost::json::parse(read_file(ref_dir + "/meta.json"));
+    const auto meta = parse_json(read_file(ref_dir + "/meta.json"));
     std::vector<std::string> files;
     for (const auto& e : fs::directory_iterator(ref_dir))
       if (e.path().extension() == ".csv") files.push_back(e.path().filename().string());
@@ -94,8 +94,8 @@ BOOST_AUTO_TEST_CASE(every_ops_diff_matches) {
   int compared = 0;
   for (const auto& p : pairs()) {
     const auto ref_dir = shared_dir() + "/reference/" + p.dir;
-    const auto meta = boost::json::parse(read_file(ref_dir + "/meta.json"));
-    const auto ref = boost::json::parse(read_file(ref_dir + "/ops_diff.json")).as_object();
+    const auto meta = parse_json(read_file(ref_dir + "/meta.json"));
+    const auto ref = parse_json(read_file(ref_dir + "/ops_diff.json")).as_object();
     for (const auto& [key, lists] : ref) {
       std::vector<std::string> args = {p.control, p.test, "--hta-compat", "-q", "--json", "-"};
       const std::string k(key);
@@ -107,7 +107,7 @@ BOOST_AUTO_TEST_CASE(every_ops_diff_matches) {
       }
       const auto r = run_cli(args);
       BOOST_TEST_REQUIRE(r.exit_code == 0, r.err);
-      const auto ours = boost::json::parse(r.out).at("ops_diff").as_object();
+      const auto ours = parse_json(r.out).at("ops_diff").as_object();
       for (const auto& [group, names] : lists.as_object()) {
         const auto& mine = ours.at(group).as_array();
         const auto& theirs = names.as_array();

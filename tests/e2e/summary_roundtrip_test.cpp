@@ -106,7 +106,7 @@ BOOST_AUTO_TEST_CASE(summarize_then_compare_always_works) {
       BOOST_TEST(from_traces.exit_code == 0, from_traces.err);
       BOOST_TEST(from_summary.out == from_traces.out);
       // No figure overflowed: every headline value is a duration, never negative.
-      const auto j = boost::json::parse(read_file(dir + "/mixed.json")).as_object();
+      const auto j = parse_json(read_file(dir + "/mixed.json")).as_object();
       for (const auto& h : j.at("headline").as_array())
         for (const char* side : {"control", "test"})
           BOOST_TEST(h.at(side).to_number<double>() >= 0.0, name << " " << h.at("figure").as_string() << " " << side);
@@ -127,7 +127,7 @@ BOOST_AUTO_TEST_CASE(durations_past_int64_are_clamped_alike_for_traces_and_summa
   for (const auto& side : {dir + "/t.json", dir + "/t.tdsum.json"}) {
     const auto r = run_cli({side, side, "--json", "-", "-q"});
     BOOST_TEST(r.exit_code == 0, r.err);
-    const auto j = boost::json::parse(r.out).as_object();
+    const auto j = parse_json(r.out).as_object();
     BOOST_TEST(j.at("diagnostics").at("counts").as_object().contains("summary_durations_clamped"), side);
   }
 }

@@ -55,7 +55,7 @@ BOOST_AUTO_TEST_CASE(merge_of_per_rank_summaries_equals_the_whole_set) {
   const auto a = run_cli({gen, dir + "/all.tdsum.json", "--json", "-", "-q"});
   const auto b = run_cli({gen, dir + "/whole.tdsum.json", "--json", "-", "-q"});
   BOOST_REQUIRE(a.exit_code == 0);
-  const auto ja = boost::json::parse(a.out), jb = boost::json::parse(b.out);
+  const auto ja = parse_json(a.out), jb = parse_json(b.out);
   BOOST_TEST(ja.at("rows") == jb.at("rows"));
   BOOST_TEST(ja.at("steps") == jb.at("steps"));
   BOOST_TEST(ja.at("test").at("ranks").as_array().size() == 3u);

@@ -22,7 +22,7 @@ json::object compare_json(std::vector<std::string> args) {
   args.insert(args.end(), {"--json", "-", "-q"});
   const auto r = run_cli(args);
   BOOST_REQUIRE_MESSAGE(r.exit_code == 0, r.err);
-  return json::parse(r.out).as_object();
+  return parse_json(r.out).as_object();
 }
 
 double num(const json::value& v) { return v.is_null() ? NAN : v.to_number<double>(); }

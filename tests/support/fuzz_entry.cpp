@@ -109,7 +109,11 @@ void write_all(const model::DiffReport& report, bool html_too) {
   output::write_csv(report, csv);
   output::write_json(report, json);
   boost::json::error_code ec;
-  boost::json::parse(json.str(), ec);  // the JSON output is valid JSON (and UTF-8) whatever the names
+  // The JSON output is valid JSON (and UTF-8) whatever the names; the call tree nests
+  // up to k_tree_depth nodes deep, an object and an array each.
+  boost::json::parse_options deep;
+  deep.max_depth = 2 * tracediff::model::k_tree_depth + 16;
+  boost::json::parse(json.str(), ec, {}, deep);
   FUZZ_CHECK(!ec);
   if (html_too) {
     output::write_html(report, html);

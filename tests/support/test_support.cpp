@@ -1,5 +1,7 @@
 #include "support/test_support.hpp"
 
+#include "model/summary.hpp"
+
 #include <fcntl.h>
 #include <sys/resource.h>
 #include <sys/wait.h>
@@ -166,6 +168,19 @@ Measured run_measured(const std::vector<std::string>& args, const std::string& d
                   static_cast<double>(ru.ru_utime.tv_usec + ru.ru_stime.tv_usec) / 1e6;
   m.err = read_file(err);
   return m;
+}
+
+boost::json::value parse_json(std::string_view text, boost::system::error_code& ec) {
+  boost::json::parse_options deep;
+  deep.max_depth = 2 * model::k_tree_depth + 16;
+  return boost::json::parse(text, ec, {}, deep);
+}
+
+boost::json::value parse_json(std::string_view text) {
+  boost::system::error_code ec;
+  auto v = parse_json(text, ec);
+  if (ec) throw boost::system::system_error(ec);
+  return v;
 }
 
 }  // namespace tracediff::test

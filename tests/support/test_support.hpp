@@ -1,4 +1,5 @@
 #pragma once
+#include <boost/json.hpp>
 // Helpers shared by the tests: run the real binary, read files, parse CSV.
 #include <string>
 #include <vector>
@@ -40,6 +41,11 @@ std::string x_event(const std::string& cat, const std::string& name, int pid, in
                     long corr = -1);
 // {"traceEvents": [events...]}
 std::string trace_json(const std::vector<std::string>& events);
+
+// A report's JSON, parsed as deep as its call tree nests (an object and an array
+// per level, up to k_tree_depth levels; Boost.JSON's default stops at 32).
+boost::json::value parse_json(std::string_view text);
+boost::json::value parse_json(std::string_view text, boost::system::error_code& ec);
 
 // Runs tools/tracegen with args into a fresh temp dir (tagged) and returns the dir.
 std::string tracegen(const std::string& tag, const std::vector<std::string>& args);
