@@ -79,6 +79,33 @@ std::vector<std::size_t> identity(std::size_t n) {
   return v;
 }
 
+// The call-tree nodes the page embeds: the path of every finding it lists, then the
+// heaviest nodes (host and GPU time of both sides), each with its ancestors, in the
+// tree's order. A parent is nearly always heavier than its children, so the bound
+// is met with whole top levels.
+void decide_tree(const model::DiffReport& r, model::Embedded& e) {
+  const auto& nodes = r.call_tree.nodes;
+  std::vector<bool> in(nodes.size(), false);
+  std::size_t n = 0;
+  const auto mark = [&](std::uint32_t i) {
+    for (; i != model::k_no_node && i < nodes.size() && !in[i]; i = nodes[i].parent) in[i] = true, ++n;
+  };
+  for (const auto* list : {&r.top_regressions, &r.top_improvements})
+    for (std::size_t k = 0; k < list->nodes.size() && k < e.list_items; ++k) mark(list->nodes[k]);
+  std::vector<std::uint32_t> by_weight(nodes.size());
+  for (std::uint32_t i = 0; i < nodes.size(); ++i) by_weight[i] = i;
+  const auto weight = [&](std::uint32_t i) {
+    const auto& x = nodes[i];
+    return (x.device == model::Device::gpu ? 0.0 : x.time.control + x.time.test) + x.gpu.control + x.gpu.test;
+  };
+  std::stable_sort(by_weight.begin(), by_weight.end(), [&](std::uint32_t a, std::uint32_t b) { return weight(a) > weight(b); });
+  for (std::size_t k = 0; k < by_weight.size() && n < k_embedded_tree; ++k) mark(by_weight[k]);
+  e.tree.clear();
+  for (std::uint32_t i = 0; i < nodes.size(); ++i)
+    if (in[i]) e.tree.push_back(i);
+  e.tree_left_out = nodes.size() - e.tree.size();
+}
+
 }  // namespace
 
 void decide_embedded(model::DiffReport& r, std::size_t top) {
@@ -119,6 +146,7 @@ void decide_embedded(model::DiffReport& r, std::size_t top) {
   if (by_change.size() > k_embedded_ranks) by_change.resize(k_embedded_ranks);
   e.rank_rows = bounded(identity(r.rank_rows.size()), by_change, k_embedded_ranks);
   e.rank_rows_left_out = r.rank_rows.size() - e.rank_rows.size();
+  decide_tree(r, e);
 }
 
 }  // namespace tracediff::analysis::detail

@@ -21,6 +21,7 @@ inline constexpr std::size_t k_list_items = 50;          // items per top list
 inline constexpr std::size_t k_group_names = 200;        // names per ops_diff group
 inline constexpr std::size_t k_listed_files = 50;        // input files per side
 inline constexpr std::size_t k_listed_samples = 50;      // diagnostic samples
+inline constexpr std::size_t k_embedded_tree = 4000;     // call-tree nodes (the flame graph and its table)
 
 // Fills report.charts (min(top, k_chart_rows) rows each) and report.embedded from the
 // decided report: top lists, launchers, rank rows, impact order.

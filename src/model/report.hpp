@@ -287,6 +287,9 @@ struct Embedded {
   std::size_t launchers_left_out = 0;
   std::vector<std::size_t> rank_rows;  // indices into rank_rows, in its order
   std::size_t rank_rows_left_out = 0;
+  std::vector<std::uint32_t> tree;     // call-tree nodes, in the tree's order: the heaviest, every
+                                       // listed finding's path, and every ancestor of those
+  std::size_t tree_left_out = 0;
   std::size_t list_items = 0;          // items shown of each top list (the rest count as more)
   std::size_t group_names = 0;         // names listed of each ops_diff group (the first, in row order)
   std::size_t files = 0;               // input files listed of each side

@@ -3,10 +3,10 @@
 // ({{{css}}}, {{{chart_js}}}, {{{report_js}}}), {{{data_json}}} (json_string-escaped)
 // and the blocks rendered from templates of their own: {{{table_rows}}} (table.cpp)
 // and {{{launchers}}} (launchers.cpp). This file sets
-//   control_label, test_label, generator, csp, css, chart_js, report_js, table_rows, launchers
+//   control_label, test_label, generator, csp, css, chart_js, report_js, flame_js, table_rows, launchers
 //   per_step (the default mode; false in --hta-compat, which keeps HTA's totals), unit ("step")
 // and each section the keys listed at the top of its file: headline.cpp, findings.cpp,
-// steps.cpp, groups.cpp, charts.cpp, table.cpp, launchers.cpp, diagnostics.cpp.
+// steps.cpp, groups.cpp, charts.cpp, table.cpp, launchers.cpp, tree.cpp, diagnostics.cpp.
 #include <future>
 #include <stdexcept>
 #include <string>
@@ -54,13 +54,14 @@ void write_html(const model::DiffReport& report, std::ostream& out) {
   ctx.set("generator", std::string("tracediff ") + TRACEDIFF_VERSION);
   // No network at all; scripts only ours (by hash), so injected markup could run nothing.
   ctx.set("csp", "default-src 'none'; script-src " + script_hash("chart.umd.min.js") + " " +
-                     script_hash("report.js") +
+                     script_hash("report.js") + " " + script_hash("flame.js") +
                      "; style-src 'unsafe-inline'; img-src data:; base-uri 'none'; form-action 'none'");
   // The assets go straight from the binary to the output.
-  for (const auto* name : {"report.css", "chart.umd.min.js", "report.js"}) asset(name);  // throws if missing
+  for (const auto* name : {"report.css", "chart.umd.min.js", "report.js", "flame.js"}) asset(name);  // throws if missing
   put(ctx, "css", templates::block(sink, [] { return asset("report.css"); }));
   put(ctx, "chart_js", templates::block(sink, [] { return asset("chart.umd.min.js"); }));
   put(ctx, "report_js", templates::block(sink, [] { return asset("report.js"); }));
+  put(ctx, "flame_js", templates::block(sink, [] { return asset("flame.js"); }));
 
   // Read all over the page. unit only in the default mode: --hta-compat has no per-step figures.
   ctx.set("per_step", per_step_mode(report));
@@ -73,6 +74,7 @@ void write_html(const model::DiffReport& report, std::ostream& out) {
   add_charts(report, ctx);
   add_table(report, anchors, ctx);
   add_launchers(report, anchors, ctx);
+  add_tree(report, ctx);
   add_diagnostics(report, ctx);
 
   const std::string launchers = render_launchers(report, anchors);

@@ -20,6 +20,8 @@ void add_charts(const DiffReport& r, data& ctx);
 void add_table(const DiffReport& r, const Anchors& a, data& ctx);
 void add_launchers(const DiffReport& r, const Anchors& a, data& ctx);
 void add_diagnostics(const DiffReport& r, data& ctx);
+// The call tree: tree_json for assets/flame.js and a static table of its top levels.
+void add_tree(const DiffReport& r, data& ctx);
 
 // The long lists, rendered on their own (render_list) for {{{table_rows}}} and
 // {{{launchers}}}; the latter empty when the report has no launcher section.

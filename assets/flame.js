@@ -1,0 +1,4 @@
+/* tracediff call tree: the differential flame graph and its tree table (stub). */
+(function () {
+  'use strict';
+})();

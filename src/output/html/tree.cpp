@@ -1,0 +1,118 @@
+// The call tree: tree_json, from which assets/flame.js draws the differential flame
+// graph and the tree table, and a static table of the top levels for the page
+// without JavaScript. Only the nodes analysis chose (DiffReport::embedded.tree).
+//   has_tree, tree_json, tree_nodes, tree_left_out, has_tree_left_out, tree_folded,
+//   has_tree_folded, tree_static[] {pad (em), name, tip, c, t, d, pct, cls, sym, word, gpu}
+//
+// tree_json: {"labels": [control, test], "unit": "step", "names": [[label, full]...],
+//   "nodes": [[parent, name, flags, c, t, cs, ts, cg, tg, cn, tn, v, gv]...], "left_out": n}
+//   parent: position in "nodes" (-1: top level); flags: 1 GPU work, 2 "(other)";
+//   c/t inclusive, cs/ts self, cg/tg GPU time launched within: ns per unit, rounded;
+//   cn/tn calls per unit; v/gv the verdict of the inclusive and the GPU time:
+//   0 slower, 1 faster, 2 same within noise, 3 not testable.
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "output/html/sections.hpp"
+#include "util/escape.hpp"
+
+namespace tracediff::output::html {
+
+namespace {
+
+constexpr std::size_t k_full_bytes = 300;  // a name on hover (the label is elided already)
+constexpr std::size_t k_static_nodes = 40;
+constexpr std::size_t k_static_depth = 3;
+
+int verdict_code(model::Verdict v) {
+  switch (v) {
+    case model::Verdict::slower: return 0;
+    case model::Verdict::faster: return 1;
+    case model::Verdict::same: return 2;
+    case model::Verdict::untestable: return 3;
+  }
+  return 2;
+}
+
+std::string label_of(const DiffReport& r, const model::CallNode& n) {
+  return n.row < r.rows.size() && !r.rows[n.row].label.empty() ? r.rows[n.row].label : n.name;
+}
+
+std::string tree_json(const DiffReport& r, const std::vector<std::uint32_t>& embedded) {
+  const auto& nodes = r.call_tree.nodes;
+  std::unordered_map<std::uint32_t, std::size_t> position;  // node -> position in "nodes"
+  std::unordered_map<std::string, std::size_t> name_index;
+  std::string names, out;
+  for (std::size_t k = 0; k < embedded.size(); ++k) {
+    const auto& n = nodes[embedded[k]];
+    position[embedded[k]] = k;
+    const auto label = fit(label_of(r, n), k_label_bytes, Escaped::json);
+    const auto [it, fresh] = name_index.try_emplace(label, name_index.size());
+    if (fresh) {
+      const auto full = fit(n.name, k_full_bytes, Escaped::json);
+      names += (names.empty() ? "" : ",");
+      names += "[" + json_string(label) + (full != label ? "," + json_string(full) : std::string()) + "]";
+    }
+    const auto parent = position.find(n.parent);
+    out += k ? ",\n[" : "\n[";
+    out += parent == position.end() ? std::string("-1") : std::to_string(parent->second);
+    out += ',' + std::to_string(it->second) + ',' +
+           std::to_string((n.device == model::Device::gpu ? 1 : 0) | (n.other ? 2 : 0));
+    for (double v : {n.time.control, n.time.test, n.control.self_ns, n.test.self_ns, n.gpu.control, n.gpu.test})
+      out += ',' + std::to_string(round_ns(v));
+    out += ',' + key3(n.control.count) + ',' + key3(n.test.count);
+    out += ',' + std::to_string(verdict_code(n.time.verdict)) + ',' + std::to_string(verdict_code(n.gpu.verdict)) + ']';
+  }
+  return "{\"labels\":[" + json_string(side_label(r.control, false)) + ',' + json_string(side_label(r.test, true)) +
+         "],\"unit\":" + json_string(r.unit) + ",\"left_out\":" + std::to_string(r.embedded.tree_left_out) +
+         ",\"names\":[" + names + "],\"nodes\":[" + out + "]}";
+}
+
+}  // namespace
+
+void add_tree(const DiffReport& r, data& ctx) {
+  const auto& tree = r.call_tree;
+  // A report built by hand (embedded not decided) embeds the whole tree.
+  std::vector<std::uint32_t> embedded = r.embedded.tree;
+  if (!r.embedded.decided)
+    for (std::uint32_t i = 0; i < tree.nodes.size(); ++i) embedded.push_back(i);
+  const bool has = per_step_mode(r) && !embedded.empty();
+  ctx.set("has_tree", has);
+  if (!has) return;
+  ctx.set("tree_json", tree_json(r, embedded));
+  ctx.set("tree_nodes", std::to_string(embedded.size()));
+  ctx.set("has_tree_left_out", r.embedded.tree_left_out > 0);
+  ctx.set("tree_left_out", std::to_string(r.embedded.tree_left_out));
+  const auto folded = tree.control_folded + tree.test_folded;
+  ctx.set("has_tree_folded", folded > 0);
+  ctx.set("tree_folded", std::to_string(folded));
+
+  // The top levels, heaviest first, as the tree's order has them.
+  data rows = make_list();
+  std::size_t shown = 0;
+  std::vector<std::size_t> depth(tree.nodes.size(), 0);
+  for (const auto i : embedded) {
+    const auto& n = tree.nodes[i];
+    if (n.parent != model::k_no_node) depth[i] = depth[n.parent] + 1;
+    if (depth[i] >= k_static_depth) continue;
+    if (++shown > k_static_nodes) break;
+    const auto look = verdict_look(n.time.verdict);
+    data row;
+    row.set("pad", std::to_string(depth[i] * 3 / 2) + (depth[i] % 2 ? ".5" : ""));
+    row.set("name", fit(label_of(r, n), k_label_bytes));
+    row.set("tip", fit(n.name, k_full_bytes));
+    row.set("c", dur(n.time.control, false));
+    row.set("t", dur(n.time.test, false));
+    row.set("d", dur(n.time.diff(), true));
+    row.set("pct", pct_text(n.time.pct, n.time.is_new()));
+    row.set("cls", look.cls);
+    row.set("sym", look.sym);
+    row.set("word", look.word);
+    row.set("gpu", n.device == model::Device::gpu ? "GPU" : "");
+    append(rows, std::move(row));
+  }
+  ctx.set("tree_static", std::move(rows));
+}
+
+}  // namespace tracediff::output::html
