@@ -29,6 +29,29 @@ std::string side_label(const model::SideSummary& s, const char* fallback) {
   return s.label.empty() ? fallback : s.label;
 }
 
+// Where a node was called from, for people: its ancestors' labels (a row's label, or
+// the name elided) joined by " › ", the first and the last three when there are more.
+std::string caller_path(const model::DiffReport& r, std::uint32_t node) {
+  constexpr std::size_t k_parts = 5, k_chars = 48;
+  const auto& nodes = r.call_tree.nodes;
+  std::vector<std::uint32_t> up;
+  for (auto i = node < nodes.size() ? nodes[node].parent : model::k_no_node; i != model::k_no_node && i < nodes.size();
+       i = nodes[i].parent)
+    up.push_back(i);
+  std::string out;
+  for (std::size_t k = up.size(); k-- > 0;) {
+    const auto from_top = up.size() - 1 - k;
+    if (up.size() > k_parts && from_top >= 1 && k >= k_parts - 2) {
+      if (from_top == 1) out += " \xE2\x80\xBA \xE2\x80\xA6";  // " › …"
+      continue;
+    }
+    const auto& n = nodes[up[k]];
+    const auto label = n.row < r.rows.size() && !r.rows[n.row].label.empty() ? r.rows[n.row].label : n.name;
+    out += (out.empty() ? "" : " \xE2\x80\xBA ") + elide(display_safe(label), k_chars);
+  }
+  return out;
+}
+
 // The significant rows of one direction, largest |Δ per step| first (the rows are in
 // that order), and how many more there are; in --hta-compat, by raw difference.
 model::TopList top_list(const model::DiffReport& r, bool slower, std::size_t n) {
@@ -52,7 +75,10 @@ model::TopList top_list(const model::DiffReport& r, bool slower, std::size_t n) 
       ++list.more;
     }
   }
-  for (const auto i : list.rows) list.nodes.push_back(r.rows[i].tree_node);
+  for (const auto i : list.rows) {
+    list.nodes.push_back(r.rows[i].tree_node);
+    list.paths.push_back(caller_path(r, r.rows[i].tree_node));
+  }
   return list;
 }
 
@@ -197,6 +223,11 @@ void notes(model::DiffReport& r) {
                         ", kept in every figure: " + odd +
                         ". A step that short is likely empty or cut; one that long, a warm-up or a stall.");
   }
+  if (const auto& tree = r.call_tree; tree.control_folded || tree.test_folded)
+    r.notes.push_back("The call tree is bounded to " + std::to_string(tree.budget) + " paths a side: " +
+                      std::to_string(tree.control_folded) + " smaller paths of " + r.control.label + " and " +
+                      std::to_string(tree.test_folded) + " of " + r.test.label +
+                      " are folded into \"(other)\" nodes under their parents; their time is kept.");
   const bool c = queue_backs_up(r.control), t = queue_backs_up(r.test);
   r.queue_backs_up = c || t;
   for (const auto* side : {&r.control, &r.test}) {

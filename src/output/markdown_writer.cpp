@@ -151,17 +151,19 @@ std::string top_table(const char* title, const model::TopList& list, const DiffR
   std::string head = "#### " + md_text(detail::top_heading(title, list, r)) + "\n\n";
   if (list.rows.empty()) return head + "None.\n\n";
   head +=
-      "| Name | Device | Control | Test | \xCE\x94 | \xCE\x94% |\n"
-      "|:--|:--|--:|--:|--:|--:|\n";
+      "| Name | Device | Control | Test | \xCE\x94 | \xCE\x94% | Called from |\n"
+      "|:--|:--|--:|--:|--:|--:|:--|\n";
   std::vector<std::string> lines;
-  for (auto i : list.rows) {
-    const auto& row = r.rows[i];
+  for (std::size_t k = 0; k < list.rows.size(); ++k) {
+    const auto& row = r.rows[list.rows[k]];
+    const auto& path = k < list.paths.size() ? list.paths[k] : std::string();
     const double c = row.per_step_basis ? row.control_step.total_ns : static_cast<double>(row.control.total_ns);
     const double t = row.per_step_basis ? row.test_step.total_ns : static_cast<double>(row.test.total_ns);
     lines.push_back("| " + markdown_code_cell(plain(row.label)) + " | " + model::device_name(row.device) + " | " +
                     format_duration_ns(to_ns(c), false) + " | " + format_duration_ns(to_ns(t), false) + " | " +
                     format_duration_ns(to_ns(t - c), true) + " | " + format_pct(row.pct, c == 0 && t != 0) +
-                    mark(row.verdict, r.hta_compat) + " |\n");
+                    mark(row.verdict, r.hta_compat) + " | " + (path.empty() ? std::string() : markdown_code_cell(plain(path))) +
+                    " |\n");
   }
   return bounded_block(head, lines, list.rows.size(), budget) + "\n";
 }

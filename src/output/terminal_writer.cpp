@@ -162,8 +162,10 @@ Widths widths(const std::vector<const Rows*>& tables, std::size_t width, std::si
 
 // A first column too wide for its room gets a line of its own (up to the width),
 // the figures the next: a label is never cut again, or two could read alike.
-void write_rows(std::ostream& out, const Rows& rows, const Widths& w, bool color, std::size_t width = 0) {
-  for (const auto& r : rows) {
+void write_rows(std::ostream& out, const Rows& rows, const Widths& w, bool color, std::size_t width = 0,
+                const std::vector<std::string>* below = nullptr) {
+  for (std::size_t ri = 0; ri < rows.size(); ++ri) {
+    const auto& r = rows[ri];
     std::string first = r[0].text;
     if (width && display_width(first) > w.cols[0]) {
       out << detail::elide_middle(first, width) << '\n';
@@ -180,6 +182,10 @@ void write_rows(std::ostream& out, const Rows& rows, const Widths& w, bool color
     // No trailing blanks (a right-aligned column can be empty on some rows).
     while (!line.empty() && line.back() == ' ') line.pop_back();
     out << line << '\n';
+    if (below && ri < below->size() && !(*below)[ri].empty()) {
+      const auto text = detail::elide_middle((*below)[ri], width ? width : 80);
+      out << (color ? k_dim : "") << text << (color ? k_reset : "") << '\n';
+    }
   }
 }
 
@@ -239,6 +245,7 @@ std::vector<Cell> figure_line(const model::Figure& f, bool hta) {
 struct TopTable {
   std::string heading;
   Rows rows;  // header row first; empty when there is nothing to show
+  std::vector<std::string> below;  // per row: a line under it (where it was called from), or empty
 };
 
 TopTable top_table(const char* title, const model::TopList& list, const DiffReport& r,
@@ -258,6 +265,9 @@ TopTable top_table(const char* title, const model::TopList& list, const DiffRepo
                       {format_pct(row.pct, c == 0 && tt != 0), tone(row.verdict)},
                       mark(row.verdict, r.hta_compat)});
   }
+  t.below.assign(t.rows.size(), {});
+  for (std::size_t k = 0; k < list.rows.size() && k < list.paths.size(); ++k)
+    if (!list.paths[k].empty()) t.below[k + 1] = "      in " + detail::terminal_safe(list.paths[k]);
   return t;
 }
 
@@ -266,7 +276,7 @@ void write_top(std::ostream& out, const TopTable& t, const Widths& w, bool color
   write_wrapped(out, t.heading, width);
   if (color) out << k_reset;
   if (t.rows.empty() && t.heading.find(": ") == std::string::npos) out << "  none\n";
-  else write_rows(out, t.rows, w, color, width);
+  else write_rows(out, t.rows, w, color, width, &t.below);
 }
 
 // Labels for the names of both lists at the width the terminal leaves them: the

@@ -72,14 +72,21 @@ std::vector<std::string> markdown_list(const std::string& md, const std::string&
   return out;
 }
 
-// The first column of one terminal top table.
-std::vector<std::string> terminal_list(const std::string& out, const std::string& title) {
+// The names of a terminal top list; `called_from` gets, per name, whether a line
+// saying where it was called from follows it.
+std::vector<std::string> terminal_list(const std::string& out, const std::string& title,
+                                       std::vector<bool>* called_from = nullptr) {
   std::vector<std::string> rows;
   const auto ls = lines_of(out);
   std::size_t i = 0;
   while (i < ls.size() && ls[i].rfind(title, 0) != 0) ++i;
   for (i += 2; i < ls.size() && ls[i].rfind("  ", 0) == 0; ++i) {
     const auto& l = ls[i];
+    if (l.rfind("      in ", 0) == 0) {
+      if (called_from && !called_from->empty()) called_from->back() = true;
+      continue;
+    }
+    if (called_from) called_from->push_back(false);
     // Two spaces end the name column; names hold single spaces.
     const auto end = l.find("  ", 2);
     rows.push_back(trim(l.substr(2, end - 2)));
@@ -155,16 +162,23 @@ BOOST_AUTO_TEST_CASE(every_writer_tells_the_json_story) {
                                              std::tuple{"top_improvements", "better", "Improvements"}}) {
     BOOST_TEST_CONTEXT(key) {
       std::vector<std::string> labels, names;
+      std::vector<bool> nested;  // the item's path has callers above it
       for (const auto& v : j.at(key).as_array()) {
         labels.emplace_back(v.at("label").as_string());
         names.emplace_back(v.at("name").as_string());
+        const auto& path = v.at("path").as_array();
+        BOOST_TEST(!path.empty());  // every row of a traced run has a node
+        if (!path.empty()) BOOST_TEST(path.back().as_string() == v.at("name").as_string());
+        nested.push_back(path.size() > 1);
         BOOST_TEST((v.at("verdict").as_string() == (std::string(key) == "top_regressions" ? "slower" : "faster")));
       }
       BOOST_REQUIRE(!labels.empty());
       BOOST_TEST(html_list(html, html_cls) == labels, boost::test_tools::per_element());
       BOOST_TEST(markdown_list(md, title) == labels, boost::test_tools::per_element());
-      const auto shown = terminal_list(term, title);
+      std::vector<bool> called_from;
+      const auto shown = terminal_list(term, title, &called_from);
       BOOST_REQUIRE(shown.size() == names.size());
+      BOOST_TEST(called_from == nested, boost::test_tools::per_element());
       for (std::size_t i = 0; i < names.size(); ++i) BOOST_TEST(shows(shown[i], names[i]), shown[i] << " / " << names[i]);
     }
   }

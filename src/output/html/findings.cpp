@@ -2,7 +2,7 @@
 // improvements and the launchers that moved, as the report decided them.
 //   n_slower, n_faster, n_same, n_untested, has_untested, has_findings,
 //   has_top_slower, has_top_faster, top_slower_title, top_faster_title, top_slower_more, top_faster_more,
-//   top_raw, top_slower[]/top_faster[] {has_href, href, nm, has_tip, tip, delta, pct, has_lb, lb},
+//   top_raw, top_slower[]/top_faster[] {has_href, href, nm, has_tip, tip, delta, pct, has_path, path, has_lb, lb},
 //   has_top_launchers, top_launchers[] {has_href, href, nm, delta, pct, cls, arrow}
 //   threshold_rule (read by the verdict legend of the headline)
 #include <algorithm>
@@ -38,6 +38,9 @@ data list_of(const DiffReport& r, const Anchors& a, const model::TopList& list) 
     d.set("tip", tip);
     d.set("delta", dur(row.diff_per_step_ns(), true));
     d.set("pct", pct_text(row.pct, row.control_step.total_ns == 0 && row.test_step.total_ns != 0));
+    const auto& path = k < list.paths.size() ? list.paths[k] : std::string();
+    d.set("has_path", !path.empty());
+    d.set("path", fit(path, k_line_bytes));
     d.set("has_lb", !row.launched_by.empty());
     d.set("lb", fit(row.launched_by_label, k_label_bytes));
     items.push_back(d);
