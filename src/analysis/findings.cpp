@@ -30,24 +30,41 @@ std::string side_label(const model::SideSummary& s, const char* fallback) {
 }
 
 // Where a node was called from, for people: its ancestors' labels (a row's label, or
-// the name elided) joined by " › ", the first and the last three when there are more.
-std::string caller_path(const model::DiffReport& r, std::uint32_t node) {
+// the name elided), outermost first, at most five of them, "…" for the others.
+// Kept first: the outermost and the innermost caller, then the names people wrote
+// (nn.Module frames and annotations), then operators, then Python frames, the
+// nearest first.
+std::vector<std::string> caller_path(const model::DiffReport& r, std::uint32_t node) {
   constexpr std::size_t k_parts = 5, k_chars = 48;
   const auto& nodes = r.call_tree.nodes;
-  std::vector<std::uint32_t> up;
+  std::vector<std::uint32_t> up;  // innermost first
   for (auto i = node < nodes.size() ? nodes[node].parent : model::k_no_node; i != model::k_no_node && i < nodes.size();
        i = nodes[i].parent)
     up.push_back(i);
-  std::string out;
+  const auto rank = [&](std::size_t k) {
+    if (k == 0 || k + 1 == up.size()) return 0;
+    const std::string_view name = nodes[up[k]].name;
+    if (name.starts_with("nn.Module:") || name.starts_with("##")) return 1;
+    const bool python = name.starts_with("<") || name.find(".py(") != std::string_view::npos;
+    return python ? 3 : 2;
+  };
+  std::vector<std::size_t> order(up.size());
+  for (std::size_t k = 0; k < up.size(); ++k) order[k] = k;
+  std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) { return rank(a) < rank(b); });
+  std::vector<bool> keep(up.size(), false);
+  for (std::size_t k = 0; k < order.size() && k < k_parts; ++k) keep[order[k]] = true;
+  std::vector<std::string> out;
+  bool gap = false;
   for (std::size_t k = up.size(); k-- > 0;) {
-    const auto from_top = up.size() - 1 - k;
-    if (up.size() > k_parts && from_top >= 1 && k >= k_parts - 2) {
-      if (from_top == 1) out += " \xE2\x80\xBA \xE2\x80\xA6";  // " › …"
+    if (!keep[k]) {
+      gap = true;
       continue;
     }
     const auto& n = nodes[up[k]];
     const auto label = n.row < r.rows.size() && !r.rows[n.row].label.empty() ? r.rows[n.row].label : n.name;
-    out += (out.empty() ? "" : " \xE2\x80\xBA ") + elide(display_safe(label), k_chars);
+    if (gap && !out.empty()) out.emplace_back("\xE2\x80\xA6");  // "…"
+    gap = false;
+    out.push_back(elide(display_safe(label), k_chars));
   }
   return out;
 }

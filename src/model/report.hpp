@@ -223,10 +223,10 @@ struct TopList {
   // Per row, its node in the call tree: the path that carries most of its change
   // (k_no_node: none).
   std::vector<std::uint32_t> nodes;
-  // Per row, where it was called from, as every view shows it: the labels of its
-  // node's ancestors joined by " › ", the middle ones left out when there are many
-  // (empty at the top level).
-  std::vector<std::string> paths;
+  // Per row, where it was called from, as every view shows it: labels of its node's
+  // ancestors, outermost first, "…" where some are left out (empty at the top level).
+  // Views join them with " › " (util/display_name's path_text).
+  std::vector<std::vector<std::string>> paths;
   // Significant rows left out because one call inside explains at least 90 % of their
   // change, and that call's own row is listed (or counted in `more`).
   std::size_t folded = 0;

@@ -249,7 +249,7 @@ struct TopTable {
 };
 
 TopTable top_table(const char* title, const model::TopList& list, const DiffReport& r,
-                   const std::vector<std::string>& labels) {
+                   const std::vector<std::string>& labels, std::size_t width) {
   TopTable t;
   t.heading = detail::top_heading(title, list, r);
   if (list.rows.empty()) return t;
@@ -265,9 +265,25 @@ TopTable top_table(const char* title, const model::TopList& list, const DiffRepo
                       {format_pct(row.pct, c == 0 && tt != 0), tone(row.verdict)},
                       mark(row.verdict, r.hta_compat)});
   }
+  // Where each was called from, each part shortened until the line fits the width.
   t.below.assign(t.rows.size(), {});
-  for (std::size_t k = 0; k < list.rows.size() && k < list.paths.size(); ++k)
-    if (!list.paths[k].empty()) t.below[k + 1] = "      in " + detail::terminal_safe(list.paths[k]);
+  for (std::size_t k = 0; k < list.rows.size() && k < list.paths.size(); ++k) {
+    if (list.paths[k].empty()) continue;
+    // The longest part gives way first: short names (aten::item) stay whole.
+    auto parts = list.paths[k];
+    for (auto& p : parts) p = detail::terminal_safe(p);
+    std::string line = "      in " + path_text(parts);
+    while (detail::display_width(line) > width) {
+      auto longest = std::max_element(parts.begin(), parts.end(), [](const std::string& a, const std::string& b) {
+        return detail::display_width(a) < detail::display_width(b);
+      });
+      const auto w = detail::display_width(*longest);
+      if (w <= 12) break;
+      *longest = elide(*longest, w - 4);
+      line = "      in " + path_text(parts);
+    }
+    t.below[k + 1] = detail::elide_middle(line, width);
+  }
   return t;
 }
 
@@ -345,15 +361,15 @@ void write_terminal_summary(const model::DiffReport& r, const TerminalOptions& o
   // The name column gets what the figures leave of the width: laid out once without
   // names to measure that, then labelled to fit it, so that no label is cut again.
   const auto blank = [](const model::TopList& list) { return std::vector<std::string>(list.rows.size()); };
-  auto slower = top_table("Regressions", r.top_regressions, r, blank(r.top_regressions));
-  auto faster = top_table("Improvements", r.top_improvements, r, blank(r.top_improvements));
+  auto slower = top_table("Regressions", r.top_regressions, r, blank(r.top_regressions), width);
+  auto faster = top_table("Improvements", r.top_improvements, r, blank(r.top_improvements), width);
   auto w = widths({&slower.rows, &faster.rows}, width, 16);
   std::size_t rest = 2;  // the names' indent
   for (std::size_t c = 1; c < w.cols.size(); ++c) rest += w.cols[c] ? w.cols[c] + 2 : 0;
   const std::size_t chars = std::max<std::size_t>(width > rest ? width - rest : 0, 14);
   const auto [slower_labels, faster_labels] = list_labels(r, chars);
-  slower = top_table("Regressions", r.top_regressions, r, slower_labels);
-  faster = top_table("Improvements", r.top_improvements, r, faster_labels);
+  slower = top_table("Regressions", r.top_regressions, r, slower_labels, width);
+  faster = top_table("Improvements", r.top_improvements, r, faster_labels, width);
   w = widths({&slower.rows, &faster.rows}, width, 16);
   write_top(out, slower, w, o.color, width);
   write_top(out, faster, w, o.color, width);

@@ -420,4 +420,13 @@ std::vector<std::string> distinct_labels(const std::vector<std::string_view>& na
   return out;
 }
 
+std::string path_text(const std::vector<std::string>& parts, std::size_t max_chars) {
+  std::string out;
+  for (const auto& p : parts) {
+    if (!out.empty()) out += " \xE2\x80\xBA ";  // " › "
+    out += max_chars ? elide(p, max_chars) : p;
+  }
+  return out;
+}
+
 }  // namespace tracediff

@@ -35,6 +35,10 @@ std::string simplify_name(std::string_view name);
 // them, when longer. The head gets two thirds: it holds the function's name.
 std::string elide(std::string_view s, std::size_t max_chars);
 
+// A call path in one line: its parts joined by " › ", each elided to max_chars
+// code points when given (a terminal's width leaves less room than a page).
+std::string path_text(const std::vector<std::string>& parts, std::size_t max_chars = 0);
+
 // As elide, but code point number `at` (where s differs from a similar name)
 // stays visible with its context: head…window…tail (or head…tail when the
 // window reaches either end), at most max_chars code points. Below 5 there is no

@@ -59,6 +59,7 @@ struct Options {
   bool steps_set = false;
   int64_t target_bytes = 0;
   std::vector<Slowdown> slowdowns;
+  std::string slowdown_under;  // --slowdown-under: slowdowns only inside events of this name
   int64_t jitter_ppm = 0;  // +- this fraction of each duration
   std::vector<std::string> add_kernels;
   std::vector<std::string> drop_kernels;
@@ -101,6 +102,10 @@ Identical arguments give byte-identical files.
                             file holds about MB (10^6 bytes) of JSON; layers default to 32
   --slowdown NAME=FACTOR    multiply the duration of every event whose name contains NAME
                             (CPU op, annotation, runtime call or kernel); repeatable
+  --slowdown-under SCOPE    apply --slowdown only inside an open event (operator, annotation
+                            or Python frame) whose name contains SCOPE, and to it: one call
+                            path slows, the same names elsewhere do not (with --python-stack,
+                            "nn.Module: Linear_2" is one layer)
   --jitter PCT              random +-PCT% noise on every duration (default 0)
   --add-kernel NAME         launch an extra kernel NAME from each layer's aten::add; repeatable
   --drop-kernel NAME        omit launches of kernels whose name contains NAME; repeatable
@@ -231,6 +236,9 @@ Options parse_options(int argc, char** argv) {
       if (o.target_bytes == 0) {
         throw UsageError{"--target-mb must be positive"};
       }
+    } else if (a == "--slowdown-under") {
+      if (v.empty()) throw UsageError{"--slowdown-under: empty name"};
+      o.slowdown_under = std::string(v);
     } else if (a == "--slowdown") {
       const auto eq = v.rfind('=');
       if (eq == std::string_view::npos || eq == 0) {
@@ -661,6 +669,7 @@ class Sim {
                               .slot = slot, .ext = m_py_id++, .py_parent = parent, .py_module = f.module});
     m_t[t] += vary(f.name.starts_with('<') ? 500 : f.module >= 0 ? 2500 : 1200, slot, 1);
     m_py_stack[t].push_back(idx);
+    m_under += in_scope(f.name);
     return idx;
   }
 
@@ -670,6 +679,7 @@ class Sim {
     m_t[t] += vary(e.name.starts_with('<') ? 300 : 700, e.slot, 2);
     e.dur = m_t[t] - e.ts;
     m_py_stack[t].pop_back();
+    m_under -= in_scope(e.name);
   }
 
   // Saves the slot position and restores it at scope end: for events an option
@@ -701,7 +711,7 @@ class Sim {
   // --slowdown and --jitter.
   int64_t scaled(std::string_view name, int64_t ns, uint64_t slot) const {
     for (const auto& s : m_o.slowdowns) {
-      if (name.find(s.pattern) != std::string_view::npos) {
+      if (name.find(s.pattern) != std::string_view::npos && (m_o.slowdown_under.empty() || m_under > 0)) {
         ns = ns * s.factor_ppm / k_ppm;
       }
     }
@@ -748,7 +758,13 @@ class Sim {
                               .fwd_tid = static_cast<uint8_t>(fwd_tid)});
     m_t[t] += vary(pre_us * k_us, at(idx).slot, 1);
     m_stack[t].push_back(idx);
+    m_under += in_scope(name);
     return idx;
+  }
+  // --slowdown-under: how many events of the scope's name are open (the sim makes one
+  // thread's events at a time, so a count over all threads is the count on this one).
+  int in_scope(std::string_view name) const {
+    return !m_o.slowdown_under.empty() && name.find(m_o.slowdown_under) != std::string_view::npos ? 1 : 0;
   }
 
   void close(int32_t idx, int64_t post_us) {
@@ -758,6 +774,7 @@ class Sim {
     m_t[t] += vary(post_us * k_us, e.slot, 2);
     // A factor below 1 (speed-up, jitter) shrinks self time only, never cuts into children.
     e.dur = std::max(scaled(e.name, m_t[t] - e.ts, e.slot), inner_end - e.ts);
+    m_under -= in_scope(e.name);
     m_t[t] = e.ts + e.dur;
     m_stack[t].pop_back();
   }
@@ -924,6 +941,7 @@ class Sim {
   std::vector<std::string> m_comm_args;   // record_param_comms args per bucket
   std::vector<std::string> m_nccl_attrs;  // NCCL kernel args per bucket
   const int m_ws;                         // world size
+  int m_under = 0;  // open events of --slowdown-under's name
   std::vector<std::string> m_py_modules;  // --python-stack: "nn.Module: Linear_<l>", ReLU, LayerNorm per layer
 
   std::vector<Ev> m_evs;  // the current step

@@ -11,6 +11,7 @@
 #include <string_view>
 
 #include "output/html/sections.hpp"
+#include "util/display_name.hpp"
 #include "util/format.hpp"
 
 namespace tracediff::output::html {
@@ -38,7 +39,7 @@ data list_of(const DiffReport& r, const Anchors& a, const model::TopList& list) 
     d.set("tip", tip);
     d.set("delta", dur(row.diff_per_step_ns(), true));
     d.set("pct", pct_text(row.pct, row.control_step.total_ns == 0 && row.test_step.total_ns != 0));
-    const auto& path = k < list.paths.size() ? list.paths[k] : std::string();
+    const auto path = k < list.paths.size() ? path_text(list.paths[k]) : std::string();
     d.set("has_path", !path.empty());
     d.set("path", fit(path, k_line_bytes));
     d.set("has_lb", !row.launched_by.empty());
