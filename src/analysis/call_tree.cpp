@@ -70,6 +70,19 @@ std::optional<Folded> plan_fold(const std::vector<std::uint32_t>& parent, const 
     open = open_after;
     for (auto k = first[x]; k < first[x + 1]; ++k) frontier.push(kids[k]);
   }
+  // A parent that would fold a single leaf of a kind keeps it instead: an "(other)"
+  // node in its place would cost the same and say less.
+  {
+    std::vector<std::uint32_t> dropped(2 * (n + 1), 0);  // per parent slot: host, GPU
+    const auto lone = [&](std::uint32_t i) { return 2 * slot(parent[i]) + (gpu[i] ? 1 : 0); };
+    const auto fold_here = [&](std::uint32_t i) {
+      return !keep[i] && (parent[i] == k_top || keep[parent[i]]);
+    };
+    for (std::uint32_t i = 0; i < n; ++i)
+      if (fold_here(i)) ++dropped[lone(i)];
+    for (std::uint32_t i = 0; i < n; ++i)
+      if (fold_here(i) && dropped[lone(i)] == 1 && first[i + 1] == first[i]) keep[i] = true;
+  }
   Folded f;
   f.target.assign(n, 0);
   f.whole.assign(n, true);
