@@ -134,6 +134,24 @@ std::vector<double> weights(const std::vector<std::uint32_t>& parent, const std:
 
 }  // namespace
 
+void sort_tree_cells(std::vector<model::TreeCell>& cells) {
+  std::sort(cells.begin(), cells.end(), [](const model::TreeCell& a, const model::TreeCell& b) {
+    return std::tie(a.node, a.step) < std::tie(b.node, b.step);
+  });
+  std::size_t kept = 0;
+  for (const auto& c : cells) {
+    if (kept && cells[kept - 1].node == c.node && cells[kept - 1].step == c.step) {
+      auto& into = cells[kept - 1];
+      into.count += c.count;
+      detail::add_sat(into.total_ns, c.total_ns);
+      detail::add_sat(into.self_ns, c.self_ns);
+    } else {
+      cells[kept++] = c;
+    }
+  }
+  cells.resize(kept);
+}
+
 void fold_tree(model::FileSummary& s, std::size_t budget) {
   const auto n = s.tree.size();
   if (n <= budget) return;
@@ -161,21 +179,7 @@ void fold_tree(model::FileSummary& s, std::size_t budget) {
     const bool whole = plan->whole[c.node];
     cells.push_back({plan->target[c.node], c.step, whole ? c.count : 0, whole ? c.total_ns : 0, c.self_ns});
   }
-  std::sort(cells.begin(), cells.end(), [](const model::TreeCell& a, const model::TreeCell& b) {
-    return std::tie(a.node, a.step) < std::tie(b.node, b.step);
-  });
-  std::size_t kept = 0;
-  for (const auto& c : cells) {
-    if (kept && cells[kept - 1].node == c.node && cells[kept - 1].step == c.step) {
-      auto& into = cells[kept - 1];
-      into.count += c.count;
-      detail::add_sat(into.total_ns, c.total_ns);
-      detail::add_sat(into.self_ns, c.self_ns);
-    } else {
-      cells[kept++] = c;
-    }
-  }
-  cells.resize(kept);
+  sort_tree_cells(cells);
   s.tree = std::move(tree);
   s.tree_cells = std::move(cells);
   s.tree_folded += plan->folded;

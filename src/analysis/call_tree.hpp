@@ -20,6 +20,9 @@ struct NoiseRule;
 // event; past this the smallest subtrees are folded. Real traces stay far below.
 constexpr std::size_t k_tree_budget = 50000;
 
+// Sorts cells by (node, step) and merges those of the same (node, step).
+void sort_tree_cells(std::vector<model::TreeCell>& cells);
+
 // Folds a file's tree to at most about `budget` nodes: the heaviest subtrees are kept
 // from the top down; each parent's other host children become one "(other)" node and
 // its other GPU work one "(other GPU work)" node. Counts the nodes folded.

@@ -413,8 +413,9 @@ model::FileSummary summarize_file(const model::TraceFile& f) {
   s.truncated = f.truncated;
   s.diagnostics = f.diagnostics;
 
-  // The per-event arrays below (about 54 bytes an event) share one arena.
-  Arena arena(f.events.size() * 84 + f.pool.size() * 12 + 4096);
+  // The per-event arrays below (about 60 bytes an event, more with GPU work) share one
+  // arena; running past it costs fresh huge pages for all that follows.
+  Arena arena(f.events.size() * 100 + f.pool.size() * 12 + 4096);
   const detail::LaunchIndex launch_of(f, arena.get());
   const auto steps = detail::assign_steps(f, launch_of, arena.get());
   const auto& ev = f.events;
@@ -517,18 +518,16 @@ model::FileSummary summarize_file(const model::TraceFile& f) {
     }
     return s.launches[last.cell].total_ns;
   };
-  // Tree cells: (node, step) -> index into s.tree_cells, with each node's last cell at
-  // hand; nodes are numbered as Paths made them and sorted at the end.
+  // Tree cells: each node's cell of its current step at hand. Events come in step
+  // order nearly always, so a node met in another step starts a new cell without a
+  // lookup; the rare (node, step) made twice is merged after the sort.
   std::vector<std::pair<std::uint32_t, std::uint32_t>> last_tree_cell;  // per node: (step, cell)
-  std::unordered_map<std::uint64_t, std::uint32_t> tree_cell_index;
   auto tree_cell_of = [&](std::uint32_t node, std::uint32_t step) -> model::TreeCell& {
-    if (node >= last_tree_cell.size()) last_tree_cell.resize(std::max<std::size_t>(node + 1, paths.size()), {k_none, 0});
+    if (node >= last_tree_cell.size()) last_tree_cell.resize(std::max<std::size_t>(node + 1, 2 * last_tree_cell.size()), {k_none, 0});
     auto& last = last_tree_cell[node];
     if (last.first != step) {
-      const auto [it, fresh] = tree_cell_index.try_emplace((std::uint64_t{node} << 32) | step,
-                                                           static_cast<std::uint32_t>(s.tree_cells.size()));
-      if (fresh) s.tree_cells.push_back({node, step, 0, 0, 0});
-      last = {step, it->second};
+      last = {step, static_cast<std::uint32_t>(s.tree_cells.size())};
+      s.tree_cells.push_back({node, step, 0, 0, 0});
     }
     return s.tree_cells[last.second];
   };
@@ -635,9 +634,7 @@ model::FileSummary summarize_file(const model::TraceFile& f) {
   });
   s.tree.reserve(paths.size());
   for (std::uint32_t node = 0; node < paths.size(); ++node) s.tree.push_back({paths.parent(node), key_of(paths.event(node))});
-  std::sort(s.tree_cells.begin(), s.tree_cells.end(), [](const model::TreeCell& a, const model::TreeCell& b) {
-    return std::tie(a.node, a.step) < std::tie(b.node, b.step);
-  });
+  sort_tree_cells(s.tree_cells);
   fold_tree(s, k_tree_budget);
 
   // Counted per event, as their ids say; one sample per file says how many.
