@@ -5,8 +5,9 @@
 //                        [--big-report B.html [--big-bound-ms MS]]
 //                        [--chromium /usr/bin/chromium] [--hostile-name NAME]
 //
-// R.html: any default-mode report with rows (per-step figures, verdicts, launchers).
-// M.html: a report with a row named `</script><img src=x onerror=alert(1)>` (the default
+// R.html: any default-mode report with rows (per-step figures, verdicts, launchers, a call
+// tree whose paths include aten::item); its #tree section goes to OUT-tree.png.
+// M.html: a report with a row and a call tree node named `</script><img src=x onerror=alert(1)>` (the default
 // --hostile-name). C.html: a --hta-compat report (totals only), checked when given.
 // N.html: kernels whose long names differ only in the middle, on sides with different GPUs.
 // B.html: a report of many more rows than the page embeds (100,000 names a side): under
@@ -115,6 +116,43 @@ async function canvasHash(page, id) {
     return h;
   });
 }
+
+// The flame graph's canvas: a hash of its pixels and how many are painted.
+async function flameCanvas(page) {
+  return page.$eval('#flame-canvas', (c) => {
+    const img = c.getContext('2d').getImageData(0, 0, c.width, c.height).data;
+    let h = 0;
+    let painted = 0;
+    for (let i = 3; i < img.length; i += 4) if (img[i] !== 0) ++painted;
+    for (let i = 0; i < img.length; i += 7) h = (h * 31 + img[i]) | 0;
+    return { hash: h, painted, area: c.width * c.height };
+  });
+}
+
+// A frame of the flame graph (flame.js exports where it drew each: window.__flame.layout()),
+// the first that `pick` accepts; null when none.
+async function flameFrame(page, pick) {
+  const boxes = await page.evaluate(() => window.__flame.layout());
+  return boxes.find(pick) || null;
+}
+
+// The page position of a frame's centre, the canvas scrolled into view first.
+async function frameCentre(page, box) {
+  await page.$eval('#flame-canvas', (c, y) => {
+    c.parentElement.scrollTop = Math.max(0, y - 40);
+    c.scrollIntoView({ block: 'center' });
+  }, box.y);
+  // The scroll's events come with the next frame: let them pass before the mouse moves.
+  await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => setTimeout(r, 0))));
+  const r = await page.$eval('#flame-canvas', (c) => {
+    const b = c.getBoundingClientRect();
+    return { x: b.x, y: b.y };
+  });
+  return { x: r.x + box.x + box.w / 2, y: r.y + box.y + box.h / 2 };
+}
+
+const crumbText = (page) => page.$eval('#flame-crumbs', (n) => n.textContent);
+const treeRows = (page) => page.$$eval('#tree-table tbody tr', (t) => t.length);
 
 // The text a reader sees in each visible row's cell (innerText honours display:none,
 // once the table is laid out: a long one only is when it comes into view).
@@ -349,6 +387,106 @@ try {
     }
   });
 
+  // --- the call tree: flame graph, search, zoom, tooltip and the tree table's keyboard
+  await step('call tree', async () => {
+    check('tree: flame graph shown', await page.locator('#flame').isVisible());
+    await page.$eval('#tree', (s) => s.scrollIntoView());
+    const first = await flameCanvas(page);
+    check('tree: flame canvas drawn', first.painted > 0.05 * first.area, `painted=${first.painted}/${first.area}`);
+    const treeShot = args.screenshot.replace(/\.png$/, '-tree.png');
+    await page.locator('#tree').screenshot({ path: treeShot });
+    check(`call tree screenshot saved to ${treeShot}`, existsSync(treeShot));
+    const rows0 = await treeRows(page);
+    check('tree: the tree table has rows', rows0 > 0, `rows=${rows0}`);
+    const levels = await page.$$eval('#tree-table tbody tr', (t) => [...new Set(t.map((r) => r.getAttribute('aria-level')))].sort());
+    check('tree: top two levels shown at start', levels.join() === '1,2', levels.join());
+    check('tree: the table is a treegrid', (await page.getAttribute('#tree-table', 'role')) === 'treegrid');
+
+    // Hover: the tooltip names the frame, as text.
+    const some = await flameFrame(page, (b) => b.y > 0 && b.w > 60 && b.y < 150);
+    let at = await frameCentre(page, some);
+    await page.mouse.move(at.x, at.y);
+    const tip = await page.$eval('#flame-tip', (t) => ({ shown: !t.hidden, name: t.querySelector('.tip-name').textContent, text: t.textContent }));
+    check('tree: hovering a frame shows its tooltip', tip.shown && tip.name === some.name, JSON.stringify(tip).slice(0, 200));
+    check('tree: the tooltip has both sides, Δ and the verdict',
+      /inclusive/.test(tip.text) && /self/.test(tip.text) && /calls/.test(tip.text) && /\u0394 %/.test(tip.text) &&
+      /(slower|faster|same within noise|not testable)/.test(tip.text), tip.text.slice(0, 200));
+    await page.mouse.move(1, 1);
+
+    // Click: zoom into the frame (full width), breadcrumb and pixels change; Reset restores.
+    const crumb0 = await crumbText(page);
+    const target = await flameFrame(page, (b) => b.y > 0 && b.w > 40 && b.w < 600 && b.y < 150);
+    at = await frameCentre(page, target);
+    await page.mouse.click(at.x, at.y);
+    const zoomed = await page.evaluate(() => window.__flame.zoomed());
+    const crumb1 = await crumbText(page);
+    const full = await flameFrame(page, (b) => b.i === target.i && !b.above);
+    const width = await page.$eval('#flame-canvas', (c) => c.getBoundingClientRect().width);
+    check('tree: clicking a frame zooms into it', zoomed === target.i && full && full.x === 0 && Math.abs(full.w - width) < 1,
+      `zoomed=${zoomed} want ${target.i} box=${JSON.stringify(full)}`);
+    check('tree: the breadcrumb shows the zoomed path', crumb1 !== crumb0 && crumb1.endsWith(target.label), `${crumb0} -> ${crumb1}`);
+    const afterZoom = await flameCanvas(page);
+    check('tree: zooming redraws the canvas', afterZoom.hash !== first.hash);
+    const focused = await page.evaluate(() => {
+      const a = document.activeElement;
+      return a && a.closest('#tree-table') && a.tagName === 'TR' ? a.querySelector('.nm').textContent : null;
+    });
+    check('tree: the clicked frame\'s row is revealed and focused', focused === target.label, `focused=${focused}`);
+    await page.click('#flame-reset');
+    check('tree: Reset zooms out', (await page.evaluate(() => window.__flame.zoomed())) === -1 && (await crumbText(page)) === crumb0);
+    check('tree: Reset restores the picture', (await flameCanvas(page)).hash === first.hash);
+    at = await frameCentre(page, target);
+    await page.mouse.click(at.x, at.y);
+    await page.keyboard.press('Escape');
+    check('tree: Escape zooms out', (await page.evaluate(() => window.__flame.zoomed())) === -1);
+
+    // Search: a count of the matching paths, and the picture changes.
+    await page.fill('#flame-search', 'aten::item');
+    const hits = await page.$eval('#flame-found', (o) => o.textContent);
+    const searched = await flameCanvas(page);
+    check('tree: search finds "aten::item"', /^[1-9][\d,]* matching paths?$/.test(hits), hits);
+    check('tree: search highlights (canvas changes)', searched.hash !== first.hash);
+    await page.fill('#flame-search', 'zz-no-such-frame-zz');
+    const none = await page.$eval('#flame-found', (o) => o.textContent);
+    check('tree: search for nonsense finds nothing', none === '0 matching paths', none);
+    await page.fill('#flame-search', '');
+    check('tree: clearing the search restores the picture', (await flameCanvas(page)).hash === first.hash);
+
+    // The width and the time switches redraw.
+    await page.click('.flame-switch label:has(input[value="control"])');
+    check('tree: width by the control side redraws', (await flameCanvas(page)).hash !== first.hash);
+    await page.click('.flame-switch label:has(input[value="test"])');
+    await page.click('.flame-switch label:has(input[value="gpu"])');
+    check('tree: GPU time redraws', (await flameCanvas(page)).hash !== first.hash);
+    await page.click('.flame-switch label:has(input[value="host"])');
+    check('tree: back to test and host time, the same picture', (await flameCanvas(page)).hash === first.hash);
+
+    // Keyboard: a roving tabindex over the rows; Down moves, Right expands, Left collapses, Enter zooms.
+    const tabbable = await page.$$eval('#tree-table tbody tr[tabindex="0"]', (t) => t.length);
+    check('tree: one row in the tab order', tabbable === 1, `tabbable=${tabbable}`);
+    await page.focus('#tree-table tbody tr:first-child');
+    await page.keyboard.press('ArrowDown');
+    const second = await page.evaluate(() => {
+      const a = document.activeElement;
+      return a === document.querySelector('#tree-table tbody tr:nth-child(2)') && a.tabIndex === 0;
+    });
+    check('tree: ArrowDown moves to the next row', second);
+    const closed = await page.$eval('#tree-table tbody', (tb) => [...tb.rows].findIndex((r) => r.getAttribute('aria-expanded') === 'false'));
+    check('tree: a collapsed row to expand', closed >= 0);
+    await page.focus(`#tree-table tbody tr:nth-child(${closed + 1})`);
+    await page.keyboard.press('ArrowRight');
+    const opened = await page.$eval(`#tree-table tbody tr:nth-child(${closed + 1})`, (r) => r.getAttribute('aria-expanded'));
+    const rows1 = await treeRows(page);
+    check('tree: ArrowRight expands a collapsed row', opened === 'true' && rows1 > rows0, `expanded=${opened} rows ${rows0} -> ${rows1}`);
+    await page.keyboard.press('ArrowLeft');
+    check('tree: ArrowLeft collapses it again', (await treeRows(page)) === rows0);
+    const name = await page.$eval(`#tree-table tbody tr:nth-child(${closed + 1}) .nm`, (n) => n.textContent);
+    await page.keyboard.press('Enter');
+    check('tree: Enter zooms the flame graph to the row', (await page.evaluate(() => window.__flame.zoomed())) >= 0 &&
+      (await crumbText(page)).endsWith(name), await crumbText(page));
+    await page.click('#flame-reset');
+  });
+
   check('no console errors', log.errors.length === 0, log.errors.slice(0, 3).join(' | '));
   check('no request but the file itself', log.requests.length === 0, log.requests.slice(0, 3).join(' '));
   check('no dialog', log.dialogs.length === 0, log.dialogs.join(' | '));
@@ -385,6 +523,25 @@ try {
     await page.fill('#filter', hostile.slice(0, 12));
     const hits = await page.$$eval('#diff-table tbody tr:not([hidden])', (t) => t.length);
     check('hostile name can be filtered for', hits >= 1, `hits=${hits}`);
+    // The call tree: the name as text in the tree table and the tooltip, and found by search.
+    const treeCell = await page.$$eval('#tree-table td .nm', (ns, hostile) =>
+      ns.some((n) => n.firstChild && n.firstChild.nodeValue === hostile), hostile);
+    check('hostile name shown as text in the tree table', treeCell);
+    const frame = await flameFrame(page, (b) => b.name === hostile && b.w >= 4);
+    check('hostile name is a frame of the flame graph', !!frame);
+    if (frame) {
+      const at = await frameCentre(page, frame);
+      await page.mouse.move(at.x, at.y);
+      const tip = await page.$eval('#flame-tip', (t) => (t.hidden ? null : t.querySelector('.tip-name').firstChild.nodeValue));
+      check('hostile name shown as text in the tooltip', tip === hostile, String(tip));
+      await page.mouse.move(1, 1);
+    }
+    await page.fill('#flame-search', hostile.slice(2, 14));
+    const treeHits = await page.$eval('#flame-found', (o) => o.textContent);
+    check('hostile name found by the flame graph search', /^[1-9]/.test(treeHits), treeHits);
+    const after = await page.evaluate(() => ({ images: document.images.length, pwned: window.__pwned }));
+    check('hostile name in the tree made no element and ran nothing', after.images === 0 && !after.pwned && log.dialogs.length === 0,
+      JSON.stringify(after));
     check('no console errors (hostile report)', log.errors.length === 0, log.errors.slice(0, 3).join(' | '));
     check('no request (hostile report)', log.requests.length === 0, log.requests.slice(0, 3).join(' '));
     await ctx.close();
@@ -422,6 +579,9 @@ try {
       await page.screenshot({ path: args['nojs-screenshot'], fullPage: true });
       check(`no-JS screenshot saved to ${args['nojs-screenshot']}`, existsSync(args['nojs-screenshot']));
     }
+    const treeStatic = await page.locator('table.tree-static tbody tr:visible').count();
+    check('no-JS: the static call tree shows its top levels', treeStatic > 0, `rows=${treeStatic}`);
+    check('no-JS: no flame graph', !(await page.locator('#flame').isVisible()));
     check('no-JS: no request', log.requests.length === 0, log.requests.join(' '));
     await ctx.close();
   });
