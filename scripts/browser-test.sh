@@ -2,7 +2,9 @@
 # Checks the HTML report in headless Chromium (tests/browser/report_test.mjs): charts
 # drawn, sorting (per-step and total columns), filtering, the inclusive/self switch
 # (table values and charts), the verdict filter, the launcher view, no network, a hostile
-# operator name shown as text, the page without JavaScript, a --hta-compat report, and a
+# operator name shown as text, the call tree (flame graph drawn, zoom, search, hover, the
+# tree table's keyboard, a hostile name inert in it), the page without JavaScript, a
+# --hta-compat report, and a
 # comparison of 100,000 names a side (a page under 10 MB that says what it left out and
 # is interactive within a few seconds). Installs what is missing first (Debian's chromium,
 # node and npm when run as root; the pinned playwright-core with npm ci).
@@ -104,8 +106,10 @@ if [ -d "$shared/traces/hta-trace-diff/control" ] && [ -d "$shared/traces/hta-tr
   report="$work/report.html"
   size=$(wc -c <"$report")
   say "report: $size bytes"
-  if [ "$size" -ge 1000000 ]; then
-    say "the report of the HTA pair is over 1 MB ($size bytes)"
+  # With the call tree (about 1,600 paths embedded) the page is about 1.1 MB; the
+  # call-tree issue bounds it at 2 MB.
+  if [ "$size" -ge 2000000 ]; then
+    say "the report of the HTA pair is over 2 MB ($size bytes)"
     exit 1
   fi
 else
