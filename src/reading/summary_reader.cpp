@@ -139,6 +139,30 @@ struct Reader {
     return v;
   }
 
+
+  // Cells [index, step, count, total, self] of a file (index: a key, or a tree node):
+  // each of its events counted in one cell at most.
+  template <typename C>
+  std::vector<C> cells(const json::value& v, const char* what, std::size_t indices, const char* index_what,
+                       const model::FileSummary& f) {
+    std::vector<C> out;
+    std::uint64_t counted = 0;
+    item = what;
+    item_no = 0;
+    for (const auto& c : array(v, what)) {
+      const auto& t = tuple(c, 5, what);
+      const auto i = index(t[0], indices, index_what);
+      const auto step = index(t[1], f.steps.size(), "step");
+      const auto n = count(t[2], "count");
+      if (n > f.events - counted)
+        fail(std::string(what) + "s count more events than the file's " + std::to_string(f.events));
+      counted += n;
+      out.push_back({i, step, n, duration(t[3], "total"), duration(t[4], "self")});
+      ++item_no;
+    }
+    return out;
+  }
+
   model::FileSummary file(const json::value& v) {
     const auto& o = object(v, "file");
     model::FileSummary f;
@@ -194,21 +218,7 @@ struct Reader {
     }
     item = nullptr;
     if (f.steps.empty()) fail("a file without steps");
-    // Each event is counted in one cell at most.
-    std::uint64_t counted = 0;
-    item = "cell";
-    item_no = 0;
-    for (const auto& c : array(at(o, "cells"), "cells")) {
-      const auto& t = tuple(c, 5, "cell");
-      const auto key = index(t[0], f.keys.size(), "key");
-      const auto step = index(t[1], f.steps.size(), "step");
-      const auto n = count(t[2], "count");
-      if (n > f.events - counted)
-        fail("cells count more events than the file's " + std::to_string(f.events));
-      counted += n;
-      f.cells.push_back({key, step, n, duration(t[3], "total"), duration(t[4], "self")});
-      ++item_no;
-    }
+    f.cells = cells<model::Cell>(at(o, "cells"), "cell", f.keys.size(), "key", f);
     item = "launch";
     item_no = 0;
     for (const auto& l : array(at(o, "launches"), "launches")) {
@@ -234,20 +244,7 @@ struct Reader {
                                                                     : static_cast<std::uint32_t>(key)});
       ++item_no;
     }
-    counted = 0;
-    item = "tree cell";
-    item_no = 0;
-    for (const auto& c : array(at(o, "tree_cells"), "tree_cells")) {
-      const auto& t = tuple(c, 5, "tree cell");
-      const auto node = index(t[0], f.tree.size(), "node");
-      const auto step = index(t[1], f.steps.size(), "step");
-      const auto n = count(t[2], "count");
-      if (n > f.events - counted)
-        fail("tree cells count more events than the file's " + std::to_string(f.events));
-      counted += n;
-      f.tree_cells.push_back({node, step, n, duration(t[3], "total"), duration(t[4], "self")});
-      ++item_no;
-    }
+    f.tree_cells = cells<model::TreeCell>(at(o, "tree_cells"), "tree cell", f.tree.size(), "node", f);
     item = nullptr;
     f.tree_folded = figure(at(o, "tree_folded"), "tree_folded");
     return f;
