@@ -135,9 +135,24 @@ std::vector<double> weights(const std::vector<std::uint32_t>& parent, const std:
 }  // namespace
 
 void sort_tree_cells(std::vector<model::TreeCell>& cells) {
-  std::sort(cells.begin(), cells.end(), [](const model::TreeCell& a, const model::TreeCell& b) {
-    return std::tie(a.node, a.step) < std::tie(b.node, b.step);
-  });
+  // By node with a counting sort (nodes are dense), then by step within each node,
+  // where they nearly always are already.
+  std::uint32_t nodes = 0;
+  for (const auto& c : cells) nodes = std::max(nodes, c.node + 1);
+  std::vector<std::uint32_t> start(std::size_t{nodes} + 1, 0);
+  for (const auto& c : cells) ++start[c.node + 1];
+  for (std::size_t i = 1; i < start.size(); ++i) start[i] += start[i - 1];
+  std::vector<model::TreeCell> sorted(cells.size());
+  for (const auto& c : cells) sorted[start[c.node]++] = c;
+  cells.swap(sorted);
+  const auto by_step = [](const model::TreeCell& a, const model::TreeCell& b) { return a.step < b.step; };
+  for (std::size_t b = 0; b < cells.size();) {
+    std::size_t e = b + 1;
+    while (e < cells.size() && cells[e].node == cells[b].node) ++e;
+    if (!std::is_sorted(cells.begin() + static_cast<std::ptrdiff_t>(b), cells.begin() + static_cast<std::ptrdiff_t>(e), by_step))
+      std::stable_sort(cells.begin() + static_cast<std::ptrdiff_t>(b), cells.begin() + static_cast<std::ptrdiff_t>(e), by_step);
+    b = e;
+  }
   std::size_t kept = 0;
   for (const auto& c : cells) {
     if (kept && cells[kept - 1].node == c.node && cells[kept - 1].step == c.step) {
@@ -330,6 +345,7 @@ model::CallTree compare_trees(const SideTree& control, const SideTree& test, con
   tree.budget = k_tree_budget;
   tree.control_folded = control.folded();
   tree.test_folded = test.folded();
+  const auto no_gpu = compare_samples(c_zero, t_zero, rule);
   std::vector<model::CallNode> judged(pairs.size());
   std::vector<double> weight(pairs.size());
   for (std::size_t i = 0; i < pairs.size(); ++i) {
@@ -350,7 +366,12 @@ model::CallTree compare_trees(const SideTree& control, const SideTree& test, con
     if (cn) out.control = {static_cast<double>(cn->count) / cu, static_cast<double>(cn->self_ns) / cu};
     if (tn) out.test = {static_cast<double>(tn->count) / tu, static_cast<double>(tn->self_ns) / tu};
     out.time = compare_samples(cn ? cn->time : c_zero, tn ? tn->time : t_zero, rule);
-    out.gpu = any.gpu ? out.time : compare_samples(cn ? gc[p.c] : c_zero, tn ? gt[p.t] : t_zero, rule);
+    const auto& cg = cn ? gc[p.c] : c_zero;
+    const auto& tg = tn ? gt[p.t] : t_zero;
+    // Most host paths launch nothing: no GPU time on either side is no change to test.
+    out.gpu = any.gpu ? out.time
+              : cg.values().empty() && tg.values().empty() ? no_gpu
+                                                           : compare_samples(cg, tg, rule);
     weight[i] = (any.gpu ? 0 : out.time.control + out.time.test) + out.gpu.control + out.gpu.test;
   }
   // Pre-order, children heaviest first (then by name): the order every view shows.

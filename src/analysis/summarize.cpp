@@ -522,6 +522,7 @@ model::FileSummary summarize_file(const model::TraceFile& f) {
   // order nearly always, so a node met in another step starts a new cell without a
   // lookup; the rare (node, step) made twice is merged after the sort.
   std::vector<std::pair<std::uint32_t, std::uint32_t>> last_tree_cell;  // per node: (step, cell)
+  std::vector<std::pair<std::uint32_t, std::uint32_t>> last_gpu_child;  // per node + 1: (name, GPU child)
   auto tree_cell_of = [&](std::uint32_t node, std::uint32_t step) -> model::TreeCell& {
     if (node >= last_tree_cell.size()) last_tree_cell.resize(std::max<std::size_t>(node + 1, 2 * last_tree_cell.size()), {k_none, 0});
     auto& last = last_tree_cell[node];
@@ -580,7 +581,12 @@ model::FileSummary summarize_file(const model::TraceFile& f) {
                      : nesting.node[static_cast<std::size_t>(l)] == model::k_tree_top
                          ? model::k_tree_top
                          : nesting.node[static_cast<std::size_t>(l)] & ~k_inherited;
-      auto& tc = tree_cell_of(paths.child(under, e.name, i), step);
+      // A launching call mostly launches one kernel again and again: its last at hand.
+      const std::size_t slot = under == model::k_tree_top ? 0 : std::size_t{under} + 1;
+      if (slot >= last_gpu_child.size()) last_gpu_child.resize(std::max(slot + 1, 2 * last_gpu_child.size()), {k_none, 0});
+      auto& last = last_gpu_child[slot];
+      if (last.first != e.name) last = {e.name, paths.child(under, e.name, i)};
+      auto& tc = tree_cell_of(last.second, step);
       tc.count += 1;
       detail::add_sat(tc.total_ns, e.dur_ns);
       detail::add_sat(tc.self_ns, e.dur_ns);

@@ -41,23 +41,40 @@ std::string label_of(const DiffReport& r, const model::CallNode& n) {
 
 std::string tree_json(const DiffReport& r, const std::vector<std::uint32_t>& embedded) {
   const auto& nodes = r.call_tree.nodes;
-  std::unordered_map<std::uint32_t, std::size_t> position;  // node -> position in "nodes"
-  std::unordered_map<std::string, std::size_t> name_index;
+  constexpr std::size_t k_none = SIZE_MAX;
+  std::vector<std::size_t> position(nodes.size(), k_none);  // node -> position in "nodes"
+  // Names are shared by many paths (aten::empty is called from hundreds): each is
+  // fitted once, by its row (or its text when it has none).
+  std::vector<std::size_t> by_row(r.rows.size(), k_none);
+  std::unordered_map<std::string_view, std::size_t> by_text;
+  std::unordered_map<std::string, std::size_t> by_label;  // two rows may read alike once cut
   std::string names, out;
-  for (std::size_t k = 0; k < embedded.size(); ++k) {
-    const auto& n = nodes[embedded[k]];
-    position[embedded[k]] = k;
+  const auto name_of = [&](const model::CallNode& n) {
+    auto* slot = n.row < r.rows.size() ? &by_row[n.row] : nullptr;
+    if (slot && *slot != k_none) return *slot;
+    if (!slot) {
+      auto it = by_text.find(n.name);
+      if (it != by_text.end()) return it->second;
+    }
     const auto label = fit(label_of(r, n), k_label_bytes, Escaped::json);
-    const auto [it, fresh] = name_index.try_emplace(label, name_index.size());
+    const auto [it, fresh] = by_label.try_emplace(label, by_label.size());
     if (fresh) {
       const auto full = fit(n.name, k_full_bytes, Escaped::json);
       names += (names.empty() ? "" : ",");
       names += "[" + json_string(label) + (full != label ? "," + json_string(full) : std::string()) + "]";
     }
-    const auto parent = position.find(n.parent);
+    if (slot) *slot = it->second;
+    else by_text.emplace(n.name, it->second);
+    return it->second;
+  };
+  for (std::size_t k = 0; k < embedded.size(); ++k) {
+    const auto& n = nodes[embedded[k]];
+    position[embedded[k]] = k;
+    const auto name = name_of(n);
+    const auto parent = n.parent < nodes.size() ? position[n.parent] : k_none;
     out += k ? ",\n[" : "\n[";
-    out += parent == position.end() ? std::string("-1") : std::to_string(parent->second);
-    out += ',' + std::to_string(it->second) + ',' +
+    out += parent == k_none ? std::string("-1") : std::to_string(parent);
+    out += ',' + std::to_string(name) + ',' +
            std::to_string((n.device == model::Device::gpu ? 1 : 0) | (n.other ? 2 : 0));
     for (double v : {n.time.control, n.time.test, n.control.self_ns, n.test.self_ns, n.gpu.control, n.gpu.test})
       out += ',' + std::to_string(round_ns(v));
