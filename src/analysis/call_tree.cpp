@@ -135,24 +135,10 @@ std::vector<double> weights(const std::vector<std::uint32_t>& parent, const std:
 }  // namespace
 
 void sort_tree_cells(std::vector<model::TreeCell>& cells) {
-  // By node with a counting sort (nodes are dense), then by step within each node,
-  // where they nearly always are already.
-  std::uint32_t nodes = 0;
-  for (const auto& c : cells) nodes = std::max(nodes, c.node + 1);
-  std::vector<std::uint32_t> start(std::size_t{nodes} + 1, 0);
-  for (const auto& c : cells) ++start[c.node + 1];
-  for (std::size_t i = 1; i < start.size(); ++i) start[i] += start[i - 1];
-  std::vector<model::TreeCell> sorted(cells.size());
-  for (const auto& c : cells) sorted[start[c.node]++] = c;
-  cells.swap(sorted);
-  const auto by_step = [](const model::TreeCell& a, const model::TreeCell& b) { return a.step < b.step; };
-  for (std::size_t b = 0; b < cells.size();) {
-    std::size_t e = b + 1;
-    while (e < cells.size() && cells[e].node == cells[b].node) ++e;
-    if (!std::is_sorted(cells.begin() + static_cast<std::ptrdiff_t>(b), cells.begin() + static_cast<std::ptrdiff_t>(e), by_step))
-      std::stable_sort(cells.begin() + static_cast<std::ptrdiff_t>(b), cells.begin() + static_cast<std::ptrdiff_t>(e), by_step);
-    b = e;
-  }
+  // In place: the events are still in memory when a file's cells are sorted.
+  std::sort(cells.begin(), cells.end(), [](const model::TreeCell& a, const model::TreeCell& b) {
+    return std::tie(a.node, a.step) < std::tie(b.node, b.step);
+  });
   std::size_t kept = 0;
   for (const auto& c : cells) {
     if (kept && cells[kept - 1].node == c.node && cells[kept - 1].step == c.step) {

@@ -116,7 +116,10 @@ class Paths {
 
 struct Nesting {
   std::pmr::vector<std::int64_t> self_ns;    // per event; GPU and other device events keep dur
-  std::pmr::vector<std::int64_t> incl_ns;    // per event: dur less what an enclosing event of its key covers
+  // (event, inclusive time) of the events an open event of their key encloses (what
+  // sticks out of it), by event; every other event's inclusive time is its dur. Few
+  // events nest in their own name, so this is kept apart rather than per event.
+  std::vector<std::pair<std::uint32_t, std::int64_t>> incl_less;
   std::pmr::vector<std::uint32_t> launcher;  // per event: pool id of the innermost cpu_op around it, or ~0
   std::pmr::vector<std::uint32_t> node;      // per host event: its call-tree node (k_tree_top: none),
                                              // | k_inherited when it is the node of the event around it
@@ -215,14 +218,13 @@ void merge_runs(T* first, T* last, Less less, Vector& scratch) {
 Nesting nest(const model::TraceFile& f, NameFacts& names, const KeyIds& keys, StepWindows& windows, Paths& paths,
              std::pmr::memory_resource* memory) {
   const auto& ev = f.events;
-  Nesting n{std::pmr::vector<std::int64_t>(memory), std::pmr::vector<std::int64_t>(memory),
-            std::pmr::vector<std::uint32_t>(memory), std::pmr::vector<std::uint32_t>(memory)};
+  Nesting n{std::pmr::vector<std::int64_t>(memory), {}, std::pmr::vector<std::uint32_t>(memory),
+            std::pmr::vector<std::uint32_t>(memory)};
   n.self_ns.resize(ev.size());
-  n.incl_ns.resize(ev.size());
   n.launcher.assign(ev.size(), ~0u);
   n.node.assign(ev.size(), model::k_tree_top);
   // self_ns starts at the duration; children's time is subtracted as they are met.
-  for (std::size_t i = 0; i < ev.size(); ++i) n.self_ns[i] = n.incl_ns[i] = ev[i].dur_ns;
+  for (std::size_t i = 0; i < ev.size(); ++i) n.self_ns[i] = ev[i].dur_ns;
   std::vector<std::uint32_t> group_end;
   auto order = by_thread(ev, group_end, memory);
   const auto before = [&](std::uint32_t a, std::uint32_t b) {
@@ -300,7 +302,7 @@ Nesting nest(const model::TraceFile& f, NameFacts& names, const KeyIds& keys, St
       const std::uint32_t key = keys.of(i);
       const std::uint32_t same = top_of_key[key];
       const std::int64_t covered = same == k_none ? INT64_MIN : stack[same].key_end;
-      if (covered > begin) n.incl_ns[i] = std::max<std::int64_t>(0, end - covered);
+      if (covered > begin) n.incl_less.push_back({i, std::max<std::int64_t>(0, end - covered)});
       top_of_key[key] = static_cast<std::uint32_t>(stack.size());
       const bool op = ev[i].kind == Kind::cpu_op && !step_span(i);
       std::uint32_t node = stack.empty() ? model::k_tree_top : stack.back().node;
@@ -335,6 +337,7 @@ Nesting nest(const model::TraceFile& f, NameFacts& names, const KeyIds& keys, St
     flush();
   }
   for (auto& v : n.self_ns) v = std::max<std::int64_t>(0, v);
+  std::sort(n.incl_less.begin(), n.incl_less.end());  // threads were visited one by one
   return n;
 }
 
@@ -546,6 +549,7 @@ model::FileSummary summarize_file(const model::TraceFile& f) {
     return idx;
   };
 
+  std::size_t incl_at = 0;  // into nesting.incl_less
   for (std::uint32_t i = 0; i < ev.size(); ++i) {
     const auto& e = ev[i];
     if (e.kind == Kind::runtime && names.graph_launch(e.name)) s.cuda_graphs = true;
@@ -565,7 +569,9 @@ model::FileSummary summarize_file(const model::TraceFile& f) {
     const auto key = key_of(i);
     auto& c = cell_of(key, step);
     c.count += 1;
-    detail::add_sat(c.total_ns, nesting.incl_ns[i]);
+    while (incl_at < nesting.incl_less.size() && nesting.incl_less[incl_at].first < i) ++incl_at;
+    const bool nested = incl_at < nesting.incl_less.size() && nesting.incl_less[incl_at].first == i;
+    detail::add_sat(c.total_ns, nested ? nesting.incl_less[incl_at].second : e.dur_ns);
     detail::add_sat(c.self_ns, nesting.self_ns[i]);
     if (is_host(e.kind) && !(nesting.node[i] & k_inherited) && nesting.node[i] != model::k_tree_top) {
       auto& tc = tree_cell_of(nesting.node[i], step);
