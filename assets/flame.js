@@ -56,8 +56,12 @@
   // --- what is shown: which side gives the width, which time, the zoom, the search
   var state = { side: 1, gpu: false, zoom: -1, hover: -1 };
   var match = null;  // Uint8Array when searching
-  // A node's value on the width side for the shown metric.
-  function value(i) { return num(i, (state.gpu ? 7 : 3) + state.side); }
+  // A node's value on the width side for the shown metric. In host time a GPU node
+  // (GPU time) has no width: host frames are host time, not stretched by the GPU's.
+  function value(i) {
+    if (!state.gpu && isGpu(i)) return 0;
+    return num(i, (state.gpu ? 7 : 3) + state.side);
+  }
 
   // --- formatting, as tracediff formats (src/util/format.cpp)
   function group(s) { return s.replace(/\B(?=(\d{3})+(?!\d))/g, ','); }

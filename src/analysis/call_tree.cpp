@@ -2,11 +2,13 @@
 
 #include <algorithm>
 #include <cmath>
+#include <map>
 #include <queue>
 #include <tuple>
 
 #include "analysis/aggregate.hpp"
 #include "analysis/noise.hpp"
+#include "analysis/short_name.hpp"
 
 namespace tracediff::analysis {
 
@@ -286,7 +288,7 @@ std::vector<model::Samples> gpu_within(const SideTree& t) {
 }  // namespace
 
 model::CallTree compare_trees(const SideTree& control, const SideTree& test, const NoiseRule& rule,
-                              const std::vector<model::DiffRow>& rows) {
+                              const std::vector<model::DiffRow>& rows, bool short_names) {
   // Match by (parent, GPU or not, name): the diff tree's nodes, parents first.
   struct Pair {
     std::uint32_t parent;
@@ -295,12 +297,7 @@ model::CallTree compare_trees(const SideTree& control, const SideTree& test, con
   };
   std::vector<Pair> pairs;
   std::vector<std::uint32_t> top;
-  struct KeyHash {
-    std::size_t operator()(const std::pair<std::uint64_t, std::string_view>& k) const {
-      return std::hash<std::string_view>()(k.second) ^ (k.first * 0x9E3779B97F4A7C15ull);
-    }
-  };
-  std::unordered_map<std::pair<std::uint64_t, std::string_view>, std::uint32_t, KeyHash> index;
+  std::unordered_map<std::pair<std::uint64_t, std::string_view>, std::uint32_t, PathKeyHash> index;
   const auto match = [&](const SideTree& side, bool is_control) {
     std::vector<std::uint32_t> to(side.nodes().size());
     for (std::size_t i = 0; i < side.nodes().size(); ++i) {
@@ -322,10 +319,10 @@ model::CallTree compare_trees(const SideTree& control, const SideTree& test, con
 
   const auto gc = gpu_within(control), gt = gpu_within(test);
   const model::Samples c_zero(control.units()), t_zero(test.units());
-  // Rows by (category, name), for labels.
-  std::unordered_map<std::pair<std::uint64_t, std::string_view>, std::size_t, KeyHash> row_of;
-  for (std::size_t r = 0; r < rows.size(); ++r)
-    row_of.try_emplace({std::hash<std::string_view>()(rows[r].category), rows[r].name}, r);
+  // Rows by (category, name), for labels and findings: the key rows have.
+  std::map<std::pair<std::string_view, std::string_view>, std::size_t> row_of;
+  for (std::size_t r = 0; r < rows.size(); ++r) row_of.try_emplace({rows[r].category, rows[r].name}, r);
+  std::map<std::string_view, std::string> short_of;  // --short-names: each name shortened once
 
   model::CallTree tree;
   tree.budget = k_tree_budget;
@@ -344,7 +341,13 @@ model::CallTree compare_trees(const SideTree& control, const SideTree& test, con
     out.device = any.gpu ? model::Device::gpu : model::Device::cpu;
     out.other = any.other;
     if (!any.other) {
-      const auto it = row_of.find({std::hash<std::string_view>()(any.category), any.name});
+      std::string_view key = any.name;
+      if (short_names) {
+        auto [sit, fresh] = short_of.try_emplace(any.name);
+        if (fresh) sit->second = shorten_name(any.name);
+        key = sit->second;
+      }
+      const auto it = row_of.find({any.category, key});
       if (it != row_of.end()) out.row = it->second;
     }
     const double cu = std::max<double>(1, static_cast<double>(control.units()));
@@ -358,7 +361,7 @@ model::CallTree compare_trees(const SideTree& control, const SideTree& test, con
     out.gpu = any.gpu ? out.time
               : cg.values().empty() && tg.values().empty() ? no_gpu
                                                            : compare_samples(cg, tg, rule);
-    weight[i] = (any.gpu ? 0 : out.time.control + out.time.test) + out.gpu.control + out.gpu.test;
+    weight[i] = out.weight();
   }
   // Pre-order, children heaviest first (then by name): the order every view shows.
   const auto order = [&](std::vector<std::uint32_t>& v) {
@@ -414,19 +417,30 @@ void attach_paths(model::DiffReport& r) {
   };
   std::vector<Inside> inside;
   std::vector<std::uint32_t> open_of_row(r.rows.size(), 0);  // nodes of each row on the path
-  std::vector<std::uint32_t> path;
+  std::vector<std::uint32_t> path, look;
   for (std::uint32_t i = 0; i < tree.nodes.size(); ++i) {
     const auto& n = tree.nodes[i];
     while (!path.empty() && path.back() != n.parent) {
       if (tree.nodes[path.back()].row != SIZE_MAX) --open_of_row[tree.nodes[path.back()].row];
       path.pop_back();
     }
-    if (n.row != SIZE_MAX && !open_of_row[n.row] && n.device == model::Device::cpu && r.rows[n.row].significant)
-      for (const auto c : n.children) {
+    if (n.row != SIZE_MAX && !open_of_row[n.row] && n.device == model::Device::cpu && r.rows[n.row].significant) {
+      // The calls directly inside, looking through those of a name already on the path
+      // (Python's _call_impl in each module call, recursion): they explain nothing new,
+      // and following them would lead back up. A bounded look, for hostile shapes.
+      look.assign(n.children.rbegin(), n.children.rend());
+      for (int seen = 0; !look.empty() && seen < 256; ++seen) {
+        const auto c = look.back();
+        look.pop_back();
         const auto& child = tree.nodes[c];
-        if (child.device == model::Device::cpu && child.row != SIZE_MAX && child.row != n.row)
-          inside.push_back({n.row, child.row, child.time.diff()});
+        if (child.device != model::Device::cpu || child.row == SIZE_MAX) continue;
+        if (child.row == n.row || open_of_row[child.row]) {
+          look.insert(look.end(), child.children.rbegin(), child.children.rend());
+          continue;
+        }
+        inside.push_back({n.row, child.row, child.time.diff()});
       }
+    }
     path.push_back(i);
     if (n.row != SIZE_MAX) ++open_of_row[n.row];
   }

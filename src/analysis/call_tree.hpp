@@ -30,6 +30,13 @@ void fold_tree(model::FileSummary& f, std::size_t budget);
 
 namespace detail {
 
+// Hash of a (number, name) key: a node's parent and kind with its name.
+struct PathKeyHash {
+  std::size_t operator()(const std::pair<std::uint64_t, std::string_view>& k) const {
+    return std::hash<std::string_view>()(k.second) ^ (k.first * 0x9E3779B97F4A7C15ull);
+  }
+};
+
 // One side's call tree, per step unit.
 class SideTree {
  public:
@@ -54,20 +61,16 @@ class SideTree {
 
  private:
   std::uint32_t child(std::uint32_t parent, std::string_view name, std::string_view category, bool gpu, bool other);
-  struct KeyHash {
-    std::size_t operator()(const std::pair<std::uint64_t, std::string_view>& k) const {
-      return std::hash<std::string_view>()(k.second) ^ (k.first * 0x9E3779B97F4A7C15ull);
-    }
-  };
   std::size_t m_units;
   std::vector<Node> m_nodes;
-  std::unordered_map<std::pair<std::uint64_t, std::string_view>, std::uint32_t, KeyHash> m_index;
+  std::unordered_map<std::pair<std::uint64_t, std::string_view>, std::uint32_t, PathKeyHash> m_index;
   std::uint64_t m_folded = 0;
 };
 
-// Both sides matched by path and judged; node rows resolved against report.rows.
+// Both sides matched by path and judged; node rows resolved against report.rows
+// (whose names are short names with --short-names).
 model::CallTree compare_trees(const SideTree& control, const SideTree& test, const NoiseRule& rule,
-                              const std::vector<model::DiffRow>& rows);
+                              const std::vector<model::DiffRow>& rows, bool short_names);
 
 // Each row's tree_node (the path that carries most of its change) and explained_by
 // (a call inside it that explains at least 90 % of its change and is itself a

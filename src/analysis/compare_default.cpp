@@ -359,7 +359,7 @@ model::DiffReport compare_summaries(const model::SetSummary& control, const mode
   }
   report.by_impact.resize(report.rows.size());
   std::iota(report.by_impact.begin(), report.by_impact.end(), 0);
-  report.call_tree = detail::compare_trees(c.tree, t.tree, rule, report.rows);
+  report.call_tree = detail::compare_trees(c.tree, t.tree, rule, report.rows, options.short_names);
   detail::attach_paths(report);
   for (const auto& row : report.rows) report.ops_diff.groups[static_cast<int>(row.change)].push_back(row.name);
   detail::finish_report(report, options);

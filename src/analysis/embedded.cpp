@@ -94,16 +94,37 @@ void decide_tree(const model::DiffReport& r, model::Embedded& e) {
     for (std::size_t k = 0; k < list->nodes.size() && k < e.list_items; ++k) mark(list->nodes[k]);
   std::vector<std::uint32_t> by_weight(nodes.size());
   for (std::uint32_t i = 0; i < nodes.size(); ++i) by_weight[i] = i;
-  const auto weight = [&](std::uint32_t i) {
-    const auto& x = nodes[i];
-    return (x.device == model::Device::gpu ? 0.0 : x.time.control + x.time.test) + x.gpu.control + x.gpu.test;
-  };
+  const auto weight = [&](std::uint32_t i) { return nodes[i].weight(); };
   std::stable_sort(by_weight.begin(), by_weight.end(), [&](std::uint32_t a, std::uint32_t b) { return weight(a) > weight(b); });
   for (std::size_t k = 0; k < by_weight.size() && n < k_embedded_tree; ++k) mark(by_weight[k]);
   e.tree.clear();
   for (std::uint32_t i = 0; i < nodes.size(); ++i)
     if (in[i]) e.tree.push_back(i);
   e.tree_left_out = nodes.size() - e.tree.size();
+
+  // The static table: level by level, so that every top-level path shows before any
+  // grandchild, at most k_static_children of each parent (the heaviest: children are in
+  // that order), k_static_levels deep.
+  constexpr std::size_t k_static_nodes = 40, k_static_levels = 3, k_static_children = 6;
+  std::vector<bool> shown(nodes.size(), false);
+  std::vector<std::uint32_t> level = r.call_tree.top, next;
+  std::size_t count = 0;
+  for (std::size_t depth = 0; depth < k_static_levels && !level.empty() && count < k_static_nodes; ++depth) {
+    next.clear();
+    for (const auto i : level) {
+      if (count == k_static_nodes) break;
+      shown[i] = true;
+      ++count;
+      for (std::size_t k = 0; k < nodes[i].children.size() && k < k_static_children; ++k) next.push_back(nodes[i].children[k]);
+    }
+    // A level's nodes by weight, so that a light top-level path does not crowd out the
+    // children of a heavy one.
+    std::stable_sort(next.begin(), next.end(), [&](std::uint32_t a, std::uint32_t b) { return weight(a) > weight(b); });
+    level.swap(next);
+  }
+  e.tree_static.clear();
+  for (std::uint32_t i = 0; i < nodes.size(); ++i)
+    if (shown[i]) e.tree_static.push_back(i);
 }
 
 }  // namespace

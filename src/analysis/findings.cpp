@@ -29,13 +29,13 @@ std::string side_label(const model::SideSummary& s, const char* fallback) {
   return s.label.empty() ? fallback : s.label;
 }
 
-// Where a node was called from, for people: its ancestors' labels (a row's label, or
-// the name elided), outermost first, at most five of them, "…" for the others.
+// Where a node was called from, for people: its ancestors' names (made safe to show,
+// very long ones elided), outermost first, at most five of them, "…" for the others.
 // Kept first: the outermost and the innermost caller, then the names people wrote
 // (nn.Module frames and annotations), then operators, then Python frames, the
 // nearest first.
 std::vector<std::string> caller_path(const model::DiffReport& r, std::uint32_t node) {
-  constexpr std::size_t k_parts = 5, k_chars = 48;
+  constexpr std::size_t k_parts = 5, k_chars = 160;  // views shorten further to their room
   const auto& nodes = r.call_tree.nodes;
   std::vector<std::uint32_t> up;  // innermost first
   for (auto i = node < nodes.size() ? nodes[node].parent : model::k_no_node; i != model::k_no_node && i < nodes.size();
@@ -60,13 +60,34 @@ std::vector<std::string> caller_path(const model::DiffReport& r, std::uint32_t n
       gap = true;
       continue;
     }
-    const auto& n = nodes[up[k]];
-    const auto label = n.row < r.rows.size() && !r.rows[n.row].label.empty() ? r.rows[n.row].label : n.name;
     if (gap && !out.empty()) out.emplace_back("\xE2\x80\xA6");  // "…"
     gap = false;
-    out.push_back(elide(display_safe(label), k_chars));
+    out.push_back(elide(display_safe(nodes[up[k]].name), k_chars));
   }
   return out;
+}
+
+// Whether row i may be left out of a list for the call inside that explains it: the
+// row its chain of explanations ends at (the one listed) must have been reached through
+// one of row i's paths, so that its path shows row i.
+bool folds_into_listed(const model::DiffReport& r, std::size_t i) {
+  std::size_t end = i;
+  for (int hops = 0; r.rows[end].explained_by != SIZE_MAX && hops < 64; ++hops) end = r.rows[end].explained_by;
+  if (end == i || r.rows[end].explained_by != SIZE_MAX) return false;  // a cycle, or too long a chain
+  const auto& nodes = r.call_tree.nodes;
+  for (auto n = r.rows[end].tree_node; n != model::k_no_node && n < nodes.size(); n = nodes[n].parent)
+    if (nodes[n].row == i) return true;
+  return false;
+}
+
+// How much of a row's change its shown path carries: "in" when nearly all, else "49 % in".
+std::string path_words(const model::DiffReport& r, const model::DiffRow& row) {
+  if (row.tree_node >= r.call_tree.nodes.size()) return {};
+  const double d = row.per_step_basis ? row.diff_per_step_ns() : 0.0;
+  const double share = d == 0 ? 0.0 : r.call_tree.nodes[row.tree_node].time.diff() / d;
+  if (share >= 0.9) return "in";
+  if (share <= 0.005) return {};  // no path carries it: nothing to show
+  return std::to_string(static_cast<int>(share * 100 + 0.5)) + " % in";
 }
 
 // The significant rows of one direction, largest |Δ per step| first (the rows are in
@@ -84,8 +105,8 @@ model::TopList top_list(const model::DiffReport& r, bool slower, std::size_t n) 
       else (list.raw ? list.untestable : list.more) += 1;
     } else if (!row.significant) {
       (row.verdict == model::Verdict::untestable ? list.untestable : list.within_noise) += 1;
-    } else if (row.explained_by != SIZE_MAX) {
-      ++list.folded;  // a call inside says it better, and is listed itself
+    } else if (row.explained_by != SIZE_MAX && folds_into_listed(r, i)) {
+      ++list.folded;  // a call inside says it better, and the path of the one listed shows this row
     } else if (list.rows.size() < n) {
       list.rows.push_back(i);
     } else {
@@ -93,8 +114,10 @@ model::TopList top_list(const model::DiffReport& r, bool slower, std::size_t n) 
     }
   }
   for (const auto i : list.rows) {
+    const auto words = path_words(r, r.rows[i]);
     list.nodes.push_back(r.rows[i].tree_node);
-    list.paths.push_back(caller_path(r, r.rows[i].tree_node));
+    list.paths.push_back(words.empty() ? std::vector<std::string>() : caller_path(r, r.rows[i].tree_node));
+    list.path_words.push_back(words);
   }
   return list;
 }
@@ -241,10 +264,12 @@ void notes(model::DiffReport& r) {
                         ". A step that short is likely empty or cut; one that long, a warm-up or a stall.");
   }
   if (const auto& tree = r.call_tree; tree.control_folded || tree.test_folded)
-    r.notes.push_back("The call tree is bounded to " + std::to_string(tree.budget) + " paths a side: " +
-                      std::to_string(tree.control_folded) + " smaller paths of " + r.control.label + " and " +
-                      std::to_string(tree.test_folded) + " of " + r.test.label +
-                      " are folded into \"(other)\" nodes under their parents; their time is kept.");
+    r.notes.push_back("The call tree keeps at most " + format_count(static_cast<std::int64_t>(tree.budget), false) +
+                      " paths per trace and per side: the smallest ones are folded into \"(other)\" nodes under "
+                      "their parents, their time kept (" +
+                      format_count(static_cast<std::int64_t>(tree.control_folded), false) + " folded on " +
+                      r.control.label + ", " + format_count(static_cast<std::int64_t>(tree.test_folded), false) +
+                      " on " + r.test.label + ", counted per trace).");
   const bool c = queue_backs_up(r.control), t = queue_backs_up(r.test);
   r.queue_backs_up = c || t;
   for (const auto* side : {&r.control, &r.test}) {

@@ -96,10 +96,14 @@ class KeyIds {
 // event that made it, whose key it takes.
 class Paths {
  public:
-  std::uint32_t child(std::uint32_t parent, std::uint32_t name, std::uint32_t event) {
-    const auto [it, fresh] =
-        m_index.try_emplace((std::uint64_t{parent} << 32) | name, static_cast<std::uint32_t>(m_parent.size()));
+  // A GPU child and a host child of one name are two nodes, as in the comparison.
+  std::uint32_t child(std::uint32_t parent, std::uint32_t name, std::uint32_t event, bool gpu) {
+    // Nodes are fewer than events; below 2^31 they leave room for the kind bit and k_inherited.
+    const std::uint64_t up = parent == model::k_tree_top ? 0x7FFFFFFFu : parent;
+    const auto [it, fresh] = m_index.try_emplace((((up << 1) | (gpu ? 1 : 0)) << 32) | name,
+                                                 static_cast<std::uint32_t>(m_parent.size()));
     if (fresh) {
+      if (m_parent.size() >= 0x7FFFFFFFu) throw Fatal("more than 2^31 call paths in one file");
       m_parent.push_back(parent);
       m_event.push_back(event);
     }
@@ -310,10 +314,10 @@ Nesting nest(const model::TraceFile& f, NameFacts& names, const KeyIds& keys, St
       const bool own = windows.step_at[i] >= 0 && !step_span(i) && depth < model::k_tree_depth;
       if (own) {
         if (node == model::k_tree_top) {
-          node = paths.child(node, ev[i].name, i);
+          node = paths.child(node, ev[i].name, i, false);
         } else {
           auto& outer = stack.back();
-          if (outer.last_name != ev[i].name) outer.last_name = ev[i].name, outer.last_child = paths.child(node, ev[i].name, i);
+          if (outer.last_name != ev[i].name) outer.last_name = ev[i].name, outer.last_child = paths.child(node, ev[i].name, i, false);
           node = outer.last_child;
         }
         ++depth;
@@ -573,10 +577,15 @@ model::FileSummary summarize_file(const model::TraceFile& f) {
     const bool nested = incl_at < nesting.incl_less.size() && nesting.incl_less[incl_at].first == i;
     detail::add_sat(c.total_ns, nested ? nesting.incl_less[incl_at].second : e.dur_ns);
     detail::add_sat(c.self_ns, nesting.self_ns[i]);
-    if (is_host(e.kind) && !(nesting.node[i] & k_inherited) && nesting.node[i] != model::k_tree_top) {
-      auto& tc = tree_cell_of(nesting.node[i], step);
-      tc.count += 1;
-      detail::add_sat(tc.total_ns, e.dur_ns);
+    if (is_host(e.kind) && nesting.node[i] != model::k_tree_top) {
+      // An event past the depth limit is part of the node at the limit: its self time
+      // is that node's (its time is inside the node's own already).
+      const bool own = !(nesting.node[i] & k_inherited);
+      auto& tc = tree_cell_of(nesting.node[i] & ~k_inherited, step);
+      if (own) {
+        tc.count += 1;
+        detail::add_sat(tc.total_ns, e.dur_ns);
+      }
       detail::add_sat(tc.self_ns, nesting.self_ns[i]);
     }
     if (model::is_gpu_work(e.kind)) {
@@ -591,7 +600,7 @@ model::FileSummary summarize_file(const model::TraceFile& f) {
       const std::size_t slot = under == model::k_tree_top ? 0 : std::size_t{under} + 1;
       if (slot >= last_gpu_child.size()) last_gpu_child.resize(std::max(slot + 1, 2 * last_gpu_child.size()), {k_none, 0});
       auto& last = last_gpu_child[slot];
-      if (last.first != e.name) last = {e.name, paths.child(under, e.name, i)};
+      if (last.first != e.name) last = {e.name, paths.child(under, e.name, i, true)};
       auto& tc = tree_cell_of(last.second, step);
       tc.count += 1;
       detail::add_sat(tc.total_ns, e.dur_ns);

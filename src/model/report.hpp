@@ -223,12 +223,15 @@ struct TopList {
   // Per row, its node in the call tree: the path that carries most of its change
   // (k_no_node: none).
   std::vector<std::uint32_t> nodes;
-  // Per row, where it was called from, as every view shows it: labels of its node's
-  // ancestors, outermost first, "…" where some are left out (empty at the top level).
-  // Views join them with " › " (util/display_name's path_text).
+  // Per row, where it was called from, as every view shows it: the names of its node's
+  // ancestors (display-safe), outermost first, "…" where some are left out (empty at the
+  // top level). Views join them with " › " (util/display_name's path_text).
   std::vector<std::vector<std::string>> paths;
+  // Per row, how much of its change that path carries, in words before it: "in" (nearly
+  // all of it) or "49 % in"; empty with an empty path.
+  std::vector<std::string> path_words;
   // Significant rows left out because one call inside explains at least 90 % of their
-  // change, and that call's own row is listed (or counted in `more`).
+  // change, and the row listed for it (or counted in `more`) was reached through them.
   std::size_t folded = 0;
   std::size_t more = 0;          // significant, beyond the list's length
   std::size_t within_noise = 0;  // the same direction, within noise
@@ -255,6 +258,10 @@ struct CallNode {
   } control, test;
   Comparison time;  // inclusive time per unit, judged (a GPU node: its GPU time)
   Comparison gpu;   // GPU time per unit launched at or under this path, judged
+  // What orders children and chooses what is shown: host and GPU time of both sides.
+  double weight() const {
+    return (device == Device::gpu ? 0.0 : time.control + time.test) + gpu.control + gpu.test;
+  }
 };
 
 struct CallTree {
@@ -294,6 +301,8 @@ struct Embedded {
   std::vector<std::uint32_t> tree;     // call-tree nodes, in the tree's order: the heaviest, every
                                        // listed finding's path, and every ancestor of those
   std::size_t tree_left_out = 0;
+  std::vector<std::uint32_t> tree_static;  // the static table's nodes (the page without JavaScript):
+                                           // the top levels, a few children each, in the tree's order
   std::size_t list_items = 0;          // items shown of each top list (the rest count as more)
   std::size_t group_names = 0;         // names listed of each ops_diff group (the first, in row order)
   std::size_t files = 0;               // input files listed of each side

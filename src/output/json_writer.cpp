@@ -129,8 +129,11 @@ void top_list(std::ostream& out, const model::DiffReport& r, const model::TopLis
         << us_decimal(row.per_step_basis ? row.diff_per_step_ns() : static_cast<double>(row.diff_ns()))
         << ", \"diff_pct\": " << pct_decimal(row.pct, "null") << ", \"verdict\": \""
         << model::verdict_name(row.verdict) << "\", \"path\": ";
-    list(out, r.call_tree.path(k < t.nodes.size() ? t.nodes[k] : model::k_no_node),
-         [&](std::string_view s) { out << json_string(s); });
+    const auto node = k < t.nodes.size() ? t.nodes[k] : model::k_no_node;
+    list(out, r.call_tree.path(node), [&](std::string_view s) { out << json_string(s); });
+    // The share of the row's change that path carries.
+    if (node < r.call_tree.nodes.size() && row.diff_per_step_ns() != 0)
+      out << ", \"path_share\": " << decimal(r.call_tree.nodes[node].time.diff() / row.diff_per_step_ns(), 3);
     out << '}';
   }
   out << ']';
@@ -250,6 +253,8 @@ void write_json(const model::DiffReport& r, std::ostream& out) {
           << ", \"verdict\": \"" << model::verdict_name(row.verdict) << "\", \"significant\": "
           << (row.significant ? "true" : "false");
       if (!row.launched_by.empty()) out << ", \"launched_by\": " << json_string(row.launched_by);
+      if (row.explained_by < r.rows.size())
+        out << ", \"explained_by\": " << json_string(r.rows[row.explained_by].name);
     }
     out << '}';
   }

@@ -157,7 +157,10 @@ std::string top_table(const char* title, const model::TopList& list, const DiffR
   std::vector<std::string> lines;
   for (std::size_t k = 0; k < list.rows.size(); ++k) {
     const auto& row = r.rows[list.rows[k]];
-    const auto path = k < list.paths.size() ? path_text(list.paths[k]) : std::string();
+    const auto path = k < list.paths.size() && !list.paths[k].empty()
+                          ? (k < list.path_words.size() && list.path_words[k] != "in" ? list.path_words[k] + " " : std::string()) +
+                                path_text(list.paths[k])
+                          : std::string();
     const double c = row.per_step_basis ? row.control_step.total_ns : static_cast<double>(row.control.total_ns);
     const double t = row.per_step_basis ? row.test_step.total_ns : static_cast<double>(row.test.total_ns);
     lines.push_back("| " + markdown_code_cell(plain(row.label)) + " | " + model::device_name(row.device) + " | " +

@@ -96,6 +96,7 @@ std::string top_heading(const char* title, const model::TopList& list, const mod
                        : list.more  ? "top " + n(shown) + " of " + n(all) + " significant"
                                     : n(all) + " significant";
   const char* more = all == 0 ? "" : " more";
+  if (list.folded) counts += (counts.empty() ? "" : "; ") + n(list.folded) + " folded into a call inside";
   if (list.within_noise) counts += (counts.empty() ? "" : "; ") + n(list.within_noise) + more + " within noise";
   if (list.untestable) counts += (counts.empty() ? "" : "; ") + n(list.untestable) + more + " not testable";
   return counts.empty() ? h : h + ": " + counts;
@@ -269,18 +270,36 @@ TopTable top_table(const char* title, const model::TopList& list, const DiffRepo
   t.below.assign(t.rows.size(), {});
   for (std::size_t k = 0; k < list.rows.size() && k < list.paths.size(); ++k) {
     if (list.paths[k].empty()) continue;
-    // The longest part gives way first: short names (aten::item) stay whole.
-    auto parts = list.paths[k];
-    for (auto& p : parts) p = detail::terminal_safe(p);
-    std::string line = "      in " + path_text(parts);
+    // The longest part gives way first (short names such as aten::item stay whole),
+    // each cut again from its whole text, so that no "…" is cut into another.
+    std::vector<std::string> whole = list.paths[k];
+    for (auto& p : whole) p = detail::terminal_safe(p);
+    std::vector<std::size_t> room(whole.size());
+    for (std::size_t p = 0; p < whole.size(); ++p) room[p] = detail::display_width(whole[p]);
+    auto parts = whole;
+    const std::string lead = "      " + (k < list.path_words.size() ? list.path_words[k] : std::string("in")) + " ";
+    std::string line = lead + path_text(parts);
+    // First the longest parts of the form "kind: name" (nn.Module: Linear_2, a Python
+    // frame's file(line): function, evaluate_function: XBackward0) keep only the name.
     while (detail::display_width(line) > width) {
-      auto longest = std::max_element(parts.begin(), parts.end(), [](const std::string& a, const std::string& b) {
-        return detail::display_width(a) < detail::display_width(b);
-      });
-      const auto w = detail::display_width(*longest);
-      if (w <= 12) break;
-      *longest = elide(*longest, w - 4);
-      line = "      in " + path_text(parts);
+      std::size_t best = whole.size();
+      for (std::size_t p = 0; p < whole.size(); ++p) {
+        const auto colon = whole[p].rfind(": ");
+        if (colon != std::string::npos && colon + 2 < whole[p].size() && (best == whole.size() || room[p] > room[best]))
+          best = p;
+      }
+      if (best == whole.size()) break;
+      whole[best] = whole[best].substr(whole[best].rfind(": ") + 2);
+      parts[best] = whole[best];
+      room[best] = detail::display_width(whole[best]);
+      line = lead + path_text(parts);
+    }
+    while (detail::display_width(line) > width) {
+      const auto p = static_cast<std::size_t>(std::max_element(room.begin(), room.end()) - room.begin());
+      if (room[p] <= 6) break;
+      room[p] -= 4;
+      parts[p] = elide(whole[p], room[p]);
+      line = lead + path_text(parts);
     }
     t.below[k + 1] = detail::elide_middle(line, width);
   }

@@ -229,13 +229,18 @@ struct Reader {
     }
     // The call tree: a node's parent comes before it (-1: top level), so it is a tree;
     // its key is one of the file's, or -1 / -2 for the "(other)" nodes of the budget.
+    // Paths end at k_tree_depth host levels, with GPU work one below.
     item = "tree node";
     item_no = 0;
+    std::vector<std::uint32_t> depth;
     for (const auto& n : array(at(o, "tree"), "tree")) {
       const auto& t = tuple(n, 2, "tree node");
       const auto parent = integer(t[0], "parent");
       if (parent < -1 || parent >= static_cast<std::int64_t>(f.tree.size()))
         fail("parent " + std::to_string(parent) + " is not an earlier node");
+      depth.push_back(parent < 0 ? 1 : depth[static_cast<std::size_t>(parent)] + 1);
+      if (depth.back() > model::k_tree_depth + 1)
+        fail("deeper than the " + std::to_string(model::k_tree_depth + 1) + " levels a call tree has");
       const auto key = integer(t[1], "key");
       if (key < -2 || key >= static_cast<std::int64_t>(f.keys.size()))
         fail("key " + std::to_string(key) + " out of range (" + std::to_string(f.keys.size()) + " keys)");
@@ -245,6 +250,9 @@ struct Reader {
       ++item_no;
     }
     f.tree_cells = cells<model::TreeCell>(at(o, "tree_cells"), "tree cell", f.tree.size(), "node", f);
+    std::sort(f.tree_cells.begin(), f.tree_cells.end(), [](const model::TreeCell& a, const model::TreeCell& b) {
+      return a.node != b.node ? a.node < b.node : a.step < b.step;
+    });  // as summarize_file leaves them
     item = nullptr;
     f.tree_folded = figure(at(o, "tree_folded"), "tree_folded");
     return f;

@@ -80,9 +80,13 @@ std::vector<std::string> terminal_list(const std::string& out, const std::string
   const auto ls = lines_of(out);
   std::size_t i = 0;
   while (i < ls.size() && ls[i].rfind(title, 0) != 0) ++i;
-  for (i += 2; i < ls.size() && ls[i].rfind("  ", 0) == 0; ++i) {
+  while (i < ls.size() && ls[i].rfind("  Name", 0) != 0) ++i;  // the heading may wrap
+  for (i += 1; i < ls.size() && ls[i].rfind("  ", 0) == 0; ++i) {
     const auto& l = ls[i];
-    if (l.rfind("      in ", 0) == 0) {
+    // "      in A › B", or "      49 % in A › B" when the path carries part of the change.
+    const bool path_line = l.rfind("      ", 0) == 0 && l.size() > 6 && l[6] != ' ' &&
+                           (l.rfind("      in ", 0) == 0 || l.find(" % in ") != std::string::npos);
+    if (path_line) {
       if (called_from && !called_from->empty()) called_from->back() = true;
       continue;
     }

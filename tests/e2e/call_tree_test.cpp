@@ -185,11 +185,16 @@ BOOST_AUTO_TEST_CASE(paths_end_at_the_depth_limit) {
   const auto dir = dir_with("tree-deep", trace_json(e));
   const auto j = compare(dir, dir);
   std::size_t deepest = 0;
+  const json::object* last = nullptr;
   std::vector<std::string> at;
-  walk(j.at("call_tree").at("top").as_array(), at, [&](const json::object&, const std::vector<std::string>& p) {
-    deepest = std::max(deepest, p.size());
+  walk(j.at("call_tree").at("top").as_array(), at, [&](const json::object& n, const std::vector<std::string>& p) {
+    if (p.size() > deepest) deepest = p.size(), last = &n;
   });
   BOOST_TEST(deepest == tracediff::model::k_tree_depth);
+  // The calls below are part of it: its self time is all of its time (1,602 µs).
+  BOOST_REQUIRE(last);
+  BOOST_TEST(num(*last, "control", "inclusive_us") == 1602.0);
+  BOOST_TEST(num(*last, "control", "self_us") == 1602.0);
 }
 
 // Past the node budget the smallest subtrees are folded into "(other)" under their

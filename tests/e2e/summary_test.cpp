@@ -189,6 +189,11 @@ BOOST_AUTO_TEST_CASE(inconsistent_or_impossible_summaries_are_fatal_and_say_wher
       {small_with("[1, 0, 2, 50, 50]],\n  \"tree_folded", "[1, 5, 2, 50, 50]],\n  \"tree_folded"), "tree cell 2: step 5 out of range"},
       {small_with("[1, 0, 2, 50, 50]],\n  \"tree_folded", "[1, 0, 9, 50, 50]],\n  \"tree_folded"), "tree cells count more events"},
       {small_with("\"tree_folded\": 0", "\"tree_folded\": -1"), "tree_folded is negative"},
+      {small_with("\"tree\": [[-1, 0], [0, 1]]", "\"tree\": [[-1, 0]" + [] {
+         std::string deep;
+         for (int d = 0; d < 201; ++d) deep += ", [" + std::to_string(d) + ", 0]";
+         return deep;
+       }() + "]"), "tree node 201: deeper than the 201 levels"},
       {small_with("\"tree_folded\": 0", "\"x\": 0"), "missing \"tree_folded\""},
       // Shape and types.
       {small_with("\"files\": [{", "\"files\": [], \"x\": [{"), "no files"},

@@ -2,7 +2,7 @@
 // improvements and the launchers that moved, as the report decided them.
 //   n_slower, n_faster, n_same, n_untested, has_untested, has_findings,
 //   has_top_slower, has_top_faster, top_slower_title, top_faster_title, top_slower_more, top_faster_more,
-//   top_raw, top_slower[]/top_faster[] {has_href, href, nm, has_tip, tip, delta, pct, has_path, path, has_lb, lb},
+//   top_raw, top_slower[]/top_faster[] {has_href, href, nm, has_tip, tip, delta, pct, has_path, path_words, path, has_lb, lb},
 //   has_top_launchers, top_launchers[] {has_href, href, nm, delta, pct, cls, arrow}
 //   threshold_rule (read by the verdict legend of the headline)
 #include <algorithm>
@@ -42,6 +42,7 @@ data list_of(const DiffReport& r, const Anchors& a, const model::TopList& list) 
     const auto path = k < list.paths.size() ? path_text(list.paths[k]) : std::string();
     d.set("has_path", !path.empty());
     d.set("path", fit(path, k_line_bytes));
+    d.set("path_words", k < list.path_words.size() ? list.path_words[k] : std::string());
     d.set("has_lb", !row.launched_by.empty());
     d.set("lb", fit(row.launched_by_label, k_label_bytes));
     items.push_back(d);
@@ -58,6 +59,7 @@ std::string more_text(const DiffReport& r, const model::TopList& list) {
     if (n) out += (out.empty() ? "" : "; ") + format_count(static_cast<std::int64_t>(n), false) + what;
   };
   add(list.more + (list.raw ? 0 : hidden), " more significant");
+  add(list.folded, " folded into a call inside");
   add(list.within_noise, " within noise");
   add(list.untestable + (list.raw ? hidden : 0), " not testable");
   return out;

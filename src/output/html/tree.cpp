@@ -22,8 +22,6 @@ namespace tracediff::output::html {
 namespace {
 
 constexpr std::size_t k_full_bytes = 300;  // a name on hover (the label is elided already)
-constexpr std::size_t k_static_nodes = 40;
-constexpr std::size_t k_static_depth = 3;
 
 int verdict_code(model::Verdict v) {
   switch (v) {
@@ -47,7 +45,7 @@ std::string tree_json(const DiffReport& r, const std::vector<std::uint32_t>& emb
   // fitted once, by its row (or its text when it has none).
   std::vector<std::size_t> by_row(r.rows.size(), k_none);
   std::unordered_map<std::string_view, std::size_t> by_text;
-  std::unordered_map<std::string, std::size_t> by_label;  // two rows may read alike once cut
+  std::unordered_map<std::string, std::size_t> by_label;  // (label, full name) -> entry
   std::string names, out;
   const auto name_of = [&](const model::CallNode& n) {
     auto* slot = n.row < r.rows.size() ? &by_row[n.row] : nullptr;
@@ -57,9 +55,10 @@ std::string tree_json(const DiffReport& r, const std::vector<std::uint32_t>& emb
       if (it != by_text.end()) return it->second;
     }
     const auto label = fit(label_of(r, n), k_label_bytes, Escaped::json);
-    const auto [it, fresh] = by_label.try_emplace(label, by_label.size());
+    const auto full = fit(n.name, k_full_bytes, Escaped::json);
+    // Two names may read alike once cut: one entry per (label, name) shown.
+    const auto [it, fresh] = by_label.try_emplace(label + '\0' + full, by_label.size());
     if (fresh) {
-      const auto full = fit(n.name, k_full_bytes, Escaped::json);
       names += (names.empty() ? "" : ",");
       names += "[" + json_string(label) + (full != label ? "," + json_string(full) : std::string()) + "]";
     }
@@ -105,15 +104,17 @@ void add_tree(const DiffReport& r, data& ctx) {
   ctx.set("has_tree_folded", folded > 0);
   ctx.set("tree_folded", std::to_string(folded));
 
-  // The top levels, heaviest first, as the tree's order has them.
+  // The top levels, as analysis chose them (a report built by hand: the first ones).
+  std::vector<std::uint32_t> top_levels = r.embedded.tree_static;
+  if (!r.embedded.decided)
+    for (std::uint32_t i = 0; i < tree.nodes.size() && top_levels.size() < 40; ++i)
+      if (tree.nodes[i].parent == model::k_no_node) top_levels.push_back(i);
   data rows = make_list();
-  std::size_t shown = 0;
   std::vector<std::size_t> depth(tree.nodes.size(), 0);
-  for (const auto i : embedded) {
+  for (std::uint32_t i = 0; i < tree.nodes.size(); ++i)
+    if (tree.nodes[i].parent < tree.nodes.size()) depth[i] = depth[tree.nodes[i].parent] + 1;
+  for (const auto i : top_levels) {
     const auto& n = tree.nodes[i];
-    if (n.parent != model::k_no_node) depth[i] = depth[n.parent] + 1;
-    if (depth[i] >= k_static_depth) continue;
-    if (++shown > k_static_nodes) break;
     const auto look = verdict_look(n.time.verdict);
     data row;
     row.set("pad", std::to_string(depth[i] * 3 / 2) + (depth[i] % 2 ? ".5" : ""));
