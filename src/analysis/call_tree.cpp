@@ -137,7 +137,8 @@ std::vector<double> weights(const std::vector<std::uint32_t>& parent, const std:
 }  // namespace
 
 void sort_tree_cells(std::vector<model::TreeCell>& cells) {
-  // In place: the events are still in memory when a file's cells are sorted.
+  // In place: a second buffer would be fresh pages to fault in, which cost more here
+  // than the sort.
   std::sort(cells.begin(), cells.end(), [](const model::TreeCell& a, const model::TreeCell& b) {
     return std::tie(a.node, a.step) < std::tie(b.node, b.step);
   });
@@ -190,12 +191,12 @@ void fold_tree(model::FileSummary& s, std::size_t budget) {
 
 namespace detail {
 
-std::uint32_t SideTree::child(std::uint32_t parent, std::string_view name, std::string_view category, bool gpu,
-                              bool other) {
-  const auto key = std::make_pair((std::uint64_t{parent} << 1) | (gpu ? 1 : 0), name);
+std::uint32_t SideTree::child(std::uint32_t parent, std::string_view name, std::size_t name_hash,
+                              std::string_view category, bool gpu, bool other) {
+  const PathKey key{(std::uint64_t{parent} << 1) | (gpu ? 1 : 0), name, name_hash};
   const auto [it, fresh] = m_index.try_emplace(key, static_cast<std::uint32_t>(m_nodes.size()));
   if (fresh) {
-    Node n{parent, name, category, gpu, other, 0, 0, model::Samples(m_units)};
+    Node n{parent, name, category, name_hash, gpu, other, 0, 0, model::Samples(m_units)};
     m_nodes.push_back(std::move(n));
   }
   return it->second;
@@ -204,6 +205,8 @@ std::uint32_t SideTree::child(std::uint32_t parent, std::string_view name, std::
 void SideTree::add_file(const model::FileSummary& f, const std::vector<std::int64_t>& unit_of_step, bool gpu) {
   constexpr std::uint32_t k_skip = ~0u - 1;
   std::vector<std::uint32_t> mine(f.tree.size(), k_skip);
+  std::vector<std::size_t> key_hash(f.keys.size() + 2, 0);  // per key, then the two "(other)"s
+  std::vector<bool> hashed(f.keys.size() + 2, false);
   for (std::size_t i = 0; i < f.tree.size(); ++i) {
     const auto& t = f.tree[i];
     const bool other = t.key == model::k_tree_other || t.key == model::k_tree_other_gpu;
@@ -214,7 +217,9 @@ void SideTree::add_file(const model::FileSummary& f, const std::vector<std::int6
                                   : t.key == model::k_tree_other_gpu ? k_other_gpu_name
                                                                      : std::string_view(f.keys[t.key].name);
     const std::string_view category = other ? std::string_view() : std::string_view(f.keys[t.key].category);
-    mine[i] = child(parent, name, category, is_gpu, other);
+    const std::size_t h = t.key == model::k_tree_other ? f.keys.size() : t.key == model::k_tree_other_gpu ? f.keys.size() + 1 : t.key;
+    if (!hashed[h]) key_hash[h] = std::hash<std::string_view>()(name), hashed[h] = true;
+    mine[i] = child(parent, name, key_hash[h], category, is_gpu, other);
   }
   m_folded += f.tree_folded;
   for (const auto& c : f.tree_cells) {
@@ -246,7 +251,8 @@ void SideTree::finish(std::size_t budget) {
   nodes.reserve(plan->nodes.size());
   for (const auto& nn : plan->nodes) {
     if (nn.from == k_from_other || nn.from == k_from_other_gpu) {
-      Node o{nn.parent, nn.from == k_from_other ? k_other_name : k_other_gpu_name, {}, nn.from == k_from_other_gpu, true,
+      const auto name = nn.from == k_from_other ? k_other_name : k_other_gpu_name;
+      Node o{nn.parent, name, {}, std::hash<std::string_view>()(name), nn.from == k_from_other_gpu, true,
              0, 0, model::Samples(m_units)};
       nodes.push_back(std::move(o));
     } else {
@@ -297,14 +303,15 @@ model::CallTree compare_trees(const SideTree& control, const SideTree& test, con
   };
   std::vector<Pair> pairs;
   std::vector<std::uint32_t> top;
-  std::unordered_map<std::pair<std::uint64_t, std::string_view>, std::uint32_t, PathKeyHash> index;
+  std::unordered_map<PathKey, std::uint32_t, PathKeyHash> index;
   const auto match = [&](const SideTree& side, bool is_control) {
     std::vector<std::uint32_t> to(side.nodes().size());
     for (std::size_t i = 0; i < side.nodes().size(); ++i) {
       const auto& n = side.nodes()[i];
       const auto parent = n.parent == k_top ? k_top : to[n.parent];
       const auto [it, fresh] =
-          index.try_emplace({(std::uint64_t{parent} << 1) | (n.gpu ? 1 : 0), n.name}, static_cast<std::uint32_t>(pairs.size()));
+          index.try_emplace({(std::uint64_t{parent} << 1) | (n.gpu ? 1 : 0), n.name, n.name_hash},
+                            static_cast<std::uint32_t>(pairs.size()));
       if (fresh) {
         pairs.push_back({parent, k_top, k_top, {}});
         (parent == k_top ? top : pairs[parent].children).push_back(it->second);

@@ -30,11 +30,16 @@ void fold_tree(model::FileSummary& f, std::size_t budget);
 
 namespace detail {
 
-// Hash of a (number, name) key: a node's parent and kind with its name.
+// A child's key: its parent and kind, and its name with the name's hash, computed once
+// per name (kernel names run to 1,700 characters; a tree repeats them on many paths).
+struct PathKey {
+  std::uint64_t up;  // parent << 1 | GPU
+  std::string_view name;
+  std::size_t name_hash;
+  bool operator==(const PathKey& o) const { return up == o.up && name == o.name; }
+};
 struct PathKeyHash {
-  std::size_t operator()(const std::pair<std::uint64_t, std::string_view>& k) const {
-    return std::hash<std::string_view>()(k.second) ^ (k.first * 0x9E3779B97F4A7C15ull);
-  }
+  std::size_t operator()(const PathKey& k) const { return k.name_hash ^ (k.up * 0x9E3779B97F4A7C15ull); }
 };
 
 // One side's call tree, per step unit.
@@ -43,6 +48,7 @@ class SideTree {
   struct Node {
     std::uint32_t parent;
     std::string_view name, category;  // views of the summaries' strings
+    std::size_t name_hash;
     bool gpu = false, other = false;
     std::uint64_t count = 0;
     std::int64_t self_ns = 0;
@@ -60,10 +66,11 @@ class SideTree {
   std::uint64_t folded() const { return m_folded; }
 
  private:
-  std::uint32_t child(std::uint32_t parent, std::string_view name, std::string_view category, bool gpu, bool other);
+  std::uint32_t child(std::uint32_t parent, std::string_view name, std::size_t name_hash, std::string_view category,
+                      bool gpu, bool other);
   std::size_t m_units;
   std::vector<Node> m_nodes;
-  std::unordered_map<std::pair<std::uint64_t, std::string_view>, std::uint32_t, PathKeyHash> m_index;
+  std::unordered_map<PathKey, std::uint32_t, PathKeyHash> m_index;
   std::uint64_t m_folded = 0;
 };
 

@@ -91,13 +91,23 @@ class KeyIds {
   std::uint32_t m_count = 0;
 };
 
-// The call tree's nodes as they are made: (parent node, name's pool id) -> node. Paths
-// are told apart by names alone, as the sides are matched. A node remembers the first
-// event that made it, whose key it takes.
+// The call tree's nodes as they are made: (parent node, name's pool id, host or GPU)
+// -> node. Paths are told apart by names alone, as the sides are matched. A node
+// remembers the first event that made it, whose key it takes. Each parent keeps its
+// last two children of each kind at hand: a call makes the same calls each time it
+// runs (aten::linear: aten::t, then aten::addmm), and a hash lookup per event would
+// cost more than all the rest of the tree.
 class Paths {
  public:
-  // A GPU child and a host child of one name are two nodes, as in the comparison.
   std::uint32_t child(std::uint32_t parent, std::uint32_t name, std::uint32_t event, bool gpu) {
+    const std::size_t slot = 2 * (parent == model::k_tree_top ? 0 : std::size_t{parent} + 1) + (gpu ? 1 : 0);
+    if (slot >= m_recent.size()) m_recent.resize(std::max(slot + 2, 2 * m_recent.size()));
+    auto& r = m_recent[slot];
+    if (r.name[0] == name) return r.node[0];
+    if (r.name[1] == name) {
+      std::swap(r.name[0], r.name[1]), std::swap(r.node[0], r.node[1]);
+      return r.node[0];
+    }
     // Nodes are fewer than events; below 2^31 they leave room for the kind bit and k_inherited.
     const std::uint64_t up = parent == model::k_tree_top ? 0x7FFFFFFFu : parent;
     const auto [it, fresh] = m_index.try_emplace((((up << 1) | (gpu ? 1 : 0)) << 32) | name,
@@ -107,6 +117,8 @@ class Paths {
       m_parent.push_back(parent);
       m_event.push_back(event);
     }
+    r.name[1] = r.name[0], r.node[1] = r.node[0];
+    r.name[0] = name, r.node[0] = it->second;
     return it->second;
   }
   std::size_t size() const { return m_parent.size(); }
@@ -114,6 +126,10 @@ class Paths {
   std::uint32_t event(std::uint32_t node) const { return m_event[node]; }
 
  private:
+  struct Recent {
+    std::uint32_t name[2] = {~0u, ~0u}, node[2] = {0, 0};
+  };
+  std::vector<Recent> m_recent;  // per (parent, kind)
   std::unordered_map<std::uint64_t, std::uint32_t> m_index;
   std::vector<std::uint32_t> m_parent, m_event;
 };
@@ -241,8 +257,8 @@ Nesting nest(const model::TraceFile& f, NameFacts& names, const KeyIds& keys, St
   };
   // The stack of events open at the current start, with per entry the entry below it
   // of the same key, the latest end among the open entries of its key (itself
-  // included), the innermost operator at or below it (a pool id, or k_none), its
-  // call-tree node and the last child node made under it (a loop calls the same one).
+  // included), the innermost operator at or below it (a pool id, or k_none), and its
+  // call-tree node with its depth.
   constexpr std::uint32_t k_none = ~0u;
   struct Open {
     std::uint32_t event;
@@ -251,7 +267,6 @@ Nesting nest(const model::TraceFile& f, NameFacts& names, const KeyIds& keys, St
     std::uint32_t launcher;
     std::uint32_t node;
     std::uint32_t depth;  // of node: 0 at the top level
-    std::uint32_t last_name = k_none, last_child = 0;
   };
   std::vector<Open> stack;
   std::pmr::vector<std::uint32_t> top_of_key(keys.count(), k_none, memory);  // stack position
@@ -313,13 +328,7 @@ Nesting nest(const model::TraceFile& f, NameFacts& names, const KeyIds& keys, St
       std::uint32_t depth = stack.empty() ? 0 : stack.back().depth;
       const bool own = windows.step_at[i] >= 0 && !step_span(i) && depth < model::k_tree_depth;
       if (own) {
-        if (node == model::k_tree_top) {
-          node = paths.child(node, ev[i].name, i, false);
-        } else {
-          auto& outer = stack.back();
-          if (outer.last_name != ev[i].name) outer.last_name = ev[i].name, outer.last_child = paths.child(node, ev[i].name, i, false);
-          node = outer.last_child;
-        }
+        node = paths.child(node, ev[i].name, i, false);
         ++depth;
       }
       n.node[i] = own || node == model::k_tree_top ? node : node | k_inherited;
@@ -528,8 +537,11 @@ model::FileSummary summarize_file(const model::TraceFile& f) {
   // Tree cells: each node's cell of its current step at hand. Events come in step
   // order nearly always, so a node met in another step starts a new cell without a
   // lookup; the rare (node, step) made twice is merged after the sort.
+  // Sized once: on this kind of VM a first touch of a fresh page costs more than the
+  // rest of the tree, and growing the vector would touch every page twice or more.
+  // Most nodes occur in every step: nodes x steps, or the events when fewer.
+  s.tree_cells.reserve(std::min<std::size_t>(ev.size(), (paths.size() + paths.size() / 4 + 16) * s.steps.size()));
   std::vector<std::pair<std::uint32_t, std::uint32_t>> last_tree_cell;  // per node: (step, cell)
-  std::vector<std::pair<std::uint32_t, std::uint32_t>> last_gpu_child;  // per node + 1: (name, GPU child)
   auto tree_cell_of = [&](std::uint32_t node, std::uint32_t step) -> model::TreeCell& {
     if (node >= last_tree_cell.size()) last_tree_cell.resize(std::max<std::size_t>(node + 1, 2 * last_tree_cell.size()), {k_none, 0});
     auto& last = last_tree_cell[node];
@@ -596,12 +608,7 @@ model::FileSummary summarize_file(const model::TraceFile& f) {
                      : nesting.node[static_cast<std::size_t>(l)] == model::k_tree_top
                          ? model::k_tree_top
                          : nesting.node[static_cast<std::size_t>(l)] & ~k_inherited;
-      // A launching call mostly launches one kernel again and again: its last at hand.
-      const std::size_t slot = under == model::k_tree_top ? 0 : std::size_t{under} + 1;
-      if (slot >= last_gpu_child.size()) last_gpu_child.resize(std::max(slot + 1, 2 * last_gpu_child.size()), {k_none, 0});
-      auto& last = last_gpu_child[slot];
-      if (last.first != e.name) last = {e.name, paths.child(under, e.name, i, true)};
-      auto& tc = tree_cell_of(last.second, step);
+      auto& tc = tree_cell_of(paths.child(under, e.name, i, true), step);
       tc.count += 1;
       detail::add_sat(tc.total_ns, e.dur_ns);
       detail::add_sat(tc.self_ns, e.dur_ns);

@@ -3,7 +3,7 @@
 // ({{{css}}}, {{{chart_js}}}, {{{report_js}}}), {{{data_json}}} (json_string-escaped)
 // and the blocks rendered from templates of their own: {{{table_rows}}} (table.cpp)
 // and {{{launchers}}} (launchers.cpp). This file sets
-//   control_label, test_label, generator, csp, css, chart_js, report_js, flame_js, table_rows, launchers
+//   control_label, test_label, generator, csp, css, chart_js, report_js, flame_js, table_rows, tree_json, launchers
 //   per_step (the default mode; false in --hta-compat, which keeps HTA's totals), unit ("step")
 // and each section the keys listed at the top of its file: headline.cpp, findings.cpp,
 // steps.cpp, groups.cpp, charts.cpp, table.cpp, launchers.cpp, tree.cpp, diagnostics.cpp.
@@ -43,6 +43,7 @@ void write_html(const model::DiffReport& report, std::ostream& out) {
   // The table's rows are half the page: a second thread renders them while this one
   // builds and renders the rest; they are written out where the page has them.
   auto rows = std::async(std::launch::async, [&] { return render_table_rows(report, anchors); });
+  auto tree = std::async(std::launch::async, [&] { return render_tree_json(report); });
 
   auto tmpl = templates::load("report.html.mustache");
   templates::StreamSink sink(out);
@@ -79,6 +80,11 @@ void write_html(const model::DiffReport& report, std::ostream& out) {
 
   const std::string launchers = render_launchers(report, anchors);
   put(ctx, "launchers", templates::block(sink, [&] { return std::string_view(launchers); }));
+  std::string tree_json;
+  put(ctx, "tree_json", templates::block(sink, [&] {
+        tree_json = tree.get();
+        return std::string_view(tree_json);
+      }));
   std::string table;
   put(ctx, "table_rows", templates::block(sink, [&] {
         table = rows.get();

@@ -1,15 +1,17 @@
 // The call tree: tree_json, from which assets/flame.js draws the differential flame
 // graph and the tree table, and a static table of the top levels for the page
 // without JavaScript. Only the nodes analysis chose (DiffReport::embedded.tree).
-//   has_tree, tree_json, tree_nodes, tree_left_out, has_tree_left_out, tree_folded,
+//   has_tree, tree_nodes, tree_left_out, has_tree_left_out, tree_folded,
 //   has_tree_folded, tree_static[] {pad (em), name, tip, c, t, d, pct, cls, sym, word, gpu}
 //
-// tree_json: {"labels": [control, test], "unit": "step", "names": [[label, full]...],
+// render_tree_json (the page's {{{tree_json}}}, made on a thread of its own):
+//   {"labels": [control, test], "unit": "step", "names": [[label, full]...],
 //   "nodes": [[parent, name, flags, c, t, cs, ts, cg, tg, cn, tn, v, gv]...], "left_out": n}
 //   parent: position in "nodes" (-1: top level); flags: 1 GPU work, 2 "(other)";
 //   c/t inclusive, cs/ts self, cg/tg GPU time launched within: ns per unit, rounded;
 //   cn/tn calls per unit; v/gv the verdict of the inclusive and the GPU time:
 //   0 slower, 1 faster, 2 same within noise, 3 not testable.
+#include <charconv>
 #include <string>
 #include <unordered_map>
 #include <vector>
@@ -66,19 +68,35 @@ std::string tree_json(const DiffReport& r, const std::vector<std::uint32_t>& emb
     else by_text.emplace(n.name, it->second);
     return it->second;
   };
+  out.reserve(embedded.size() * 72);
+  const auto integer = [&](std::int64_t v) {  // straight into the text: 13 numbers a node
+    char buf[24];
+    out.append(buf, static_cast<std::size_t>(std::to_chars(buf, buf + sizeof buf, v).ptr - buf));
+  };
   for (std::size_t k = 0; k < embedded.size(); ++k) {
     const auto& n = nodes[embedded[k]];
     position[embedded[k]] = k;
     const auto name = name_of(n);
     const auto parent = n.parent < nodes.size() ? position[n.parent] : k_none;
     out += k ? ",\n[" : "\n[";
-    out += parent == k_none ? std::string("-1") : std::to_string(parent);
-    out += ',' + std::to_string(name) + ',' +
-           std::to_string((n.device == model::Device::gpu ? 1 : 0) | (n.other ? 2 : 0));
-    for (double v : {n.time.control, n.time.test, n.control.self_ns, n.test.self_ns, n.gpu.control, n.gpu.test})
-      out += ',' + std::to_string(round_ns(v));
-    out += ',' + key3(n.control.count) + ',' + key3(n.test.count);
-    out += ',' + std::to_string(verdict_code(n.time.verdict)) + ',' + std::to_string(verdict_code(n.gpu.verdict)) + ']';
+    integer(parent == k_none ? -1 : static_cast<std::int64_t>(parent));
+    out += ',';
+    integer(static_cast<std::int64_t>(name));
+    out += ',';
+    integer((n.device == model::Device::gpu ? 1 : 0) | (n.other ? 2 : 0));
+    for (double v : {n.time.control, n.time.test, n.control.self_ns, n.test.self_ns, n.gpu.control, n.gpu.test}) {
+      out += ',';
+      integer(round_ns(v));
+    }
+    out += ',';
+    out += key3(n.control.count);
+    out += ',';
+    out += key3(n.test.count);
+    out += ',';
+    integer(verdict_code(n.time.verdict));
+    out += ',';
+    integer(verdict_code(n.gpu.verdict));
+    out += ']';
   }
   return "{\"labels\":[" + json_string(side_label(r.control, false)) + ',' + json_string(side_label(r.test, true)) +
          "],\"unit\":" + json_string(r.unit) + ",\"left_out\":" + std::to_string(r.embedded.tree_left_out) +
@@ -87,16 +105,29 @@ std::string tree_json(const DiffReport& r, const std::vector<std::uint32_t>& emb
 
 }  // namespace
 
-void add_tree(const DiffReport& r, data& ctx) {
-  const auto& tree = r.call_tree;
-  // A report built by hand (embedded not decided) embeds the whole tree.
+namespace {
+
+// The nodes the page embeds: analysis's choice, or (a report built by hand) all.
+std::vector<std::uint32_t> embedded_nodes(const DiffReport& r) {
   std::vector<std::uint32_t> embedded = r.embedded.tree;
   if (!r.embedded.decided)
-    for (std::uint32_t i = 0; i < tree.nodes.size(); ++i) embedded.push_back(i);
+    for (std::uint32_t i = 0; i < r.call_tree.nodes.size(); ++i) embedded.push_back(i);
+  return embedded;
+}
+
+}  // namespace
+
+std::string render_tree_json(const DiffReport& r) {
+  const auto embedded = embedded_nodes(r);
+  return per_step_mode(r) && !embedded.empty() ? tree_json(r, embedded) : std::string();
+}
+
+void add_tree(const DiffReport& r, data& ctx) {
+  const auto& tree = r.call_tree;
+  const auto embedded = embedded_nodes(r);
   const bool has = per_step_mode(r) && !embedded.empty();
   ctx.set("has_tree", has);
   if (!has) return;
-  ctx.set("tree_json", tree_json(r, embedded));
   ctx.set("tree_nodes", std::to_string(embedded.size()));
   ctx.set("has_tree_left_out", r.embedded.tree_left_out > 0);
   ctx.set("tree_left_out", std::to_string(r.embedded.tree_left_out));
