@@ -292,6 +292,12 @@ TopTable top_table(const char* title, const model::TopList& list, const DiffRepo
       whole[best] = whole[best].substr(whole[best].rfind(": ") + 2);
       parts[best] = whole[best];
       room[best] = detail::display_width(whole[best]);
+      // "evaluate_function: AddmmBackward0 › AddmmBackward0" would read the name twice.
+      if (best + 1 < whole.size() && whole[best] == whole[best + 1]) {
+        whole.erase(whole.begin() + static_cast<std::ptrdiff_t>(best));
+        parts.erase(parts.begin() + static_cast<std::ptrdiff_t>(best));
+        room.erase(room.begin() + static_cast<std::ptrdiff_t>(best));
+      }
       line = lead + path_text(parts);
     }
     while (detail::display_width(line) > width) {
