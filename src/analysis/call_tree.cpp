@@ -371,31 +371,51 @@ model::CallTree compare_trees(const SideTree& control, const SideTree& test, con
     weight[i] = out.weight();
   }
   // Pre-order, children heaviest first (then by name): the order every view shows.
-  const auto order = [&](std::vector<std::uint32_t>& v) {
+  const auto by_weight = [&](std::vector<std::uint32_t>& v) {
     std::sort(v.begin(), v.end(), [&](std::uint32_t a, std::uint32_t b) {
       if (weight[a] != weight[b]) return weight[a] > weight[b];
       if (judged[a].name != judged[b].name) return judged[a].name < judged[b].name;
       return judged[a].device < judged[b].device;
     });
   };
-  order(top);
-  for (auto& p : pairs) order(p.children);
-  std::vector<std::uint32_t> new_index(pairs.size());
-  std::vector<std::pair<std::uint32_t, std::uint32_t>> stack;  // (old index, new parent)
-  for (auto it = top.rbegin(); it != top.rend(); ++it) stack.push_back({*it, model::k_no_node});
-  tree.nodes.reserve(pairs.size());
+  by_weight(top);
+  for (auto& p : pairs) by_weight(p.children);
+  // The pre-order, then the nodes moved into it in place (along the permutation's
+  // cycles): a second array of nodes would be that many fresh pages.
+  std::vector<std::uint32_t> order, new_index(pairs.size());  // order[new] = old
+  order.reserve(pairs.size());
+  std::vector<std::uint32_t> stack(top.rbegin(), top.rend());
   while (!stack.empty()) {
-    const auto [old, parent] = stack.back();
+    const auto old = stack.back();
     stack.pop_back();
-    const auto at = static_cast<std::uint32_t>(tree.nodes.size());
-    new_index[old] = at;
-    tree.nodes.push_back(std::move(judged[old]));
-    tree.nodes.back().parent = parent;
-    if (parent == model::k_no_node) tree.top.push_back(at);
-    else tree.nodes[parent].children.push_back(at);
+    new_index[old] = static_cast<std::uint32_t>(order.size());
+    order.push_back(old);
     const auto& kids = pairs[old].children;
-    for (auto k = kids.rbegin(); k != kids.rend(); ++k) stack.push_back({*k, at});
+    stack.insert(stack.end(), kids.rbegin(), kids.rend());
   }
+  for (std::size_t old = 0; old < pairs.size(); ++old) {
+    auto& n = judged[old];
+    n.parent = pairs[old].parent == k_top ? model::k_no_node : new_index[pairs[old].parent];
+    n.children.reserve(pairs[old].children.size());
+    for (const auto k : pairs[old].children) n.children.push_back(new_index[k]);
+  }
+  for (const auto t : top) tree.top.push_back(new_index[t]);
+  for (std::size_t i = 0; i < order.size(); ++i) {  // judged[j] = old judged[order[j]]
+    if (order[i] == i) continue;
+    model::CallNode held = std::move(judged[i]);
+    std::size_t j = i;
+    for (;;) {
+      const std::size_t from = order[j];
+      order[j] = static_cast<std::uint32_t>(j);
+      if (from == i) {
+        judged[j] = std::move(held);
+        break;
+      }
+      judged[j] = std::move(judged[from]);
+      j = from;
+    }
+  }
+  tree.nodes = std::move(judged);
   return tree;
 }
 

@@ -685,6 +685,20 @@ model::SetSummary summarize_set(const model::TraceSet& set) {
   return out;
 }
 
+model::SetSummary summarize_set(model::TraceSet&& set) {
+  model::SetSummary out;
+  out.label = std::move(set.label);
+  out.inputs = std::move(set.inputs);
+  out.diagnostics = std::move(set.diagnostics);
+  // A copy of every cell would be fresh pages to fault in, for nothing.
+  for (auto& f : set.files)
+    out.files.push_back(f.summary && f.summary.use_count() == 1 ? std::move(*f.summary)
+                        : f.summary                             ? *f.summary
+                                                                : summarize_file(f));
+  model::bound_durations(out);
+  return out;
+}
+
 model::SetSummary merge_summaries(std::vector<model::SetSummary> parts) {
   model::SetSummary out;
   std::map<int, std::pair<std::size_t, std::string>> owner;  // rank -> (part, a file with it)

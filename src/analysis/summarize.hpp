@@ -9,8 +9,10 @@ namespace tracediff::analysis {
 
 model::FileSummary summarize_file(const model::TraceFile& file);
 
-// The set's files' summaries (each file must have been summarised).
+// The set's files' summaries (a file not summarised yet is summarised here).
 model::SetSummary summarize_set(const model::TraceSet& set);
+// The same, taking each file's summary instead of copying it (the set is left without).
+model::SetSummary summarize_set(model::TraceSet&& set);
 
 // Summaries of disjoint ranks as one set (`tracediff merge`): files, inputs and
 // diagnostics together. Throws Fatal when two summaries hold the same rank.

@@ -46,7 +46,7 @@ model::SetSummary load_set_summary(const std::string& label, const std::vector<s
   if (!in.traces.empty()) {
     reading::ReadOptions ro;
     auto sets = reading::read_trace_sets({{label, in.traces}}, ro, threads, progress, summarise_and_drop);
-    set = analysis::summarize_set(sets[0]);
+    set = analysis::summarize_set(std::move(sets[0]));
   }
   std::uint64_t figures = 0;  // the side's summaries together stay within the reader's limit
   for (const auto& path : in.summaries) {
@@ -78,9 +78,9 @@ model::DiffReport load_and_compare(const Options& o, const reading::ReadProgress
   if (control.summaries.empty() && test.summaries.empty()) {
     // Both sides' files in one pool of reading threads.
     reading::ReadOptions ro;
-    const auto sets = reading::read_trace_sets({{o.label_control, o.control_inputs}, {o.label_test, o.test_inputs}},
-                                               ro, o.threads, progress, summarise_and_drop);
-    return analysis::compare_summaries(analysis::summarize_set(sets[0]), analysis::summarize_set(sets[1]),
+    auto sets = reading::read_trace_sets({{o.label_control, o.control_inputs}, {o.label_test, o.test_inputs}},
+                                         ro, o.threads, progress, summarise_and_drop);
+    return analysis::compare_summaries(analysis::summarize_set(std::move(sets[0])), analysis::summarize_set(std::move(sets[1])),
                                        o.compare);
   }
   const auto c = load_set_summary(o.label_control, o.control_inputs, o.threads, progress);
