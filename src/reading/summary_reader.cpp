@@ -250,9 +250,11 @@ struct Reader {
       ++item_no;
     }
     f.tree_cells = cells<model::TreeCell>(at(o, "tree_cells"), "tree cell", f.tree.size(), "node", f);
-    std::sort(f.tree_cells.begin(), f.tree_cells.end(), [](const model::TreeCell& a, const model::TreeCell& b) {
+    // As summarize_file leaves them; stable, so that cells of one (node, step) (a summary
+    // made by hand) keep their order and the summary writes back the same.
+    std::stable_sort(f.tree_cells.begin(), f.tree_cells.end(), [](const model::TreeCell& a, const model::TreeCell& b) {
       return a.node != b.node ? a.node < b.node : a.step < b.step;
-    });  // as summarize_file leaves them
+    });
     item = nullptr;
     f.tree_folded = figure(at(o, "tree_folded"), "tree_folded");
     return f;
