@@ -400,21 +400,7 @@ model::CallTree compare_trees(const SideTree& control, const SideTree& test, con
     for (const auto k : pairs[old].children) n.children.push_back(new_index[k]);
   }
   for (const auto t : top) tree.top.push_back(new_index[t]);
-  for (std::size_t i = 0; i < order.size(); ++i) {  // judged[j] = old judged[order[j]]
-    if (order[i] == i) continue;
-    model::CallNode held = std::move(judged[i]);
-    std::size_t j = i;
-    for (;;) {
-      const std::size_t from = order[j];
-      order[j] = static_cast<std::uint32_t>(j);
-      if (from == i) {
-        judged[j] = std::move(held);
-        break;
-      }
-      judged[j] = std::move(judged[from]);
-      j = from;
-    }
-  }
+  move_into_order(judged, order);
   tree.nodes = std::move(judged);
   return tree;
 }

@@ -342,21 +342,7 @@ model::DiffReport compare_summaries(const model::SetSummary& control, const mode
     if (x.name != y.name) return x.name < y.name;
     return x.category < y.category;
   });
-  for (std::size_t i = 0; i < order.size(); ++i) {  // rows[j] = old rows[order[j]]
-    if (order[i] == i) continue;
-    model::DiffRow held = std::move(rows[i]);
-    std::size_t j = i;
-    for (;;) {
-      const std::size_t from = order[j];
-      order[j] = j;
-      if (from == i) {
-        rows[j] = std::move(held);
-        break;
-      }
-      rows[j] = std::move(rows[from]);
-      j = from;
-    }
-  }
+  detail::move_into_order(rows, order);
   report.by_impact.resize(report.rows.size());
   std::iota(report.by_impact.begin(), report.by_impact.end(), 0);
   report.call_tree = detail::compare_trees(c.tree, t.tree, rule, report.rows, options.short_names);
