@@ -202,7 +202,8 @@ std::uint32_t SideTree::child(std::uint32_t parent, std::string_view name, std::
   return it->second;
 }
 
-void SideTree::add_file(const model::FileSummary& f, const std::vector<std::int64_t>& unit_of_step, bool gpu) {
+void SideTree::add_file(const model::FileSummary& f, const std::vector<std::int64_t>& unit_of_step, bool gpu,
+                        const std::vector<std::string_view>* names) {
   constexpr std::uint32_t k_skip = ~0u - 1;
   std::vector<std::uint32_t> mine(f.tree.size(), k_skip);
   std::vector<std::size_t> key_hash(f.keys.size() + 2, 0);  // per key, then the two "(other)"s
@@ -215,6 +216,7 @@ void SideTree::add_file(const model::FileSummary& f, const std::vector<std::int6
     if ((is_gpu && !gpu) || parent == k_skip) continue;
     const std::string_view name = t.key == model::k_tree_other ? k_other_name
                                   : t.key == model::k_tree_other_gpu ? k_other_gpu_name
+                                  : names ? (*names)[t.key]
                                                                      : std::string_view(f.keys[t.key].name);
     const std::string_view category = other ? std::string_view() : std::string_view(f.keys[t.key].category);
     const std::size_t h = t.key == model::k_tree_other ? f.keys.size() : t.key == model::k_tree_other_gpu ? f.keys.size() + 1 : t.key;

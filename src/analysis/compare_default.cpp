@@ -13,6 +13,7 @@
 #include "analysis/compare.hpp"
 #include "analysis/decide.hpp"
 #include "analysis/modes.hpp"
+#include "analysis/name_match.hpp"
 #include "analysis/noise.hpp"
 #include "analysis/short_name.hpp"
 
@@ -30,6 +31,8 @@ struct SideAgg {
   model::SideStats stats;
   model::Device device = model::Device::cpu;
   std::string_view full_name;
+  std::string_view renamed_from;  // the test side's own name, when paired with another
+  const char* matched_by = nullptr;
   model::Samples per_unit;  // total ns in each step unit it occurs in, for the noise test
 };
 
@@ -95,7 +98,7 @@ std::vector<Unit> step_units(const model::SetSummary& set, const std::set<int>& 
 }
 
 SideData collect(const model::SetSummary& set, const Selection& sel, const CompareOptions& options,
-                 model::SideSummary& summary) {
+                 const Renames& renames, model::SideSummary& summary) {
   SideData data;
   summary.label = set.label;
   summary.inputs = set.inputs;
@@ -146,24 +149,33 @@ SideData collect(const model::SetSummary& set, const Selection& sel, const Compa
     // Row keys of this file's keys, resolved once (short names are not cheap).
     std::vector<const Key*> key_of;
     std::vector<SideAgg*> agg_of;
+    std::vector<std::string_view> tree_names;  // per key: the name it is matched by
     for (const auto& k : f.keys) {
       const model::Device device = model::device_of(k.kind);
+      const Rename* r = renames.find(k.category, k.name);
+      std::string_view category = r ? std::string_view(r->category) : std::string_view(k.category);
+      std::string_view full = r ? std::string_view(r->to) : std::string_view(k.name);
+      tree_names.push_back(full);
       if (!keep_key(k, device, options)) {
         key_of.push_back(nullptr);
         agg_of.push_back(nullptr);
         continue;
       }
-      std::string_view name = k.name;
-      if (options.short_names) name = data.short_names.emplace_back(shorten_name(k.name));
-      const Key key{k.category, name};
+      std::string_view name = full;
+      if (options.short_names) name = data.short_names.emplace_back(shorten_name(full));
+      const Key key{category, name};
       auto [it, inserted] = data.rows.try_emplace(key);
       auto& a = it->second;
       if (inserted) {
         a.device = device;
-        a.full_name = k.name;
+        a.full_name = full;
         a.per_unit.set_units(units.size());
-      } else if (k.name < a.full_name) {
-        a.full_name = k.name;
+      } else if (full < a.full_name) {
+        a.full_name = full;
+      }
+      if (r && (a.renamed_from.empty() || k.name < a.renamed_from)) {
+        a.renamed_from = k.name;
+        a.matched_by = match_reason_name(r->reason);
       }
       key_of.push_back(&it->first);
       agg_of.push_back(&a);
@@ -182,14 +194,16 @@ SideData collect(const model::SetSummary& set, const Selection& sel, const Compa
       if (!key_of[l.key]) continue;
       const auto u = unit_of.find({fi, l.step});
       if (u == unit_of.end()) continue;
-      auto& per_unit = data.launches[f.launchers[l.launcher]][*key_of[l.key]];
+      std::string_view who = f.launchers[l.launcher];
+      if (const Rename* r = renames.find_host(who)) who = r->to;
+      auto& per_unit = data.launches[who][*key_of[l.key]];
       per_unit.set_units(units.size());
       per_unit.add(static_cast<std::uint32_t>(u->second), static_cast<double>(l.total_ns));
     }
     std::vector<std::int64_t> unit_of_step(f.steps.size(), -1);
     for (auto u = unit_of.lower_bound({fi, 0}); u != unit_of.end() && u->first.first == fi; ++u)
       unit_of_step[u->first.second] = static_cast<std::int64_t>(u->second);
-    data.tree.add_file(f, unit_of_step, options.device != DeviceFilter::cpu);
+    data.tree.add_file(f, unit_of_step, options.device != DeviceFilter::cpu, renames.empty() ? nullptr : &tree_names);
   }
   data.tree.finish(k_tree_budget);
   for (auto& [key, a] : data.rows) a.per_unit.settle();
@@ -297,8 +311,10 @@ model::DiffReport compare_summaries(const model::SetSummary& control, const mode
   model::DiffReport report;
   report.min_change_pct = options.min_change_pct;
   report.min_change_us = options.min_change_us;
-  const auto c = collect(control, options.control, options, report.control);
-  const auto t = collect(test, options.test, options, report.test);
+  // Outlives c and t: their keys view its names.
+  const Renames renames = options.match_names ? plan_renames(control, test) : Renames{};
+  const auto c = collect(control, options.control, options, Renames{}, report.control);
+  const auto t = collect(test, options.test, options, renames, report.test);
 
   const NoiseRule rule{options.min_change_pct, options.min_change_us * 1000.0};
   // Every key of either side, in order: a merge of the two sorted maps.
@@ -315,6 +331,10 @@ model::DiffReport compare_summaries(const model::SetSummary& control, const mode
     row.full_name = ca && ta ? std::min(ca->full_name, ta->full_name) : (ca ? ca : ta)->full_name;
     if (ca) row.control = ca->stats;
     if (ta) row.test = ta->stats;
+    if (ta && ta->matched_by) {
+      row.test_name = ta->renamed_from;
+      row.matched_by = ta->matched_by;
+    }
     row.control_step = per_step(ca, c.units);
     row.test_step = per_step(ta, t.units);
     row.change = change_per_step(row.control.count, c.units, row.test.count, t.units);

@@ -201,6 +201,11 @@ ParseOutcome parse_options(int argc, const char* const* argv, Options& o) {
   app.add_flag("--keep-warmup", o.compare.keep_warmup,
                "Keep a first step far slower than the others (warm-up) in the comparison")
       ->group("Selection");
+  bool exact_names = false;
+  app.add_flag("--exact-names", exact_names,
+               "Compare names as they are: no matching of Python frames across line numbers,\n"
+               "CUDA and HIP calls, mangled kernels or vendors' operators")
+      ->group("Selection");
   std::vector<std::string> min_change;
   app.add_option("--min-change", min_change,
                  "Per-step changes smaller than this are 'same within noise': a percentage (5%)\n"
@@ -222,6 +227,7 @@ ParseOutcome parse_options(int argc, const char* const* argv, Options& o) {
     throw UsageError(e.what());
   }
 
+  o.compare.match_names = !exact_names;
   o.control_inputs = {control};
   o.control_inputs.insert(o.control_inputs.end(), add_control.begin(), add_control.end());
   o.test_inputs = {test};

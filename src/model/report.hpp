@@ -67,6 +67,10 @@ struct DiffRow {
   Verdict verdict = Verdict::same;         // by duration per step, noise-aware
   bool significant = false;                // the per-step change stands out from the noise
   std::string launched_by;                 // GPU rows: the CPU operator that launched most of its time
+  // The test side's own name when it differs from `name` (names matched across
+  // versions and vendors, analysis/name_match.hpp), and why they were paired.
+  std::string test_name;
+  std::string matched_by;                  // "python_line", "runtime", ...; empty when not renamed
   std::string label;                       // the name as views show it (distinct_labels over all rows)
   std::string launched_by_label;
   std::optional<double> pct;               // diff_pct(): set by analysis

@@ -253,6 +253,8 @@ void write_json(const model::DiffReport& r, std::ostream& out) {
           << ", \"verdict\": \"" << model::verdict_name(row.verdict) << "\", \"significant\": "
           << (row.significant ? "true" : "false");
       if (!row.launched_by.empty()) out << ", \"launched_by\": " << json_string(row.launched_by);
+      if (!row.test_name.empty())
+        out << ", \"test_name\": " << json_string(row.test_name) << ", \"matched_by\": \"" << row.matched_by << '"';
       if (row.explained_by < r.rows.size())
         out << ", \"explained_by\": " << json_string(r.rows[row.explained_by].name);
     }
