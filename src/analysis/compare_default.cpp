@@ -40,6 +40,7 @@ struct SideData {
   std::map<Key, SideAgg> rows;
   // launcher -> key -> GPU ns in each step unit
   std::map<std::string_view, std::map<Key, model::Samples>> launches;
+  std::set<std::string_view> graph_launchers;  // launchers that replayed graphs
   std::deque<std::string> short_names;  // what --short-names keys view (a deque: they stay put)
   std::size_t units = 0;
   detail::SideTree tree;
@@ -196,6 +197,8 @@ SideData collect(const model::SetSummary& set, const Selection& sel, const Compa
       if (u == unit_of.end()) continue;
       std::string_view who = f.launchers[l.launcher];
       if (const Rename* r = renames.find_host(who)) who = r->to;
+      if (std::binary_search(f.graph_launchers.begin(), f.graph_launchers.end(), l.launcher))
+        data.graph_launchers.insert(who);
       auto& per_unit = data.launches[who][*key_of[l.key]];
       per_unit.set_units(units.size());
       per_unit.add(static_cast<std::uint32_t>(u->second), static_cast<double>(l.total_ns));
@@ -268,6 +271,7 @@ void launchers(const SideData& c, const SideData& t, const NoiseRule& rule, mode
   for (const auto& [who, per_key] : both) {
     model::LauncherRow lr;
     lr.launcher = who;
+    lr.graph_replay = c.graph_launchers.count(who) || t.graph_launchers.count(who);
     model::Samples lc(c.units), lt(t.units);
     for (const auto& [key, sides] : per_key) {
       const auto& kc = sides.first ? *sides.first : c_zero;

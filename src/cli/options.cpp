@@ -68,6 +68,14 @@ std::vector<std::string> parse_categories(const std::string& text) {
   return out;
 }
 
+const std::map<std::string, analysis::LauncherLevel>& launcher_levels() {
+  static const std::map<std::string, analysis::LauncherLevel> levels{
+      {"innermost", analysis::LauncherLevel::innermost},
+      {"outermost", analysis::LauncherLevel::outermost},
+      {"module", analysis::LauncherLevel::module}};
+  return levels;
+}
+
 void parse_min_change(const std::string& text, analysis::CompareOptions& o) {
   // Longer suffixes first: "ms" and "ns" also end in "s".
   static const std::pair<std::string_view, double> units[] = {
@@ -200,6 +208,12 @@ ParseOutcome parse_options(int argc, const char* const* argv, Options& o) {
       ->group("Selection");
   app.add_flag("--keep-warmup", o.compare.keep_warmup,
                "Keep a first step far slower than the others (warm-up) in the comparison")
+      ->group("Selection");
+  app.add_option("--launcher", o.summarize.launcher,
+                 "The host event GPU time is attributed to in the by-launcher view: innermost\n"
+                 "(cpu_op, default), outermost (cpu_op) or module (nn.Module frame, with_stack);\n"
+                 "a launch without an operator goes to its innermost annotation or Python frame")
+      ->transform(CLI::CheckedTransformer(launcher_levels(), CLI::ignore_case))
       ->group("Selection");
   bool exact_names = false;
   app.add_flag("--exact-names", exact_names,

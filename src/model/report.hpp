@@ -174,11 +174,13 @@ struct SideSummary {
   SideMeta meta;
 };
 
-// GPU time by the CPU operator that launched it (through the correlation id of the
-// runtime call, then the innermost cpu_op around that call on its thread).
+// GPU time by the host event that launched it (through the correlation id of the
+// runtime call, then the cpu_op around that call on its thread at --launcher's level,
+// else the innermost annotation or Python frame around it).
 struct LauncherRow {
   std::string launcher;  // CPU operator name; "(unknown)" when the launch has no enclosing op
   std::string label;     // as views show it
+  bool graph_replay = false;  // some of its GPU work was replayed from a CUDA/HIP graph it launched
   Comparison time;       // GPU time per step, judged
   std::int64_t control_ns = 0, test_ns = 0;
   struct Kernel {

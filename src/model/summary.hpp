@@ -93,6 +93,7 @@ struct FileSummary {
   bool has_steps = false;  // false: one pseudo-step covering the whole file
   std::vector<SummaryKey> keys;
   std::vector<std::string> launchers;
+  std::vector<std::uint32_t> graph_launchers;  // launchers (ascending) that replayed CUDA/HIP graphs
   std::vector<StepSummary> steps;
   std::vector<Cell> cells;
   std::vector<LaunchCell> launches;

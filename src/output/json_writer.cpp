@@ -299,6 +299,7 @@ void write_json(const model::DiffReport& r, std::ostream& out) {
     for (std::size_t i = 0; i < r.by_launcher.size(); ++i) {
       const auto& l = r.by_launcher[i];
       out << (i ? ",\n    " : "\n    ") << "{\"launcher\": " << json_string(l.launcher)
+          << ", \"graph_replay\": " << (l.graph_replay ? "true" : "false")
           << ", \"control_us\": " << us_decimal(l.control_ns) << ", \"test_us\": " << us_decimal(l.test_ns)
           << ", \"control_per_step_us\": " << us_decimal(l.time.control)
           << ", \"test_per_step_us\": " << us_decimal(l.time.test)

@@ -65,6 +65,11 @@ void write_summary(const model::SetSummary& s, std::ostream& out) {
           << ", \"" << model::kind_name(f.keys[i].kind) << "\"]";
     out << "],\n   \"launchers\": ";
     strings(out, f.launchers);
+    if (!f.graph_launchers.empty()) {  // optional: summaries without graphs read as before
+      out << ",\n   \"graph_launchers\": [";
+      for (std::size_t i = 0; i < f.graph_launchers.size(); ++i) out << (i ? ", " : "") << f.graph_launchers[i];
+      out << ']';
+    }
     out << ",\n   \"steps\": [";
     for (std::size_t i = 0; i < f.steps.size(); ++i) {
       const auto& d = f.steps[i].detail;

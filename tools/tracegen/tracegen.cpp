@@ -81,6 +81,7 @@ struct Options {
   int64_t gpu_ppm = k_ppm;
   bool no_sync = false;
   bool cuda_graphs = false;
+  bool graph_from_python = false;  // --graph-from-python
   bool compile = false;
   int long_names = 0;
   int64_t many_names = 0;
@@ -143,6 +144,8 @@ Pathologies of real traces (none of them is on by default):
                             so the host never waits for the GPU
   --cuda-graphs             each step's forward kernels run from one cudaGraphLaunch (under a
                             "CUDAGraph::replay" op) and carry "graph id"/"graph node id"
+  --graph-from-python       with --cuda-graphs: the graph is launched from Python with no
+                            "CUDAGraph::replay" op around it (as decode loops of serving engines do)
   --compile                 the model's forward as torch.compile runs it: a "Torch-Compiled
                             Region: 0/0" op, Triton kernels launched by cuLaunchKernel from cpu_ops
                             named after them (kernel_backend, kernel_hash, grid, stream args)
@@ -216,6 +219,7 @@ Options parse_options(int argc, char** argv) {
                      : a == "--legacy-steps" ? &o.legacy_steps
                      : a == "--no-sync"      ? &o.no_sync
                      : a == "--cuda-graphs"  ? &o.cuda_graphs
+                     : a == "--graph-from-python" ? &o.graph_from_python
                      : a == "--compile"      ? &o.compile
                                              : nullptr) {
       *flag = true;
@@ -1169,8 +1173,12 @@ void Sim::build_step(int i) {
         const SlotGuard keep(*this);
         region(R_GRAPH, 0);
         const PyChain py(*this, 0, {{"torch/cuda/graphs.py(88): replay"}});
-        const Scope replay = op("CUDAGraph::replay", 0, 4, 2);
-        graph_launch(0);
+        if (m_o.graph_from_python) {
+          graph_launch(0);
+        } else {
+          const Scope replay = op("CUDAGraph::replay", 0, 4, 2);
+          graph_launch(0);
+        }
       }
     }
 
