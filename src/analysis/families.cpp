@@ -67,6 +67,7 @@ using M = Match;
 constexpr Rule k_rules[] = {
     // 1. Triton kernels from torch.compile (Inductor): triton_{poi,red,per,tem}_fused_<ops>_<n>.
     {M::triton_op, "convolution", F::convolution},
+    {M::triton_op, "flex_attention", F::attention},  // flex_attention and its backward: templates too
     {M::prefix, "triton_tem_", F::gemm},  // Inductor's templates: mm, bmm, addmm
     {M::triton_op, "softmax", F::softmax},  // _softmax, _log_softmax, _softmax_backward_data
     {M::triton_op, "layer_norm", F::normalization},
@@ -75,13 +76,9 @@ constexpr Rule k_rules[] = {
     {M::triton_op, "batch_norm", F::normalization},
     {M::triton_reduce, "rsqrt", F::normalization},  // RMSNorm/LayerNorm lowered: mean, pow, rsqrt
     {M::triton_op, "embedding", F::embedding},
-    {M::triton_op, "embedding_dense_backward", F::embedding},
     {M::triton_op, "index", F::embedding},
-    {M::triton_op, "index_put", F::embedding},
-    {M::triton_op, "index_select", F::embedding},
     {M::triton_op, "gather", F::embedding},
     {M::triton_op, "scatter", F::embedding},
-    {M::triton_op, "scatter_add", F::embedding},
     {M::prefix, "triton_poi_", F::elementwise},
     {M::prefix, "triton_red_", F::reduction},
     {M::prefix, "triton_per_", F::reduction},
@@ -122,7 +119,12 @@ constexpr Rule k_rules[] = {
     {M::contains, "mergestate", F::attention},         // FlashInfer's merge of partial attention
     {M::contains, "mha_fwd", F::attention},
     {M::contains, "mha_bwd", F::attention},
-    {M::prefix, "mla_", F::attention},                 // aiter's MLA decode
+    {M::contains, "mla_a8w8", F::attention},           // aiter's MLA decode
+    {M::contains, "mla_decode", F::attention},
+    {M::contains, "flash_mla", F::attention},
+    {M::contains, "flashmla", F::attention},
+    {M::contains, "pa_bf16", F::attention, "aiter"},   // aiter's assembly paged attention
+    {M::contains, "pa_fp8", F::attention, "aiter"},
     {M::contains, "_fwd_kernel_stage", F::attention},  // SGLang/LightLLM Triton decode attention
     {M::contains, "_fwd_grouped_kernel_stage", F::attention},
     {M::contains, "reduce_segments", F::attention},    // vLLM unified attention's split reduce
@@ -158,7 +160,7 @@ constexpr Rule k_rules[] = {
     // 5. GEMM: cuBLAS/cuBLASLt (nvjet, xmma, sgemm, gemv, split-K), CUTLASS, Tensile/
     // hipBLASLt (Cijk), Composable Kernel, aiter, rocBLAS, Marlin, DeepGEMM, MoE GEMMs.
     {M::prefix, "nvjet", F::gemm},
-    {M::prefix, "cijk_", F::gemm},
+    {M::contains, "cijk_", F::gemm},  // Tensile, also "Custom_Cijk_..."
     {M::contains, "gemm", F::gemm},
     {M::contains, "gemv", F::gemm},
     {M::contains, "matmul", F::gemm},
@@ -193,7 +195,8 @@ constexpr Rule k_rules[] = {
     // 7. Softmax.
     {M::contains, "softmax", F::softmax},
 
-    // 8. Embedding and indexing.
+    // 8. Embedding and indexing (rotary embeddings are elementwise, below).
+    {M::contains, "rotary", F::elementwise},
     {M::contains, "embedding", F::embedding},
     {M::contains, "embbag", F::embedding},
     {M::contains, "indexselect", F::embedding},
@@ -232,6 +235,7 @@ constexpr Rule k_rules[] = {
     {M::contains, "reshape_and_cache", F::copy},
     {M::contains, "appendpagedkvcache", F::copy},
     {M::contains, "memcpy", F::copy},
+    {M::prefix, "cast_", F::copy},
 
     // 11. The rest of cuDNN and MIOpen: convolution helpers (offsets, scaling).
     {M::contains, "cudnn", F::convolution},
@@ -240,7 +244,6 @@ constexpr Rule k_rules[] = {
     // 12. Elementwise and activation.
     {M::contains, "elementwise", F::elementwise},
     {M::contains, "fill", F::elementwise},
-    {M::contains, "rotary", F::elementwise},
     {M::contains, "rope_", F::elementwise},
     {M::contains, "act_and_mul", F::elementwise},
     {M::contains, "silu", F::elementwise},
