@@ -207,6 +207,8 @@ constexpr Rule k_rules[] = {
     {M::contains, "gather", F::embedding},
     {M::contains, "scatter", F::embedding},
     {M::contains, "take_along", F::embedding},
+    {M::contains, "bounds_check_indices", F::embedding},  // FBGEMM's embedding lookups
+    {M::contains, "linearize_index", F::embedding},
 
     // 9. Reduction, scan, sort, top-k and pooling: they read a whole axis to make
     // fewer values or an order.

@@ -5,6 +5,7 @@
 // whose kernel names share nothing, still compare family by family.
 #include <string_view>
 
+#include "model/report.hpp"
 #include "model/trace.hpp"
 
 namespace tracediff::analysis {
@@ -49,5 +50,14 @@ const char* family_ids();
 // Anything that is not GPU work is `other`. Costs a pass over the name per rule:
 // call it once per distinct name, never per event.
 Family classify(std::string_view name, model::Kind kind);
+
+struct NoiseRule;
+
+namespace detail {
+// Default mode, once the rows are in their final order: each GPU row's family
+// (DiffRow::family, classified once per row by its full name and category) and the
+// families table (DiffReport::families), judged per step with `rule` (family_table.cpp).
+void decide_families(model::DiffReport& report, const NoiseRule& rule);
+}  // namespace detail
 
 }  // namespace tracediff::analysis
