@@ -1,6 +1,13 @@
 #include "analysis/families.hpp"
 
+#include <array>
+#include <algorithm>
+#include <bit>
+#include <cstdint>
+#include <iterator>
+#include <stdexcept>
 #include <string>
+#include <vector>
 
 namespace tracediff::analysis {
 
@@ -275,19 +282,148 @@ bool has_op(std::string_view name, std::string_view text) {
   return false;
 }
 
-bool matches(const Rule& r, std::string_view lower, std::string_view body) {
+// Every text of the contains rules and every `also` text, found in one pass over a
+// name (an Aho-Corasick automaton, built once): a name costs its length, not its
+// length times the rules (a trace may hold a million distinct kernel names).
+class Needles {
+ public:
+  static constexpr std::size_t k_max = 512;
+  struct Found {
+    std::array<std::uint64_t, k_max / 64> bits{};
+    void set(std::size_t id) { bits[id / 64] |= std::uint64_t{1} << (id % 64); }
+    bool operator[](std::size_t id) const { return (bits[id / 64] >> (id % 64)) & 1; }
+  };
+
+  Needles() {
+    for (const Rule& r : k_rules) {
+      m_text_id.push_back(r.match == Match::contains ? add(r.text) : -1);
+      m_also_id.push_back(r.also ? add(r.also) : -1);
+    }
+    // Plain contains rules are decided by their texts alone: the first rule of each
+    // text. The others (prefix, Triton, "also") are tried one by one, and only
+    // before the first plain rule whose text was found.
+    m_first_rule.assign(m_texts.size(), k_none);
+    for (std::size_t i = std::size(k_rules); i-- > 0;) {
+      if (k_rules[i].match == Match::contains && !k_rules[i].also)
+        m_first_rule[static_cast<std::size_t>(m_text_id[i])] = i;
+      else
+        m_special.insert(m_special.begin(), i);
+    }
+    build();
+  }
+
+  static constexpr std::size_t k_none = SIZE_MAX;
+  // The first plain contains rule whose text `found` holds; k_none if none.
+  std::size_t first_plain(const Found& found) const {
+    std::size_t best = k_none;
+    for (std::size_t w = 0; w < found.bits.size(); ++w)
+      for (std::uint64_t b = found.bits[w]; b; b &= b - 1)
+        best = std::min(best, m_first_rule[w * 64 + static_cast<std::size_t>(std::countr_zero(b))]);
+    return best;
+  }
+  const std::vector<std::size_t>& special() const { return m_special; }
+
+  // The rule's own text (contains rules) and its `also` text: ids into Found, -1 for none.
+  int text_id(std::size_t rule) const { return m_text_id[rule]; }
+  int also_id(std::size_t rule) const { return m_also_id[rule]; }
+
+  Found scan(std::string_view lower) const {
+    Found found;
+    std::uint32_t state = 0;
+    for (const char c : lower) {
+      state = m_next[state * m_classes + m_class[static_cast<unsigned char>(c)]];
+      for (std::uint32_t o = m_out_at[state]; o < m_out_at[state + 1]; ++o) found.set(m_out[o]);
+    }
+    return found;
+  }
+
+ private:
+  int add(std::string_view text) {
+    for (std::size_t i = 0; i < m_texts.size(); ++i)
+      if (m_texts[i] == text) return static_cast<int>(i);
+    if (m_texts.size() == k_max) throw std::logic_error("families: more rule texts than Needles::k_max");
+    m_texts.emplace_back(text);
+    return static_cast<int>(m_texts.size() - 1);
+  }
+
+  void build() {
+    // Byte classes: one per byte the texts use, 0 for every other byte.
+    m_classes = 1;
+    for (const auto& t : m_texts)
+      for (const char c : t)
+        if (!m_class[static_cast<unsigned char>(c)]) m_class[static_cast<unsigned char>(c)] = m_classes++;
+    // The trie (-1: no edge yet), then failure links breadth-first, which complete
+    // every missing edge into the longest suffix's.
+    std::vector<std::int32_t> next(m_classes, -1);
+    std::vector<std::vector<std::uint16_t>> out(1);
+    for (std::size_t id = 0; id < m_texts.size(); ++id) {
+      std::size_t node = 0;
+      for (const char c : m_texts[id]) {
+        const auto k = node * m_classes + m_class[static_cast<unsigned char>(c)];
+        if (next[k] < 0) {
+          next[k] = static_cast<std::int32_t>(out.size());
+          out.emplace_back();
+          next.resize(next.size() + m_classes, -1);
+        }
+        node = static_cast<std::size_t>(next[k]);
+      }
+      out[node].push_back(static_cast<std::uint16_t>(id));
+    }
+    std::vector<std::uint32_t> fail(out.size(), 0), queue;
+    for (std::size_t k = 0; k < m_classes; ++k) {
+      if (next[k] < 0) next[k] = 0;
+      else queue.push_back(static_cast<std::uint32_t>(next[k]));
+    }
+    for (std::size_t qi = 0; qi < queue.size(); ++qi) {
+      const std::uint32_t node = queue[qi];
+      const auto& inherited = out[fail[node]];
+      out[node].insert(out[node].end(), inherited.begin(), inherited.end());
+      for (std::size_t k = 0; k < m_classes; ++k) {
+        auto& edge = next[node * m_classes + k];
+        const auto via_fail = static_cast<std::uint32_t>(next[fail[node] * m_classes + k]);
+        if (edge < 0) {
+          edge = static_cast<std::int32_t>(via_fail);
+        } else {
+          fail[static_cast<std::size_t>(edge)] = via_fail;
+          queue.push_back(static_cast<std::uint32_t>(edge));
+        }
+      }
+    }
+    m_next.assign(next.begin(), next.end());
+    for (const auto& ids : out) {
+      m_out_at.push_back(static_cast<std::uint32_t>(m_out.size()));
+      m_out.insert(m_out.end(), ids.begin(), ids.end());
+    }
+    m_out_at.push_back(static_cast<std::uint32_t>(m_out.size()));
+  }
+
+  std::vector<std::string> m_texts;
+  std::vector<int> m_text_id, m_also_id;  // per rule
+  std::vector<std::size_t> m_first_rule;  // per text
+  std::vector<std::size_t> m_special;     // rules that are not plain contains rules, in order
+  std::array<std::uint8_t, 256> m_class{};
+  std::size_t m_classes = 1;
+  std::vector<std::uint32_t> m_next;      // node * classes + class -> node
+  std::vector<std::uint32_t> m_out_at;    // per node: where its texts start in m_out
+  std::vector<std::uint16_t> m_out;       // the texts that end at each node
+};
+
+const Needles& needles() {
+  static const Needles n;
+  return n;
+}
+
+bool matches(std::size_t i, const Needles& n, const Needles::Found& found, std::string_view body, bool triton,
+             bool triton_reduce) {
+  const Rule& r = k_rules[i];
   bool hit = false;
   switch (r.match) {
-    case Match::contains: hit = contains(lower, r.text); break;
+    case Match::contains: hit = found[static_cast<std::size_t>(n.text_id(i))]; break;
     case Match::prefix: hit = body.starts_with(r.text); break;
-    case Match::triton_op:
-      hit = body.starts_with("triton_") && has_op(body, r.text);
-      break;
-    case Match::triton_reduce:
-      hit = (body.starts_with("triton_red_") || body.starts_with("triton_per_")) && has_op(body, r.text);
-      break;
+    case Match::triton_op: hit = triton && has_op(body, r.text); break;
+    case Match::triton_reduce: hit = triton_reduce && has_op(body, r.text); break;
   }
-  return hit && (r.also == nullptr || contains(lower, r.also));
+  return hit && (r.also == nullptr || found[static_cast<std::size_t>(n.also_id(i))]);
 }
 
 Family memcpy_family(std::string_view name) {
@@ -346,9 +482,16 @@ Family classify(std::string_view name, model::Kind kind) {
   std::string_view body = lower;
   while (!body.empty() && body.front() == ' ') body.remove_prefix(1);
   if (body.starts_with("void ")) body.remove_prefix(5);
-  for (const Rule& r : k_rules)
-    if (matches(r, lower, body)) return r.family;
-  return Family::other;
+  const auto& n = needles();
+  const auto found = n.scan(lower);
+  const bool triton = body.starts_with("triton_");
+  const bool triton_reduce = body.starts_with("triton_red_") || body.starts_with("triton_per_");
+  const std::size_t plain = n.first_plain(found);
+  for (const std::size_t i : n.special()) {
+    if (i > plain) break;
+    if (matches(i, n, found, body, triton, triton_reduce)) return k_rules[i].family;
+  }
+  return plain == Needles::k_none ? Family::other : k_rules[plain].family;
 }
 
 }  // namespace tracediff::analysis
