@@ -43,7 +43,9 @@ void decide_families(model::DiffReport& report, const NoiseRule& rule) {
     fr.id = family_name(static_cast<Family>(f));
     fr.label = family_label(static_cast<Family>(f));
     fr.time = compare_samples(a.control, a.test, rule);
+    // Distinct names: a row paired across the sides (another name on test) is two.
     fr.kernels = a.rows.size();
+    for (const auto r : a.rows) fr.kernels += report.rows[r].test_name.empty() ? 0 : 1;
     fr.rows = std::move(a.rows);
     report.families.push_back(std::move(fr));
   }

@@ -52,10 +52,13 @@ BOOST_AUTO_TEST_CASE(gemm_slower_across_vendors_other_families_same) {
   const auto r = run_cli({p.control, p.test, "--json", "-", "-q"});
   BOOST_REQUIRE_MESSAGE(r.exit_code == 0, r.err);
   const auto j = parse_json(r.out).as_object();
+  const auto exact = run_cli({p.control, p.test, "--json", "-", "-q", "--exact-names"});
+  BOOST_REQUIRE_MESSAGE(exact.exit_code == 0, exact.err);
 
   // No GEMM or norm kernel name is on both sides: by name, all are added or deleted.
   std::size_t shared_gemm = 0;
-  for (const auto& v : j.at("rows").as_array()) {
+  const auto by_name = parse_json(exact.out);
+  for (const auto& v : by_name.at("rows").as_array()) {
     const auto& row = v.as_object();
     if (!row.contains("family")) continue;
     const std::string fam(row.at("family").as_string());
@@ -87,6 +90,18 @@ BOOST_AUTO_TEST_CASE(gemm_slower_across_vendors_other_families_same) {
     if (num(f.at("control_per_step_us")) > 10.0) BOOST_TEST(std::abs(num(f.at("diff_pct"))) < 3.0, id);
   }
   BOOST_TEST(num(fams.at("normalization").at("kernels")) == 6.0);  // 3 at::native + 3 ck_tile
+  // The forward layer norm is the only normalization kernel where it runs on each side:
+  // one row, paired by family and place, the same speed.
+  std::size_t paired = 0;
+  for (const auto& v : j.at("rows").as_array()) {
+    const auto& row = v.as_object();
+    if (!row.contains("matched_by") || row.at("matched_by").as_string() != "family") continue;
+    ++paired;
+    BOOST_TEST(row.at("family").as_string() == "normalization");
+    BOOST_TEST(std::string(row.at("test_name").as_string()).find("ck_tile::Layernorm2dFwd") != std::string::npos);
+    BOOST_TEST(row.at("verdict").as_string() == "same");
+  }
+  BOOST_TEST(paired == 1u);
   BOOST_TEST(!fams.count("attention"));  // no time on either side: left out
 }
 
