@@ -73,6 +73,7 @@ struct DiffRow {
   // versions and vendors, analysis/name_match.hpp), and why they were paired.
   std::string test_name;
   std::string matched_by;                  // "python_line", "runtime", ...; empty when not renamed
+  std::string test_label;                  // test_name as views show it (simplified, at most 60 characters)
   std::string label;                       // the name as views show it (distinct_labels over all rows)
   std::string launched_by_label;
   std::optional<double> pct;               // diff_pct(): set by analysis

@@ -163,7 +163,8 @@ std::string top_table(const char* title, const model::TopList& list, const DiffR
                           : std::string();
     const double c = row.per_step_basis ? row.control_step.total_ns : static_cast<double>(row.control.total_ns);
     const double t = row.per_step_basis ? row.test_step.total_ns : static_cast<double>(row.test.total_ns);
-    lines.push_back("| " + markdown_code_cell(plain(row.label)) + " | " + model::device_name(row.device) + " | " +
+    const auto test_name = row.test_label.empty() ? std::string() : "<br>test: " + markdown_code_cell(plain(row.test_label));
+    lines.push_back("| " + markdown_code_cell(plain(row.label)) + test_name + " | " + model::device_name(row.device) + " | " +
                     format_duration_ns(to_ns(c), false) + " | " + format_duration_ns(to_ns(t), false) + " | " +
                     format_duration_ns(to_ns(t - c), true) + " | " + format_pct(row.pct, c == 0 && t != 0) +
                     mark(row.verdict, r.hta_compat) + " | " + (path.empty() ? std::string() : markdown_code_cell(plain(path))) +
