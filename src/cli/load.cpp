@@ -19,12 +19,19 @@ SplitInputs split(const std::vector<std::string>& inputs) {
   return s;
 }
 
-// Summarise on the reading thread and drop the events.
-void summarise_and_drop(model::TraceFile& f) {
-  f.summary = std::make_shared<model::FileSummary>(analysis::summarize_file(f));
+// Summarise on the reading thread (with the side's step marker) and drop the events.
+void summarise_and_drop(model::TraceFile& f, const analysis::StepMarker* marker) {
+  f.summary = std::make_shared<model::FileSummary>(analysis::summarize_file(f, marker));
   f.events = {};
   f.events.shrink_to_fit();
   f.pool = {};
+}
+
+// A summary's steps were made when it was written: a marker cannot remake them.
+void check_marker(const analysis::Selection& side, const SplitInputs& in) {
+  if (side.step_marker && !in.summaries.empty())
+    throw UsageError(side.step_marker->option() + " applies to traces, and " + in.summaries.front() +
+                     " is a summary: give the marker to `tracediff summarize` when it is made");
 }
 
 }  // namespace
@@ -39,14 +46,16 @@ std::vector<std::string> input_files(const Options& o) {
 }
 
 model::SetSummary load_set_summary(const std::string& label, const std::vector<std::string>& inputs,
-                                   unsigned threads, const reading::ReadProgressFn& progress) {
+                                   unsigned threads, const reading::ReadProgressFn& progress,
+                                   const analysis::StepMarker* marker) {
   const auto in = split(inputs);
   model::SetSummary set;
   set.label = label;
   if (!in.traces.empty()) {
     reading::ReadOptions ro;
-    auto sets = reading::read_trace_sets({{label, in.traces}}, ro, threads, progress, summarise_and_drop);
-    set = analysis::summarize_set(std::move(sets[0]));
+    auto sets = reading::read_trace_sets({{label, in.traces}}, ro, threads, progress,
+                                         [marker](model::TraceFile& f, std::size_t) { summarise_and_drop(f, marker); });
+    set = analysis::summarize_set(std::move(sets[0]), marker);
   }
   std::uint64_t figures = 0;  // the side's summaries together stay within the reader's limit
   for (const auto& path : in.summaries) {
@@ -66,6 +75,8 @@ model::SetSummary load_set_summary(const std::string& label, const std::vector<s
 model::DiffReport load_and_compare(const Options& o, const reading::ReadProgressFn& progress) {
   const auto control = split(o.control_inputs);
   const auto test = split(o.test_inputs);
+  check_marker(o.compare.control, control);
+  check_marker(o.compare.test, test);
   if (o.compare.hta_compat) {
     if (!control.summaries.empty() || !test.summaries.empty())
       throw UsageError("--hta-compat needs the traces themselves; a summary holds the default mode's figures");
@@ -78,13 +89,16 @@ model::DiffReport load_and_compare(const Options& o, const reading::ReadProgress
   if (control.summaries.empty() && test.summaries.empty()) {
     // Both sides' files in one pool of reading threads.
     reading::ReadOptions ro;
+    const analysis::StepMarker* markers[] = {o.compare.control.step_marker.get(), o.compare.test.step_marker.get()};
     auto sets = reading::read_trace_sets({{o.label_control, o.control_inputs}, {o.label_test, o.test_inputs}},
-                                         ro, o.threads, progress, summarise_and_drop);
-    return analysis::compare_summaries(analysis::summarize_set(std::move(sets[0])), analysis::summarize_set(std::move(sets[1])),
-                                       o.compare);
+                                         ro, o.threads, progress,
+                                         [&markers](model::TraceFile& f, std::size_t side) { summarise_and_drop(f, markers[side]); });
+    return analysis::compare_summaries(analysis::summarize_set(std::move(sets[0]), markers[0]),
+                                       analysis::summarize_set(std::move(sets[1]), markers[1]), o.compare);
   }
-  const auto c = load_set_summary(o.label_control, o.control_inputs, o.threads, progress);
-  const auto t = load_set_summary(o.label_test, o.test_inputs, o.threads, progress);
+  const auto c = load_set_summary(o.label_control, o.control_inputs, o.threads, progress,
+                                  o.compare.control.step_marker.get());
+  const auto t = load_set_summary(o.label_test, o.test_inputs, o.threads, progress, o.compare.test.step_marker.get());
   return analysis::compare_summaries(c, t, o.compare);
 }
 

@@ -61,12 +61,20 @@ int run_summarize(int argc, const char* const* argv) {
   app.add_option("-j,--threads", threads, "Files read in parallel (default: one per core)")
       ->check(CLI::Range(0u, k_max_threads));
   app.add_flag("-q,--quiet", quiet, "No warnings on stderr");
+  std::string step_marker;
+  app.add_option("--step-marker", step_marker,
+                 "Host events whose names match REGEX define the steps (as in a comparison); the\n"
+                 "summary records it")
+      ->type_name("REGEX");
   if (!parse(app, argc, argv)) return k_exit_ok;
+  std::shared_ptr<const analysis::StepMarker> marker;
+  if (app.count("--step-marker"))
+    marker = std::make_shared<const analysis::StepMarker>(step_marker, "--step-marker");
   for (const auto& in : inputs)
     if (reading::is_summary_path(in)) throw UsageError(in + ": already a summary (use `tracediff merge`)");
   prepare_standard_streams();
   check_output_path(out, reading::find_trace_files(inputs));
-  const auto set = load_set_summary(label, inputs, threads, {});
+  const auto set = load_set_summary(label, inputs, threads, {}, marker.get());
   if (!quiet) {
     warn(set.diagnostics);
     for (const auto& f : set.files) warn(f.diagnostics);
