@@ -3,6 +3,7 @@
 // (cpu_op, user_annotation, python_function) define its steps when it has no
 // ProfilerStep, or when asked to (analysis/steps.cpp decides how). Compiled once,
 // shared by the reading threads; each file asks it once per distinct name.
+#include <cstdint>
 #include <memory>
 #include <string>
 #include <string_view>
@@ -20,12 +21,17 @@ class StepMarker {
   const std::string& option() const { return m_option; }  // "--test-step-marker", as given
 
   // Names longer than this never match: a backtracking match costs up to the square
-  // of the name's length, and step names are short ("step[DECODE bs=32]").
-  static constexpr std::size_t k_max_name_bytes = 1024;
+  // of the name's length (or more), and step names are short ("step[DECODE bs=32]",
+  // a Python frame's path and function).
+  static constexpr std::size_t k_max_name_bytes = 512;
+  // A file's names are asked until the engine has given up this often (a pattern that
+  // backtracks on names made to defeat it); the rest then count as not matching.
+  static constexpr std::size_t k_max_give_ups = 16;
 
-  // Thread-safe (the compiled pattern is immutable). A match that exceeds the regex
-  // engine's own bounds on work or stack counts as no match.
-  bool matches(std::string_view name) const;
+  enum class Match : std::uint8_t { no, yes, gave_up };
+  // Thread-safe (the compiled pattern is immutable). gave_up: the match passed the
+  // engine's bound on its work or stack (counts as no match).
+  Match match(std::string_view name) const;
 
  private:
   struct Compiled;

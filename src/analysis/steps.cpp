@@ -59,7 +59,12 @@ std::vector<StepWindow> marker_windows(const model::TraceFile& file, const StepM
   for (const auto& e : file.events) {
     if (!marker_kind(e.kind)) continue;
     auto& k = known[e.name];
-    if (!k) k = marker.matches(file.pool.get(e.name)) ? 2 : 1;
+    if (!k) {
+      auto m = StepMarker::Match::no;
+      if (out.marker_gave_up < StepMarker::k_max_give_ups) m = marker.match(file.pool.get(e.name));
+      if (m == StepMarker::Match::gave_up || out.marker_gave_up >= StepMarker::k_max_give_ups) ++out.marker_gave_up;
+      k = m == StepMarker::Match::yes ? 2 : 1;
+    }
     if (k == 2) matches.push_back({e.pid, e.ts_ns, e.ts_ns + e.dur_ns});
   }
   // Outer first: by process, start, then the longer one.
@@ -160,6 +165,7 @@ FileSteps assign_steps(const model::TraceFile& file, const LaunchIndex& launches
                 .gpu_unlinked = 0,
                 .marker = MarkerOutcome::not_given,
                 .marker_matches = 0,
+                .marker_gave_up = 0,
                 .marker_span_name = {}};
   const auto& events = file.events;
   out.iteration.assign(events.size(), k_no_step);

@@ -58,6 +58,7 @@ struct FileSteps {
   std::uint64_t gpu_unlinked = 0;            // GPU events whose launch is missing
   MarkerOutcome marker = MarkerOutcome::not_given;
   std::uint64_t marker_matches = 0;          // the outermost matching events
+  std::uint64_t marker_gave_up = 0;          // names not matched: the engine gave up, or past k_max_give_ups
   // Per pool id, when the marker's matches are spans: 1 for a name that matches. Those
   // events are steps, as ProfilerStep spans are (no operator, no call-tree node).
   std::vector<std::uint8_t> marker_span_name;

@@ -428,6 +428,11 @@ std::vector<std::int64_t> busy_in_windows(std::pmr::vector<GpuInterval>& gpu, co
 // it defined no step, a warning naming the file.
 void note_marker(model::FileSummary& s, const detail::FileSteps& steps, const StepMarker& marker) {
   using detail::MarkerOutcome;
+  if (steps.marker_gave_up)
+    s.diagnostics.report(model::DiagId::step_marker_gave_up, s.path, 0,
+                         marker.option() + " '" + marker.pattern() + "': " + std::to_string(steps.marker_gave_up) +
+                             " names taken as not matching: the pattern backtracks too much on them",
+                         steps.marker_gave_up);
   if (steps.marker == MarkerOutcome::spans || steps.marker == MarkerOutcome::markers) {
     s.step_marker = marker.pattern();
     s.step_marker_shape =

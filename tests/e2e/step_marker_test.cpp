@@ -291,3 +291,40 @@ BOOST_AUTO_TEST_CASE(summarize_with_a_marker_round_trips) {
 }
 
 BOOST_AUTO_TEST_SUITE_END()
+
+BOOST_AUTO_TEST_SUITE(step_marker_hostile)
+
+// A pattern that backtracks (quadratic or worse on a long name) against thousands of
+// long distinct names, and names far past the length that is matched: bounded time,
+// no crash, the same outputs each run. Each name is asked once; names over 512 bytes
+// never match; a match the engine gives up on counts as none, and after 16 of those in
+// a file its other names are not asked (a warning counts them).
+BOOST_AUTO_TEST_CASE(backtracking_patterns_on_long_names_are_bounded) {
+  const auto dir = temp_dir("marker-hostile");
+  std::vector<std::string> events;
+  for (int i = 0; i < 20000; ++i) {
+    std::string name(i % 2 ? 500 : 1000, 'a');
+    name += std::to_string(i);
+    events.push_back(x_event("user_annotation", name, 1, 1, 10 * i, 5));
+  }
+  events.push_back(x_event("user_annotation", std::string(200'000, 'a') + "c", 1, 1, 300000, 5));
+  events.push_back(x_event("user_annotation", "aac", 1, 1, 400000, 5));
+  events.push_back(x_event("cpu_op", "aten::mm", 1, 1, 400001, 2));
+  write_file(dir + "/t.json", trace_json(events));
+  for (const std::string pattern : {"(a|a)*c", "(a*)*c", ".*.*.*c", "^(a+)+c$", "a.*a.*a.*a.*x"}) {
+    const auto m = run_measured({dir + "/t.json", dir + "/t.json", "--step-marker", pattern, "--json",
+                                 dir + "/out.json", "-q", "-j", "1"},
+                                dir);
+    BOOST_TEST(m.exit_code == 0, pattern << ": " << m.err);
+    // Unbounded, each of the 10,000 names under 512 bytes costs 2-15 ms: 20 s or more.
+    BOOST_TEST(m.cpu_seconds < 2.0, pattern << ": " << m.cpu_seconds << " s");
+    const auto j = parse_json(read_file(dir + "/out.json")).as_object();
+    BOOST_TEST(j.at("diagnostics").at("counts").as_object().contains("step_marker_gave_up"), pattern);
+    BOOST_TEST(j.at("control").at("whole_trace").as_bool(), pattern);  // "aac" was never asked
+  }
+  // The plain patterns people write stay cheap on the same names, and find the one step.
+  const auto j = compare_json({dir + "/t.json", dir + "/t.json", "--step-marker", "^a+c$"});
+  BOOST_TEST(only_marker(j.at("test").as_object()).at("matches").to_number<int>() == 1);
+}
+
+BOOST_AUTO_TEST_SUITE_END()
