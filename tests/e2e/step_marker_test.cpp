@@ -187,6 +187,26 @@ BOOST_AUTO_TEST_CASE(slowdown_is_significant_through_marker_steps) {
   }
 }
 
+// Warm-up detection and step selection work on marker steps as on ProfilerStep: a
+// warm-up first iteration is left out (and said), and --*-iteration picks marker steps
+// by their numbers (0, 1, ...), which then keeps the warm-up step as ProfilerStep's do.
+BOOST_AUTO_TEST_CASE(warmup_and_selection_on_marker_steps) {
+  const auto c = tracegen("marker-warm", {"--ranks", "2", "--steps", "8", "--marker-loop", "infer", "--no-profiler-step",
+                                          "--warmup-steps", "1"});
+  const auto j = compare_json({c, c, "--step-marker", k_decode});
+  const auto& warm = j.at("steps").at("test").at("warmup").as_array();
+  BOOST_REQUIRE_EQUAL(warm.size(), 2u);  // one a rank
+  BOOST_TEST(warm[0].at("step").to_number<int>() == 0);
+  BOOST_TEST(j.at("steps").at("test").at("count").to_number<int>() == 14);
+  BOOST_TEST(has_note(j, "Warm-up steps left out of Test"));
+  const auto picked = compare_json({c, c, "--step-marker", k_decode, "--test-iteration", "0-3"});
+  BOOST_TEST(picked.at("test").at("iterations") == json::parse("[0, 1, 2, 3]"));
+  BOOST_TEST(picked.at("steps").at("test").at("count").to_number<int>() == 8);
+  BOOST_TEST(picked.at("steps").at("test").at("warmup").as_array().empty());
+  const auto r = run_cli({c, c, "--step-marker", k_decode, "--test-iteration", "8", "-q", "--json", "-"});
+  BOOST_TEST(r.exit_code == 2, r.err);  // a step the marker did not make
+}
+
 // A pattern that does not compile, for either option, is a usage error naming the
 // option, before anything is read (the inputs here do not exist: reading would be exit 1).
 BOOST_AUTO_TEST_CASE(invalid_pattern_is_a_usage_error_before_reading) {
