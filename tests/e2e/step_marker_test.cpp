@@ -303,6 +303,15 @@ BOOST_AUTO_TEST_CASE(summarize_with_a_marker_round_trips) {
   const auto refused = run_cli({summary, t, "--step-marker", k_optimizer});
   BOOST_TEST(refused.exit_code == 2, refused.err);
   BOOST_TEST(refused.err.find("is a summary") != std::string::npos, refused.err);
+  // The field is checked like the rest of a summary.
+  auto bad = text;
+  const std::string shape = "\"shape\": \"markers\"";
+  bad.replace(bad.find(shape), shape.size(), "\"shape\": \"sideways\"");
+  write_file(dir + "/bad.tdsum.json", bad);
+  const auto refused_bad = run_cli({dir + "/bad.tdsum.json", t, "-q", "--json", dir + "/x.json"});
+  BOOST_TEST(refused_bad.exit_code == 1, refused_bad.err);
+  BOOST_TEST(refused_bad.err.find("step_marker.shape \"sideways\" is not spans or markers") != std::string::npos,
+             refused_bad.err);
   // Written again from the summary (merge reads and writes it): the same bytes.
   const auto merged = dir + "/m.tdsum.json";
   const auto m = run_cli({"merge", summary, "-o", merged});
