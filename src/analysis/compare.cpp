@@ -80,7 +80,10 @@ void finish_report(model::DiffReport& report, const CompareOptions& options) {
 
 model::DiffReport compare_traces(const model::TraceSet& control, const model::TraceSet& test,
                                  const CompareOptions& options) {
-  if (!options.hta_compat) return compare_summaries(summarize_set(control), summarize_set(test), options);
+  if (!options.hta_compat)
+    return compare_summaries(summarize_set(control, {.launcher = LauncherLevel::innermost, .marker = options.control.step_marker.get()}),
+                             summarize_set(test, {.launcher = LauncherLevel::innermost, .marker = options.test.step_marker.get()}),
+                             options);
   auto report = detail::compare_hta(control, test, options);
   for (auto& row : report.rows) row.per_step_basis = false;
   for (const auto* set : {&control, &test}) {

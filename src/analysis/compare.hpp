@@ -1,10 +1,12 @@
 #pragma once
 // compare_traces and ops_diff: two TraceSets in, one DiffReport out.
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
 
+#include "analysis/step_marker.hpp"
 #include "model/report.hpp"
 #include "model/summary.hpp"
 #include "model/trace.hpp"
@@ -20,6 +22,9 @@ struct Selection {
   // default is the smallest rank and step.
   bool all_ranks = false;
   bool all_iterations = false;
+  // --step-marker: host events whose names match define the side's steps (traces only;
+  // a summary's steps were made when it was written).
+  std::shared_ptr<const StepMarker> step_marker;
 };
 
 struct CompareOptions {

@@ -230,6 +230,15 @@ void notes(model::DiffReport& r) {
     for (const auto* side : {&r.control, &r.test})
       if (side->whole_trace)
         r.notes.push_back(side->label + " has no ProfilerStep: its traces are compared whole.");
+  for (const auto* side : {&r.control, &r.test})
+    for (const auto& m : side->step_markers) {
+      const auto files = m.files == 1 ? std::string() : " in " + std::to_string(m.files) + " files";
+      r.notes.push_back(side->label + ": steps from the step marker '" + m.pattern + "': " +
+                        (m.spans ? std::to_string(m.matches) + " spans" + files + ", each a step"
+                                 : std::to_string(m.matches) + " markers" + files + ", a step from each to the next (" +
+                                       std::to_string(m.steps) + " step" + (m.steps == 1 ? "" : "s") + ")") +
+                        ".");
+    }
   if (!testable(r.control.units, r.test.units))
     r.notes.push_back("Not testable: " + r.control.label + " has " + std::to_string(r.control.units) + " " + r.unit +
                       (r.control.units == 1 ? "" : "s") + " to compare and " + r.test.label + " " +

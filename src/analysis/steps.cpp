@@ -41,6 +41,79 @@ std::int64_t find_step(const std::vector<StepWindow>& windows, std::int64_t t) {
   return k_no_step;
 }
 
+// Step windows from a marker's matches (empty when they make none; out.marker says
+// which shape was chosen, or why none). The pattern is asked once per distinct name.
+// Per process: of matches that nest or overlap, the outermost (the first to start)
+// is kept. When the kept matches cover at least half of the time from the first's
+// start to the last's end, they cover the work: each is a step. Otherwise they are
+// short markers that recur once per iteration: a step runs from the start of one to
+// the start of the next (N matches, N - 1 steps). Steps are numbered 0, 1, ... in
+// time order in each process.
+std::vector<StepWindow> marker_windows(const model::TraceFile& file, const StepMarker& marker, FileSteps& out) {
+  struct Match {
+    std::uint32_t pid;
+    std::int64_t begin, end;
+  };
+  std::vector<std::uint8_t> known(file.pool.size(), 0);  // per pool id: 0 not asked yet, 1 no, 2 matches
+  std::vector<Match> matches;
+  for (const auto& e : file.events) {
+    if (!marker_kind(e.kind)) continue;
+    auto& k = known[e.name];
+    if (!k) {
+      auto m = StepMarker::Match::no;
+      if (out.marker_gave_up < StepMarker::k_max_give_ups) m = marker.match(file.pool.get(e.name));
+      if (m == StepMarker::Match::gave_up || out.marker_gave_up >= StepMarker::k_max_give_ups) ++out.marker_gave_up;
+      k = m == StepMarker::Match::yes ? 2 : 1;
+    }
+    if (k == 2) matches.push_back({e.pid, e.ts_ns, e.ts_ns + e.dur_ns});
+  }
+  // Outer first: by process, start, then the longer one.
+  std::sort(matches.begin(), matches.end(), [](const Match& a, const Match& b) {
+    if (a.pid != b.pid) return a.pid < b.pid;
+    if (a.begin != b.begin) return a.begin < b.begin;
+    return a.end > b.end;
+  });
+  std::vector<Match> kept;
+  __int128 covered = 0, extent = 0;
+  for (std::size_t i = 0; i < matches.size();) {
+    const auto pid = matches[i].pid;
+    const auto first = kept.size();
+    for (; i < matches.size() && matches[i].pid == pid; ++i)
+      if (kept.size() == first || matches[i].begin >= kept.back().end) {
+        kept.push_back(matches[i]);
+        covered += matches[i].end - matches[i].begin;
+      }
+    extent += kept.back().end - kept[first].begin;  // kept matches of a process are disjoint, in order
+  }
+  out.marker_matches = kept.size();
+  if (kept.empty()) {
+    out.marker = MarkerOutcome::no_match;
+    return {};
+  }
+  const bool spans = extent > 0 && 2 * covered >= extent;
+  std::vector<StepWindow> windows;
+  std::int64_t n = 0;
+  for (std::size_t i = 0; i < kept.size(); ++i) {
+    const bool first_of_pid = i == 0 || kept[i - 1].pid != kept[i].pid;
+    if (first_of_pid) n = 0;
+    if (spans) {
+      windows.push_back({n++, kept[i].begin, kept[i].end, kept[i].pid});
+    } else if (i + 1 < kept.size() && kept[i + 1].pid == kept[i].pid) {
+      windows.push_back({n++, kept[i].begin, kept[i + 1].begin, kept[i].pid});
+    }
+  }
+  if (windows.empty()) {
+    out.marker = MarkerOutcome::no_step;
+    return {};
+  }
+  out.marker = spans ? MarkerOutcome::spans : MarkerOutcome::markers;
+  if (spans) {
+    out.marker_span_name.resize(known.size());
+    for (std::size_t id = 0; id < known.size(); ++id) out.marker_span_name[id] = known[id] == 2;
+  }
+  return windows;
+}
+
 }  // namespace
 
 LaunchIndex::LaunchIndex(const model::TraceFile& file, std::pmr::memory_resource* memory)
@@ -85,9 +158,15 @@ std::int64_t LaunchIndex::find(std::int64_t correlation) const {
 }
 
 FileSteps assign_steps(const model::TraceFile& file, const LaunchIndex& launches,
-                       std::pmr::memory_resource* memory) {
+                       std::pmr::memory_resource* memory, const StepMarker* marker) {
   // Constructed with the resource: assigning a pmr vector keeps the target's own.
-  FileSteps out{.host_steps = {}, .iteration = std::pmr::vector<std::int64_t>(memory), .gpu_unlinked = 0};
+  FileSteps out{.host_steps = {},
+                .iteration = std::pmr::vector<std::int64_t>(memory),
+                .gpu_unlinked = 0,
+                .marker = MarkerOutcome::not_given,
+                .marker_matches = 0,
+                .marker_gave_up = 0,
+                .marker_span_name = {}};
   const auto& events = file.events;
   out.iteration.assign(events.size(), k_no_step);
 
@@ -95,7 +174,15 @@ FileSteps assign_steps(const model::TraceFile& file, const LaunchIndex& launches
   // (gpu_user_annotation ProfilerStep#N, newer Kineto) only serve as a fallback
   // for GPU work without a launch record.
   std::unordered_map<std::uint32_t, std::vector<StepWindow>> host, device;
-  for (std::size_t i = 0; i < events.size(); ++i) {
+  if (marker)
+    for (const auto& w : marker_windows(file, *marker, out)) {
+      host[w.pid].push_back(w);
+      out.host_steps.push_back(w);
+    }
+  // A marker's steps replace ProfilerStep's, GPU-side ones included (their numbers
+  // are not the marker's).
+  const bool from_marker = !out.host_steps.empty();
+  for (std::size_t i = 0; !from_marker && i < events.size(); ++i) {
     const auto& e = events[i];
     if (e.kind != Kind::user_annotation && e.kind != Kind::cpu_op &&
         e.kind != Kind::gpu_user_annotation)

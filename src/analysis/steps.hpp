@@ -9,6 +9,7 @@
 #include <string_view>
 #include <vector>
 
+#include "analysis/step_marker.hpp"
 #include "model/trace.hpp"
 
 namespace tracediff::analysis::detail {
@@ -42,14 +43,37 @@ class LaunchIndex {
   std::pmr::vector<std::pair<std::int64_t, std::uint32_t>> m_index;  // when ids are sparse
 };
 
-struct FileSteps {
-  std::vector<StepWindow> host_steps;        // CPU-side ProfilerStep spans, by start
-  std::pmr::vector<std::int64_t> iteration;  // per event; k_no_step when none
-  std::uint64_t gpu_unlinked = 0;            // GPU events whose launch is missing
+// What a --step-marker did to a file's steps.
+enum class MarkerOutcome : std::uint8_t {
+  not_given,
+  spans,     // the matches cover the work: each is a step
+  markers,   // short matches once per iteration: a step runs from one to the next
+  no_match,  // nothing matched: steps as without the marker
+  no_step,   // matches, but none makes a step (one instant, or one marker): as without it
 };
 
-// `memory` holds the per-event vector.
+struct FileSteps {
+  std::vector<StepWindow> host_steps;        // CPU-side step spans (ProfilerStep or marker), by start
+  std::pmr::vector<std::int64_t> iteration;  // per event; k_no_step when none
+  std::uint64_t gpu_unlinked = 0;            // GPU events whose launch is missing
+  MarkerOutcome marker = MarkerOutcome::not_given;
+  std::uint64_t marker_matches = 0;          // the outermost matching events
+  std::uint64_t marker_gave_up = 0;          // names not matched: the engine gave up, or past k_max_give_ups
+  // Per pool id, when the marker's matches are spans: 1 for a name that matches. Those
+  // events are steps, as ProfilerStep spans are (no operator, no call-tree node).
+  std::vector<std::uint8_t> marker_span_name;
+};
+
+// Host kinds whose names a step marker is matched against.
+inline bool marker_kind(model::Kind k) {
+  return k == model::Kind::cpu_op || k == model::Kind::user_annotation || k == model::Kind::python_function;
+}
+
+// `memory` holds the per-event vector. With a marker, host events whose names match
+// it define the steps (ProfilerStep spans, if any, then only stay out of the rows);
+// when it defines none, the steps are as without it.
 FileSteps assign_steps(const model::TraceFile& file, const LaunchIndex& launches,
-                       std::pmr::memory_resource* memory = std::pmr::get_default_resource());
+                       std::pmr::memory_resource* memory = std::pmr::get_default_resource(),
+                       const StepMarker* marker = nullptr);
 
 }  // namespace tracediff::analysis::detail

@@ -40,6 +40,19 @@ class NameFacts {
  public:
   explicit NameFacts(const model::StringPool& pool) : m_pool(pool), m_facts(pool.size(), 0) {}
   bool step_span(std::uint32_t id) { return facts(id) & k_step; }
+  // A step span of either kind: ProfilerStep (a user_annotation, or a cpu_op before
+  // PyTorch 1.9; `gpu`: its GPU-side copy too), or a --step-marker match when the
+  // matches are spans (also a python_function).
+  bool step_span(const model::Event& e, bool gpu = false) {
+    if (m_marker_spans && m_marker_spans[e.name] &&
+        (detail::marker_kind(e.kind) || (gpu && e.kind == Kind::gpu_user_annotation)))
+      return true;
+    return (e.kind == Kind::cpu_op || e.kind == Kind::user_annotation || (gpu && e.kind == Kind::gpu_user_annotation)) &&
+           step_span(e.name);
+  }
+  void set_marker_spans(const std::vector<std::uint8_t>& per_name) {
+    m_marker_spans = per_name.empty() ? nullptr : per_name.data();
+  }
   bool comm_kernel(std::uint32_t id) { return facts(id) & k_comm; }
   bool graph_launch(std::uint32_t id) { return facts(id) & k_graph; }
   bool compiled(std::uint32_t id) { return facts(id) & k_compiled; }
@@ -59,6 +72,7 @@ class NameFacts {
   }
   const model::StringPool& m_pool;
   std::vector<std::uint8_t> m_facts;
+  const std::uint8_t* m_marker_spans = nullptr;  // per pool id; null: no marker spans
 };
 
 // Dense ids of (category, name) pairs, one per event, computed once: a table by name
@@ -254,9 +268,7 @@ Nesting nest(const model::TraceFile& f, NameFacts& names, const KeyIds& keys, St
     if (ev[a].dur_ns != ev[b].dur_ns) return ev[a].dur_ns > ev[b].dur_ns;
     return a < b;
   };
-  const auto step_span = [&](std::uint32_t i) {
-    return (ev[i].kind == Kind::cpu_op || ev[i].kind == Kind::user_annotation) && names.step_span(ev[i].name);
-  };
+  const auto step_span = [&](std::uint32_t i) { return names.step_span(ev[i]); };
   // The stack of events open at the current start, with per entry the entry below it
   // of the same key, the latest end among the open entries of its key (itself
   // included), the launcher at or below it by `level` (a pool id, or k_none), the
@@ -432,6 +444,31 @@ std::vector<std::int64_t> busy_in_windows(std::pmr::vector<GpuInterval>& gpu, co
   return busy;
 }
 
+// What --step-marker did, kept in the summary (the report's notes say it) or, when
+// it defined no step, a warning naming the file.
+void note_marker(model::FileSummary& s, const detail::FileSteps& steps, const StepMarker& marker) {
+  using detail::MarkerOutcome;
+  if (steps.marker_gave_up)
+    s.diagnostics.report(model::DiagId::step_marker_gave_up, s.path, 0,
+                         marker.option() + " '" + marker.pattern() + "': " + std::to_string(steps.marker_gave_up) +
+                             " names taken as not matching: the pattern backtracks too much on them",
+                         steps.marker_gave_up);
+  if (steps.marker == MarkerOutcome::spans || steps.marker == MarkerOutcome::markers) {
+    s.step_marker = marker.pattern();
+    s.step_marker_shape =
+        steps.marker == MarkerOutcome::spans ? model::StepMarkerShape::spans : model::StepMarkerShape::markers;
+    s.step_marker_matches = steps.marker_matches;
+    return;
+  }
+  const std::string fallback = s.has_steps ? "its steps are its ProfilerStep spans" : "it is compared whole";
+  s.diagnostics.report(model::DiagId::step_marker_no_step, s.path, 0,
+                       steps.marker == MarkerOutcome::no_match
+                           ? marker.option() + " '" + marker.pattern() + "' matches no host event; " + fallback
+                           : marker.option() + " '" + marker.pattern() + "' matches " +
+                                 std::to_string(steps.marker_matches) + " host event" +
+                                 (steps.marker_matches == 1 ? "" : "s") + " but makes no step; " + fallback);
+}
+
 }  // namespace
 
 const char* launcher_level_name(LauncherLevel level) {
@@ -444,6 +481,7 @@ const char* launcher_level_name(LauncherLevel level) {
 }
 
 model::FileSummary summarize_file(const model::TraceFile& f, const SummarizeOptions& options) {
+  const StepMarker* const marker = options.marker;
   using detail::k_no_step;
   model::FileSummary s;
   s.path = f.path;
@@ -462,10 +500,12 @@ model::FileSummary summarize_file(const model::TraceFile& f, const SummarizeOpti
   // arena; running past it costs fresh huge pages for all that follows.
   Arena arena(f.events.size() * 100 + f.pool.size() * 12 + 4096);
   const detail::LaunchIndex launch_of(f, arena.get());
-  const auto steps = detail::assign_steps(f, launch_of, arena.get());
+  const auto steps = detail::assign_steps(f, launch_of, arena.get(), marker);
   const auto& ev = f.events;
   s.has_steps = !steps.host_steps.empty();
   NameFacts names(f.pool);
+  names.set_marker_spans(steps.marker_span_name);
+  if (marker) note_marker(s, steps, *marker);
 
   // Steps: the file's CPU-side step spans, or one pseudo-step over the whole file.
   std::unordered_map<std::int64_t, std::uint32_t> step_index;
@@ -609,9 +649,7 @@ model::FileSummary summarize_file(const model::TraceFile& f, const SummarizeOpti
     const auto step = static_cast<std::uint32_t>(st);
     auto& d = s.steps[step].detail;
     // Step spans themselves are step times, not operators (HTA quirk Q1).
-    if ((e.kind == Kind::user_annotation || e.kind == Kind::cpu_op || e.kind == Kind::gpu_user_annotation) &&
-        names.step_span(e.name))
-      continue;
+    if (names.step_span(e, true)) continue;
     const auto key = key_of(i);
     auto& c = cell_of(key, step);
     c.count += 1;
@@ -700,24 +738,26 @@ model::FileSummary summarize_file(const model::TraceFile& f, const SummarizeOpti
   // Counted per event, as their ids say; one sample per file says how many.
   if (outside)
     s.diagnostics.report(model::DiagId::event_outside_steps, f.path, 0,
-                         std::to_string(outside) + " host events outside every ProfilerStep", outside);
+                         std::to_string(outside) + " host events outside every " +
+                             (s.step_marker.empty() ? "ProfilerStep" : "step of the step marker"),
+                         outside);
   if (steps.gpu_unlinked)
     s.diagnostics.report(model::DiagId::event_gpu_unlinked, f.path, 0,
                          std::to_string(steps.gpu_unlinked) + " GPU events without their launch", steps.gpu_unlinked);
   return s;
 }
 
-model::SetSummary summarize_set(const model::TraceSet& set) {
+model::SetSummary summarize_set(const model::TraceSet& set, const SummarizeOptions& options) {
   model::SetSummary out;
   out.label = set.label;
   out.inputs = set.inputs;
   out.diagnostics = set.diagnostics;
-  for (const auto& f : set.files) out.files.push_back(f.summary ? *f.summary : summarize_file(f));
+  for (const auto& f : set.files) out.files.push_back(f.summary ? *f.summary : summarize_file(f, options));
   model::bound_durations(out);  // as a summary read back is: traces and summaries compare alike
   return out;
 }
 
-model::SetSummary summarize_set(model::TraceSet&& set) {
+model::SetSummary summarize_set(model::TraceSet&& set, const SummarizeOptions& options) {
   model::SetSummary out;
   out.label = std::move(set.label);
   out.inputs = std::move(set.inputs);
@@ -726,7 +766,7 @@ model::SetSummary summarize_set(model::TraceSet&& set) {
   for (auto& f : set.files)
     out.files.push_back(f.summary && f.summary.use_count() == 1 ? std::move(*f.summary)
                         : f.summary                             ? *f.summary
-                                                                : summarize_file(f));
+                                                                : summarize_file(f, options));
   model::bound_durations(out);
   return out;
 }

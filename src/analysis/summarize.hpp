@@ -4,6 +4,7 @@
 // which CPU operator launched each piece of GPU work.
 #include <cstdint>
 
+#include "analysis/step_marker.hpp"
 #include "model/summary.hpp"
 #include "model/trace.hpp"
 
@@ -21,14 +22,17 @@ const char* launcher_level_name(LauncherLevel level);  // "innermost", ...
 
 struct SummarizeOptions {
   LauncherLevel launcher = LauncherLevel::innermost;
+  // With a marker, host events whose names match it define the steps (--step-marker,
+  // analysis/steps.hpp); a marker that defines none leaves a warning in the summary.
+  const StepMarker* marker = nullptr;
 };
 
 model::FileSummary summarize_file(const model::TraceFile& file, const SummarizeOptions& options = {});
 
-// The set's files' summaries (a file not summarised yet is summarised here).
-model::SetSummary summarize_set(const model::TraceSet& set);
+// The set's files' summaries (a file not summarised yet is summarised here, with the marker).
+model::SetSummary summarize_set(const model::TraceSet& set, const SummarizeOptions& options = {});
 // The same, taking each file's summary instead of copying it (the set is left without).
-model::SetSummary summarize_set(model::TraceSet&& set);
+model::SetSummary summarize_set(model::TraceSet&& set, const SummarizeOptions& options = {});
 
 // Summaries of disjoint ranks as one set (`tracediff merge`): files, inputs and
 // diagnostics together. Throws Fatal when two summaries hold the same rank.

@@ -19,14 +19,19 @@ SplitInputs split(const std::vector<std::string>& inputs) {
   return s;
 }
 
-// Summarise on the reading thread and drop the events.
-reading::AfterReadFn summarise_and_drop(const analysis::SummarizeOptions& options) {
-  return [options](model::TraceFile& f) {
-    f.summary = std::make_shared<model::FileSummary>(analysis::summarize_file(f, options));
-    f.events = {};
-    f.events.shrink_to_fit();
-    f.pool = {};
-  };
+// Summarise on the reading thread (with the side's step marker) and drop the events.
+void summarise_and_drop(model::TraceFile& f, const analysis::SummarizeOptions& options) {
+  f.summary = std::make_shared<model::FileSummary>(analysis::summarize_file(f, options));
+  f.events = {};
+  f.events.shrink_to_fit();
+  f.pool = {};
+}
+
+// A summary's steps were made when it was written: a marker cannot remake them.
+void check_marker(const analysis::Selection& side, const SplitInputs& in) {
+  if (side.step_marker && !in.summaries.empty())
+    throw UsageError(side.step_marker->option() + " applies to traces, and " + in.summaries.front() +
+                     " is a summary: give the marker to `tracediff summarize` when it is made");
 }
 
 }  // namespace
@@ -48,8 +53,9 @@ model::SetSummary load_set_summary(const std::string& label, const std::vector<s
   set.label = label;
   if (!in.traces.empty()) {
     reading::ReadOptions ro;
-    auto sets = reading::read_trace_sets({{label, in.traces}}, ro, threads, progress, summarise_and_drop(summarize));
-    set = analysis::summarize_set(std::move(sets[0]));
+    auto sets = reading::read_trace_sets({{label, in.traces}}, ro, threads, progress,
+                                         [&summarize](model::TraceFile& f, std::size_t) { summarise_and_drop(f, summarize); });
+    set = analysis::summarize_set(std::move(sets[0]), summarize);
   }
   std::uint64_t figures = 0;  // the side's summaries together stay within the reader's limit
   for (const auto& path : in.summaries) {
@@ -69,6 +75,8 @@ model::SetSummary load_set_summary(const std::string& label, const std::vector<s
 model::DiffReport load_and_compare(const Options& o, const reading::ReadProgressFn& progress) {
   const auto control = split(o.control_inputs);
   const auto test = split(o.test_inputs);
+  check_marker(o.compare.control, control);
+  check_marker(o.compare.test, test);
   if (o.compare.hta_compat) {
     if (!control.summaries.empty() || !test.summaries.empty())
       throw UsageError("--hta-compat needs the traces themselves; a summary holds the default mode's figures");
@@ -78,16 +86,21 @@ model::DiffReport load_and_compare(const Options& o, const reading::ReadProgress
                                                ro, o.threads, progress);
     return analysis::compare_traces(sets[0], sets[1], o.compare);
   }
+  // Each side's summarising options: --launcher, and its own step marker.
+  analysis::SummarizeOptions sides[] = {o.summarize, o.summarize};
+  sides[0].marker = o.compare.control.step_marker.get();
+  sides[1].marker = o.compare.test.step_marker.get();
   if (control.summaries.empty() && test.summaries.empty()) {
     // Both sides' files in one pool of reading threads.
     reading::ReadOptions ro;
     auto sets = reading::read_trace_sets({{o.label_control, o.control_inputs}, {o.label_test, o.test_inputs}},
-                                         ro, o.threads, progress, summarise_and_drop(o.summarize));
-    return analysis::compare_summaries(analysis::summarize_set(std::move(sets[0])), analysis::summarize_set(std::move(sets[1])),
-                                       o.compare);
+                                         ro, o.threads, progress,
+                                         [&sides](model::TraceFile& f, std::size_t side) { summarise_and_drop(f, sides[side]); });
+    return analysis::compare_summaries(analysis::summarize_set(std::move(sets[0]), sides[0]),
+                                       analysis::summarize_set(std::move(sets[1]), sides[1]), o.compare);
   }
-  const auto c = load_set_summary(o.label_control, o.control_inputs, o.threads, progress, o.summarize);
-  const auto t = load_set_summary(o.label_test, o.test_inputs, o.threads, progress, o.summarize);
+  const auto c = load_set_summary(o.label_control, o.control_inputs, o.threads, progress, sides[0]);
+  const auto t = load_set_summary(o.label_test, o.test_inputs, o.threads, progress, sides[1]);
   return analysis::compare_summaries(c, t, o.compare);
 }
 

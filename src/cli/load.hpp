@@ -18,6 +18,7 @@ std::vector<std::string> input_files(const Options& options);
 model::DiffReport load_and_compare(const Options& options, const reading::ReadProgressFn& progress);
 
 // One side as a summary: its traces read and summarised, its summary files loaded.
+// With a marker, its matches define the traces' steps (--step-marker).
 model::SetSummary load_set_summary(const std::string& label, const std::vector<std::string>& inputs,
                                    unsigned threads, const reading::ReadProgressFn& progress,
                                    const analysis::SummarizeOptions& summarize = {});

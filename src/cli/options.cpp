@@ -6,6 +6,7 @@
 #include <cmath>
 #include <iostream>
 #include <set>
+#include <tuple>
 
 #include "reading/number.hpp"
 #include "util/errors.hpp"
@@ -220,6 +221,16 @@ ParseOutcome parse_options(int argc, const char* const* argv, Options& o) {
                "Compare names as they are: no matching of Python frames across line numbers,\n"
                "CUDA and HIP calls, mangled kernels or vendors' operators")
       ->group("Selection");
+  std::string step_marker, control_step_marker, test_step_marker;
+  app.add_option("--step-marker", step_marker,
+                 "Traces without ProfilerStep: host events whose names match REGEX (ECMAScript,\n"
+                 "anywhere in the name) define the steps of both sides: spans that cover the work\n"
+                 "are steps, short markers once per iteration bound them (README \"Step markers\")")
+      ->type_name("REGEX")->group("Selection");
+  app.add_option("--control-step-marker", control_step_marker, "--step-marker for CONTROL only (wins over it)")
+      ->type_name("REGEX")->group("Selection");
+  app.add_option("--test-step-marker", test_step_marker, "--step-marker for TEST only (wins over it)")
+      ->type_name("REGEX")->group("Selection");
   std::vector<std::string> min_change;
   app.add_option("--min-change", min_change,
                  "Per-step changes smaller than this are 'same within noise': a percentage (5%)\n"
@@ -267,6 +278,16 @@ ParseOutcome parse_options(int argc, const char* const* argv, Options& o) {
   o.compare.test.ranks = ranks(test_rank);
   o.compare.control.iterations = iters(control_iter);
   o.compare.test.iterations = iters(test_iter);
+  // Compiled here, so that a bad pattern is a usage error before anything is read.
+  for (auto [side, text, name] : {std::tuple{&o.compare.control, &control_step_marker, "--control-step-marker"},
+                                  std::tuple{&o.compare.test, &test_step_marker, "--test-step-marker"}}) {
+    const bool own = app.count(name) > 0;
+    if (!own && app.count("--step-marker") == 0) continue;
+    side->step_marker = std::make_shared<const analysis::StepMarker>(own ? *text : step_marker,
+                                                                     own ? name : "--step-marker");
+  }
+  if (o.compare.hta_compat && (o.compare.control.step_marker || o.compare.test.step_marker))
+    throw UsageError("--hta-compat takes steps from ProfilerStep, as HTA does; leave out the step marker");
   // "all" differs from the default only in --hta-compat, whose default is one rank and one step.
   if (o.compare.hta_compat) {
     o.compare.control.all_ranks = control_rank == "all";

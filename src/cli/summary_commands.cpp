@@ -64,11 +64,20 @@ int run_summarize(int argc, const char* const* argv) {
   analysis::SummarizeOptions summarize;
   app.add_option("--launcher", summarize.launcher, "innermost, outermost or module (as for a comparison)")
       ->transform(CLI::CheckedTransformer(launcher_levels(), CLI::ignore_case));
+  std::string step_marker;
+  app.add_option("--step-marker", step_marker,
+                 "Host events whose names match REGEX define the steps (as in a comparison); the\n"
+                 "summary records it")
+      ->type_name("REGEX");
   if (!parse(app, argc, argv)) return k_exit_ok;
+  std::shared_ptr<const analysis::StepMarker> marker;
+  if (app.count("--step-marker"))
+    marker = std::make_shared<const analysis::StepMarker>(step_marker, "--step-marker");
   for (const auto& in : inputs)
     if (reading::is_summary_path(in)) throw UsageError(in + ": already a summary (use `tracediff merge`)");
   prepare_standard_streams();
   check_output_path(out, reading::find_trace_files(inputs));
+  summarize.marker = marker.get();
   const auto set = load_set_summary(label, inputs, threads, {}, summarize);
   if (!quiet) {
     warn(set.diagnostics);

@@ -157,6 +157,14 @@ struct SideMeta {
   bool compiled = false;                  // torch.compile regions or Triton kernels
 };
 
+// Steps made by a --step-marker on one side (README "Step markers"), per pattern and
+// shape over the selected ranks' files.
+struct StepMarkerUse {
+  std::string pattern;
+  bool spans = true;  // each match a step; false: a step from one match to the next
+  std::uint64_t files = 0, matches = 0, steps = 0;
+};
+
 struct SideSummary {
   std::string label;
   std::vector<std::string> inputs;
@@ -175,6 +183,7 @@ struct SideSummary {
   std::vector<RankDetail> rank_details;   // one per selected rank
   std::vector<StepDetail> warmup;         // steps found to be warm-up and left out (README "Is it real?")
   SideMeta meta;
+  std::vector<StepMarkerUse> step_markers;  // empty: steps from ProfilerStep (or none)
 };
 
 // GPU time by the host event that launched it (through the correlation id of the

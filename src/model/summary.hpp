@@ -77,6 +77,13 @@ struct TreeCell {
   std::int64_t self_ns = 0;
 };
 
+// How --step-marker's matches made a file's steps (analysis/steps.cpp).
+enum class StepMarkerShape : std::uint8_t {
+  none,     // not from a marker: ProfilerStep spans, or the whole trace
+  spans,    // each match a step
+  markers,  // a step from the start of one match to the start of the next
+};
+
 struct FileSummary {
   std::string path;
   int rank = 0;
@@ -91,6 +98,11 @@ struct FileSummary {
   std::uint64_t json_bytes = 0;
   bool truncated = false;
   bool has_steps = false;  // false: one pseudo-step covering the whole file
+  // Set when a --step-marker made the steps: its pattern, shape and outermost matches.
+  // Optional in the summary file (schema 3 files without it read as none).
+  std::string step_marker;
+  StepMarkerShape step_marker_shape = StepMarkerShape::none;
+  std::uint64_t step_marker_matches = 0;
   std::vector<SummaryKey> keys;
   std::vector<std::string> launchers;
   std::vector<std::uint32_t> graph_launchers;  // launchers (ascending) that replayed CUDA/HIP graphs

@@ -46,7 +46,15 @@ void side(std::ostream& out, const model::SideSummary& s) {
   numbers(out, s.iterations);
   out << ", \"available_iterations\": ";
   numbers(out, s.available_iterations);
-  out << ",\n    \"whole_trace\": " << (s.whole_trace ? "true" : "false") << ", \"gpu_names\": ";
+  out << ",\n    \"whole_trace\": " << (s.whole_trace ? "true" : "false");
+  if (!s.step_markers.empty()) {  // only then: a run without --step-marker writes what it always did
+    out << ", \"step_markers\": ";
+    list(out, s.step_markers, [&](const model::StepMarkerUse& m) {
+      out << "{\"pattern\": " << json_string(m.pattern) << ", \"shape\": \"" << (m.spans ? "spans" : "markers")
+          << "\", \"files\": " << m.files << ", \"matches\": " << m.matches << ", \"steps\": " << m.steps << '}';
+    });
+  }
+  out << ", \"gpu_names\": ";
   strings(out, s.gpu_names);
   out << ",\n    \"meta\": {\"gpus\": ";
   strings(out, s.meta.gpus);

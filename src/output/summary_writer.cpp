@@ -57,7 +57,12 @@ void write_summary(const model::SetSummary& s, std::ostream& out) {
         << ", \"compiled\": " << (f.compiled ? "true" : "false") << ", \"gpus_with_work\": " << f.gpus_with_work;
     out << ", \"events\": " << f.events << ", \"json_bytes\": " << f.json_bytes
         << ", \"truncated\": " << (f.truncated ? "true" : "false")
-        << ", \"has_steps\": " << (f.has_steps ? "true" : "false") << ",\n   \"diagnostics\": ";
+        << ", \"has_steps\": " << (f.has_steps ? "true" : "false");
+    if (f.step_marker_shape != model::StepMarkerShape::none)  // only then: summaries without a marker as before
+      out << ", \"step_marker\": {\"pattern\": " << json_string(f.step_marker) << ", \"shape\": \""
+          << (f.step_marker_shape == model::StepMarkerShape::spans ? "spans" : "markers")
+          << "\", \"matches\": " << f.step_marker_matches << '}';
+    out << ",\n   \"diagnostics\": ";
     diagnostics(out, f.diagnostics);
     out << ",\n   \"keys\": [";
     for (std::size_t i = 0; i < f.keys.size(); ++i)

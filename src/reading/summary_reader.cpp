@@ -184,6 +184,16 @@ struct Reader {
     f.json_bytes = figure(at(o, "json_bytes"), "json_bytes");
     f.truncated = boolean(at(o, "truncated"), "truncated");
     f.has_steps = boolean(at(o, "has_steps"), "has_steps");
+    // Written only when a step marker made the steps (optional: schema 3 as before).
+    if (const auto* m = o.if_contains("step_marker")) {
+      const auto& mo = object(*m, "step_marker");
+      f.step_marker = string(at(mo, "pattern"), "step_marker.pattern");
+      const auto shape = string(at(mo, "shape"), "step_marker.shape");
+      if (shape != "spans" && shape != "markers") fail("step_marker.shape \"" + shape + "\" is not spans or markers");
+      f.step_marker_shape = shape == "spans" ? model::StepMarkerShape::spans : model::StepMarkerShape::markers;
+      f.step_marker_matches = count(at(mo, "matches"), "step_marker.matches");
+      if (!f.has_steps) fail("step_marker in a file without steps (has_steps false)");
+    }
     f.diagnostics = diagnostics(at(o, "diagnostics"));
     item = "key";
     item_no = 0;

@@ -145,7 +145,7 @@ std::vector<model::TraceSet> read_trace_sets(const std::vector<SetSpec>& sides,
       jobs[i].result = read_trace_file(jobs[i].path, file_options);
       if (!jobs[i].result.skipped) {
         settle_rank(jobs[i].result.file);
-        if (after_read) after_read(jobs[i].result.file);
+        if (after_read) after_read(jobs[i].result.file, jobs[i].side);
       }
       std::lock_guard lock(mutex);
       in_flight -= estimate[i];

@@ -35,8 +35,8 @@ using ReadProgressFn =
 
 // Runs on the reading thread right after a usable file is read (its rank settled):
 // the default mode summarises the file there and drops its events, so memory holds
-// one file's events per thread, not all of them.
-using AfterReadFn = std::function<void(model::TraceFile&)>;
+// one file's events per thread, not all of them. `side` indexes read_trace_sets' sides.
+using AfterReadFn = std::function<void(model::TraceFile&, std::size_t side)>;
 
 // Reads both sides, every file in parallel (threads = 0: one per core). Files that
 // cannot be used are skipped with a diagnostic; throws Fatal when a side has none left.

@@ -88,6 +88,8 @@ struct Options {
   int long_names = 0;
   int64_t many_names = 0;
   int64_t many_from = 0;
+  bool no_profiler_step = false;
+  bool infer_loop = false;  // --marker-loop infer
 };
 
 constexpr std::string_view k_usage = R"(usage: tracegen --out DIR [options]
@@ -163,6 +165,14 @@ Pathologies of real traces (none of them is on by default):
                             step K % steps only, so a step holds N / steps of them (default 0)
   --many-names-from K       number them from K (default 0): two sides with a different K share
                             all names but the first and last ones
+  --no-profiler-step        leave out the ProfilerStep#N spans (traces that mark iterations in
+                            other ways; tracediff --step-marker)
+  --marker-loop train|infer train: the training loop as without the option, where a short
+                            Optimizer.step#SGD.step annotation near the end of each iteration
+                            marks it (its only mark with --no-profiler-step); infer: a decode
+                            loop, forward only (no loss, backward or optimizer), each iteration
+                            also a "step[DECODE bs=32]" user_annotation as long as its
+                            ProfilerStep span
 
   -h, --help                show this help
 )";
@@ -227,6 +237,7 @@ Options parse_options(int argc, char** argv) {
                      : a == "--cuda-graphs"  ? &o.cuda_graphs
                      : a == "--graph-from-python" ? &o.graph_from_python
                      : a == "--compile"      ? &o.compile
+                     : a == "--no-profiler-step" ? &o.no_profiler_step
                                              : nullptr) {
       *flag = true;
       continue;
@@ -320,6 +331,11 @@ Options parse_options(int argc, char** argv) {
       o.many_names = parse_int(a, v, 0, 100000000);
     } else if (a == "--many-names-from") {
       o.many_from = parse_int(a, v, 0, 1000000000);
+    } else if (a == "--marker-loop") {
+      if (v != "train" && v != "infer") {
+        throw UsageError{"--marker-loop: expected train or infer, got '" + std::string(v) + "'"};
+      }
+      o.infer_loop = v == "infer";
     } else {
       throw UsageError{"unknown option: " + std::string(a)};
     }
@@ -1198,19 +1214,21 @@ void Sim::build_step(int i) {
             }
           }
         }
-        region(R_LOSS, 0);
-        const PyChain py(*this, 0, {{"torch/nn/functional.py(3791): mse_loss"}, {"<built-in function mse_loss>"}});
-        const Scope loss = op("aten::mse_loss", 0, 4, 2, dl.binary, loss_seq);
-        {
-          const Scope sub = op("aten::sub", 0, 4, 2, dl.binary, loss_seq + 1);
-          launch(0, m_c.add, k_ew_us[size_of(last)]);
+        if (!m_o.infer_loop) {  // --marker-loop infer: no loss
+          region(R_LOSS, 0);
+          const PyChain py(*this, 0, {{"torch/nn/functional.py(3791): mse_loss"}, {"<built-in function mse_loss>"}});
+          const Scope loss = op("aten::mse_loss", 0, 4, 2, dl.binary, loss_seq);
+          {
+            const Scope sub = op("aten::sub", 0, 4, 2, dl.binary, loss_seq + 1);
+            launch(0, m_c.add, k_ew_us[size_of(last)]);
+          }
+          {
+            const Scope pow = op("aten::pow", 0, 4, 2, dl.unary, loss_seq + 2);
+            launch(0, m_c.pow, k_ew_us[size_of(last)]);
+          }
+          const Scope mean = op("aten::mean", 0, 5, 2, dl.unary, loss_seq + 3);
+          launch(0, m_c.mean, 6);
         }
-        {
-          const Scope pow = op("aten::pow", 0, 4, 2, dl.unary, loss_seq + 2);
-          launch(0, m_c.pow, k_ew_us[size_of(last)]);
-        }
-        const Scope mean = op("aten::mean", 0, 5, 2, dl.unary, loss_seq + 3);
-        launch(0, m_c.mean, 6);
       }
       if (m_o.cuda_graphs) {
         const SlotGuard keep(*this);
@@ -1227,7 +1245,7 @@ void Sim::build_step(int i) {
 
     // Backward runs on the autograd thread while the main thread waits in
     // loss.backward() under its "## backward ##" annotation.
-    {
+    if (!m_o.infer_loop) {
       const Scope backward = ann("## backward ##", 0, 4, 3);
       bw = backward.idx();
       begin_gpu_ann(1);
@@ -1250,7 +1268,7 @@ void Sim::build_step(int i) {
     }
 
     region(R_TAIL, 0);
-    {
+    if (!m_o.infer_loop) {
       const PyChain wrapper(*this, 0, {{"torch/optim/optimizer.py(487): wrapper"}});
       const Scope step_ann = ann("Optimizer.step#SGD.step", 0, 5, 4);
       opt = step_ann.idx();
@@ -1263,7 +1281,7 @@ void Sim::build_step(int i) {
       }
     }
     m_ann = -1;
-    {
+    if (!m_o.infer_loop) {
       const PyChain py(*this, 0, {{"torch/optim/optimizer.py(955): zero_grad"}});
       ann("Optimizer.zero_grad#SGD.zero_grad", 0, 4, 3);
     }
@@ -1277,12 +1295,18 @@ void Sim::build_step(int i) {
       stream_sync(0);
     }
   }
+  if (m_o.infer_loop) {  // the decode step's own annotation, as long as its ProfilerStep span
+    Ev decode = at(0);
+    decode.name = "step[DECODE bs=32]";
+    decode.ext = m_ext++;
+    push(decode);
+  }
   m_t[0] += vary(40 * k_us, m_slot_base, 5);  // prof.step() bookkeeping gap
 
   const std::array<int32_t, 3> anns = {fw, bw, opt};
   for (size_t a = 0; a < anns.size(); ++a) {
     const auto [first, last_end] = m_ann_span[a];
-    if (first > last_end) {
+    if (anns[a] == 0 || first > last_end) {  // not made (--marker-loop infer), or every kernel under it dropped
       continue;  // every kernel under it was dropped
     }
     // Kineto widens GPU annotations: -1 us in integer-us builds, -1/+2 ns in ns builds.
@@ -1523,6 +1547,9 @@ void Sim::emit_host(JsonOut& out) const {
       continue;
     }
     if (e.kind != Kind::CpuOp && e.kind != Kind::UserAnn) {
+      continue;
+    }
+    if (m_o.no_profiler_step && e.name.starts_with("ProfilerStep#")) {
       continue;
     }
     // PyTorch <= 1.8 wrote the step spans as cpu_op.
