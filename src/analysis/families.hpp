@@ -47,8 +47,9 @@ const char* family_ids();
 
 // The family of a GPU event by its name and kind: memcpy by the direction in its
 // name, memset, and kernels by the rule table (first match wins, case-insensitive).
-// Anything that is not GPU work is `other`. Costs a pass over the name per rule:
-// call it once per distinct name, never per event.
+// Anything that is not GPU work is `other`. Costs one pass over the name (the rule
+// texts are an automaton, built on the first call): call it once per distinct name,
+// never per event.
 Family classify(std::string_view name, model::Kind kind);
 
 struct NoiseRule;

@@ -192,11 +192,35 @@ try {
         };
       }),
     );
-    check('two chart figures', charts.length === 2, `found ${charts.length}`);
+    const largest = charts.filter((c) => c.id !== 'chart-families');
+    check('two chart figures of the largest differences', largest.length === 2, `found ${largest.length}`);
     for (const c of charts) {
       check(`${c.id}: canvas has drawn pixels`, c.drawn && c.pixels > 0.01 * c.area, `drawn=${c.drawn} pixels=${c.pixels}/${c.area}`);
       check(`${c.id}: static fallback hidden once drawn`, c.fallbackHidden);
     }
+  });
+
+  await step('kernel families', async () => {
+    // A section after the step breakdown: a row per family, each with a verdict, and its chart drawn.
+    const fam = await page.evaluate(() => {
+      const sec = document.getElementById('families');
+      if (!sec) return null;
+      const steps = document.getElementById('steps');
+      return {
+        rows: [...sec.querySelectorAll('table.families tbody tr')].map((tr) => [tr.cells[0].textContent.trim(), tr.className]),
+        afterSteps: !steps || !!(steps.compareDocumentPosition(sec) & Node.DOCUMENT_POSITION_FOLLOWING),
+        chart: !!sec.querySelector('#chart-families canvas'),
+        drawn: !!sec.querySelector('#chart-families.drawn'),
+        nav: !!document.querySelector('nav a[href="#families"]'),
+      };
+    });
+    check('families section present', fam !== null);
+    if (!fam) return;
+    check('families: a row per family', fam.rows.length > 0 && fam.rows.some(([n]) => n === 'GEMM'), JSON.stringify(fam.rows.slice(0, 3)));
+    check('families: rows carry a verdict class', fam.rows.every(([, c]) => /worse|better|same|untested/.test(c)));
+    check('families: after the step breakdown', fam.afterSteps);
+    check('families: chart drawn', fam.chart && fam.drawn);
+    check('families: linked from the navigation', fam.nav);
   });
 
   await step('screenshot', async () => {

@@ -161,6 +161,21 @@ BOOST_AUTO_TEST_CASE(gate_on_families) {
   BOOST_TEST(r.err.find("gemm, convolution, attention") != std::string::npos, r.err);
 }
 
+BOOST_AUTO_TEST_CASE(summaries_give_the_same_families) {
+  const auto& p = vendor_pair();
+  const auto dir = temp_dir("fam-sum");
+  for (const auto& [side, in] : {std::pair{"c", p.control}, std::pair{"t", p.test}}) {
+    const auto s = run_cli({"summarize", in, "-o", dir + "/" + side + ".tdsum.json", "-q"});
+    BOOST_REQUIRE_MESSAGE(s.exit_code == 0, s.err);
+  }
+  const auto from_traces = run_cli({p.control, p.test, "--json", "-", "-q"});
+  const auto from_summaries = run_cli({dir + "/c.tdsum.json", dir + "/t.tdsum.json", "--json", "-", "-q"});
+  BOOST_REQUIRE(from_traces.exit_code == 0);
+  BOOST_REQUIRE_MESSAGE(from_summaries.exit_code == 0, from_summaries.err);
+  BOOST_TEST(boost::json::serialize(parse_json(from_traces.out).at("families")) ==
+             boost::json::serialize(parse_json(from_summaries.out).at("families")));
+}
+
 BOOST_AUTO_TEST_CASE(hta_compat_has_no_families) {
   const auto& p = vendor_pair();
   const auto r = run_cli({p.control, p.test, "--hta-compat", "--json", "-", "-q"});
