@@ -4,6 +4,7 @@
 #include <boost/json.hpp>
 #include <boost/test/unit_test.hpp>
 
+#include <map>
 #include <string>
 #include <vector>
 
@@ -107,6 +108,31 @@ BOOST_AUTO_TEST_CASE(summaries_keep_graph_launchers) {
   const auto* g = find_launcher(b, "CUDAGraph::replay");
   BOOST_REQUIRE(g);
   BOOST_TEST(g->at("graph_replay").as_bool());
+}
+
+// Eager against torch.compile: the compiled region's Triton kernels are classified by
+// the ops fused in their names, so the comparison reads family by family: the layer
+// norms the same, the elementwise work faster (fused), the GEMMs (extern) the same.
+BOOST_AUTO_TEST_CASE(compiled_kernels_compare_by_family) {
+  const std::vector<std::string> common{"--steps", "8", "--ranks", "1", "--seed", "3"};
+  auto compiled = common;
+  compiled.push_back("--compile");
+  const auto j = compare(tracegen("ln-comp-c", common), tracegen("ln-comp-t", compiled));
+  std::map<std::string, std::string> verdict;
+  for (const auto& f : j.at("families").as_array())
+    verdict[std::string(f.at("family").as_string())] = std::string(f.at("verdict").as_string());
+  BOOST_TEST(verdict["gemm"] == "same");
+  BOOST_TEST(verdict["normalization"] == "same");
+  BOOST_TEST(verdict["elementwise"] == "faster");
+  std::size_t triton = 0;
+  for (const auto& r : j.at("rows").as_array()) {
+    if (r.at("device").as_string() != "gpu" || !std::string(r.at("name").as_string()).starts_with("triton_")) continue;
+    ++triton;
+    const std::string name(r.at("name").as_string());
+    BOOST_TEST(r.at("family").as_string() == (name.find("layer_norm") != std::string::npos ? "normalization" : "elementwise"), name);
+    BOOST_TEST(r.at("launched_by").as_string() == name);  // the cpu_op Inductor names after its kernel
+  }
+  BOOST_TEST(triton > 0u);
 }
 
 BOOST_AUTO_TEST_SUITE_END()
