@@ -260,6 +260,10 @@ struct TopList {
   // Significant rows left out because one call inside explains at least 90 % of their
   // change, and the row listed for it (or counted in `more`) was reached through them.
   std::size_t folded = 0;
+  // GPU work on one side only in a family that has names on the other side only too:
+  // the same work under other names (another library or vendor), told by the kernel
+  // families' figures, not as a new and a gone kernel each.
+  std::size_t renamed = 0;
   std::size_t more = 0;          // significant, beyond the list's length
   std::size_t within_noise = 0;  // the same direction, within noise
   std::size_t untestable = 0;    // the same direction, not testable

@@ -189,7 +189,7 @@ void call_tree(std::ostream& out, const model::CallTree& t) {
 
 void top_counts(std::ostream& out, const model::TopList& t) {
   out << "{\"shown\": " << t.rows.size() << ", \"more\": " << t.more << ", \"within_noise\": " << t.within_noise
-      << ", \"untestable\": " << t.untestable << ", \"folded\": " << t.folded << ", \"raw\": " << (t.raw ? "true" : "false") << '}';
+      << ", \"untestable\": " << t.untestable << ", \"folded\": " << t.folded << ", \"renamed\": " << t.renamed << ", \"raw\": " << (t.raw ? "true" : "false") << '}';
 }
 
 void ranks(std::ostream& out, const std::vector<model::RankDetail>& v) {

@@ -97,6 +97,7 @@ std::string top_heading(const char* title, const model::TopList& list, const mod
                                     : n(all) + " significant";
   const char* more = all == 0 ? "" : " more";
   if (list.folded) counts += (counts.empty() ? "" : "; ") + n(list.folded) + " folded into a call inside";
+  if (list.renamed) counts += (counts.empty() ? "" : "; ") + n(list.renamed) + " renamed within their kernel family";
   if (list.within_noise) counts += (counts.empty() ? "" : "; ") + n(list.within_noise) + more + " within noise";
   if (list.untestable) counts += (counts.empty() ? "" : "; ") + n(list.untestable) + more + " not testable";
   return counts.empty() ? h : h + ": " + counts;
