@@ -12,6 +12,7 @@
 #include "analysis/call_tree.hpp"
 #include "analysis/compare.hpp"
 #include "analysis/decide.hpp"
+#include "analysis/flops.hpp"
 #include "analysis/modes.hpp"
 #include "analysis/noise.hpp"
 #include "analysis/short_name.hpp"
@@ -31,13 +32,18 @@ struct SideAgg {
   model::Device device = model::Device::cpu;
   std::string_view full_name;
   model::Samples per_unit;  // total ns in each step unit it occurs in, for the noise test
+  std::string_view shape;   // --by-shape: the key's input shapes
+  std::optional<double> flops;  // --by-shape: FLOPs per call (analysis/flops.hpp)
 };
 
 struct SideData {
   std::map<Key, SideAgg> rows;
   // launcher -> key -> GPU ns in each step unit
   std::map<std::string_view, std::map<Key, model::Samples>> launches;
-  std::deque<std::string> short_names;  // what --short-names keys view (a deque: they stay put)
+  std::deque<std::string> short_names;  // what --short-names and --by-shape keys view (a deque: they stay put)
+  // --by-shape: GPU ns launched by each operator (by name and shapes), whatever --device
+  // keeps: what an operator's TFLOP/s is against.
+  std::map<std::string_view, double> launched_ns;
   std::size_t units = 0;
   detail::SideTree tree;
 };
@@ -155,6 +161,8 @@ SideData collect(const model::SetSummary& set, const Selection& sel, const Compa
       }
       std::string_view name = k.name;
       if (options.short_names) name = data.short_names.emplace_back(shorten_name(k.name));
+      const bool shaped = options.by_shape && !k.shape.empty();
+      if (shaped) name = data.short_names.emplace_back(model::shaped_name(name, k.shape));
       const Key key{k.category, name};
       auto [it, inserted] = data.rows.try_emplace(key);
       auto& a = it->second;
@@ -162,6 +170,10 @@ SideData collect(const model::SetSummary& set, const Selection& sel, const Compa
         a.device = device;
         a.full_name = k.name;
         a.per_unit.set_units(units.size());
+        if (shaped) {
+          a.shape = k.shape;
+          a.flops = flops_per_call(k.name, k.shape);
+        }
       } else if (k.name < a.full_name) {
         a.full_name = k.name;
       }
@@ -178,18 +190,25 @@ SideData collect(const model::SetSummary& set, const Selection& sel, const Compa
       detail::add_sat(a->stats.self_ns, c.self_ns);
       a->per_unit.add(static_cast<std::uint32_t>(u->second), static_cast<double>(c.total_ns));
     }
+    // --by-shape: launchers by name and shapes, as the operators' rows are keyed.
+    std::vector<std::string_view> launcher_name(f.launchers.begin(), f.launchers.end());
+    if (options.by_shape && f.launcher_shapes.size() == f.launchers.size())
+      for (std::size_t i = 0; i < f.launchers.size(); ++i)
+        if (!f.launcher_shapes[i].empty())
+          launcher_name[i] = data.short_names.emplace_back(model::shaped_name(f.launchers[i], f.launcher_shapes[i]));
     for (const auto& l : f.launches) {
-      if (!key_of[l.key]) continue;
       const auto u = unit_of.find({fi, l.step});
       if (u == unit_of.end()) continue;
-      auto& per_unit = data.launches[f.launchers[l.launcher]][*key_of[l.key]];
+      if (options.by_shape) data.launched_ns[launcher_name[l.launcher]] += static_cast<double>(l.total_ns);
+      if (!key_of[l.key]) continue;
+      auto& per_unit = data.launches[launcher_name[l.launcher]][*key_of[l.key]];
       per_unit.set_units(units.size());
       per_unit.add(static_cast<std::uint32_t>(u->second), static_cast<double>(l.total_ns));
     }
     std::vector<std::int64_t> unit_of_step(f.steps.size(), -1);
     for (auto u = unit_of.lower_bound({fi, 0}); u != unit_of.end() && u->first.first == fi; ++u)
       unit_of_step[u->first.second] = static_cast<std::int64_t>(u->second);
-    data.tree.add_file(f, unit_of_step, options.device != DeviceFilter::cpu);
+    data.tree.add_file(f, unit_of_step, options.device != DeviceFilter::cpu, options.by_shape);
   }
   data.tree.finish(k_tree_budget);
   for (auto& [key, a] : data.rows) a.per_unit.settle();
@@ -240,6 +259,27 @@ model::Change change_per_step(std::uint64_t c, std::size_t cu, std::uint64_t t, 
   const auto lhs = static_cast<unsigned __int128>(t) * cu;
   const auto rhs = static_cast<unsigned __int128>(c) * tu;
   return lhs > rhs ? Change::increased : lhs < rhs ? Change::decreased : Change::unchanged;
+}
+
+// --by-shape: the row's shapes, FLOPs per call, and per side the achieved TFLOP/s:
+// FLOPs of its calls over the GPU time it launched (the kernels whose launch it is the
+// innermost operator around). Host time would be wrong for asynchronous CUDA, so a
+// side without launched GPU time has no TFLOP/s.
+void shape_figures(const SideAgg* ca, const SideAgg* ta, const SideData& c, const SideData& t, model::DiffRow& row) {
+  const SideAgg& any = ca ? *ca : *ta;
+  if (any.shape.empty()) return;
+  row.shape = any.shape;
+  row.flops_per_call = any.flops;
+  if (!any.flops) return;
+  const auto tflops = [&](const SideAgg* a, const SideData& side) -> std::optional<double> {
+    if (!a || a->stats.count == 0) return std::nullopt;
+    const auto it = side.launched_ns.find(row.name);
+    if (it == side.launched_ns.end() || it->second <= 0) return std::nullopt;
+    const double v = *any.flops * static_cast<double>(a->stats.count) / it->second / 1000.0;  // FLOP/ns = GFLOP/s
+    return std::isfinite(v) ? std::optional(v) : std::nullopt;
+  };
+  row.control_tflops = tflops(ca, c);
+  row.test_tflops = tflops(ta, t);
 }
 
 // GPU time by launching operator, with its kernels; and each GPU row's main launcher.
@@ -324,6 +364,7 @@ model::DiffReport compare_summaries(const model::SetSummary& control, const mode
     row.significant = v.significant;
     row.verdict = v.verdict;
     row.median_diff_ns = v.median_diff;
+    if (options.by_shape) shape_figures(ca, ta, c, t, row);
     report.rows.push_back(std::move(row));
   }
   launchers(c, t, rule, report);

@@ -59,7 +59,7 @@ class NameFacts {
   std::vector<std::uint8_t> m_facts;
 };
 
-// Dense ids of (category, name) pairs, one per event, computed once: a table by name
+// Dense ids of (category, name, shape) triples (shape: --by-shape only), one per event, computed once: a table by name
 // id (a name nearly always has one category) and a map for the rest.
 class KeyIds {
  public:
@@ -67,15 +67,16 @@ class KeyIds {
       : m_of(ev.size(), memory) {
     constexpr std::uint32_t k_none = ~0u;
     std::pmr::vector<std::uint32_t> by_name(pool_size, k_none, memory);
-    std::vector<std::uint32_t> category;  // per id
-    std::map<std::pair<std::uint32_t, std::uint32_t>, std::uint32_t> more;
+    std::vector<std::uint64_t> category;  // per id: (shape << 32) | category (--by-shape keys by shape too)
+    std::map<std::pair<std::uint64_t, std::uint32_t>, std::uint32_t> more;
     for (std::size_t i = 0; i < ev.size(); ++i) {
       const auto& e = ev[i];
       auto& k = by_name[e.name];
-      if (k == k_none || category[k] != e.category) {
+      const std::uint64_t tag = (std::uint64_t{e.shape} << 32) | e.category;
+      if (k == k_none || category[k] != tag) {
         const auto next = static_cast<std::uint32_t>(category.size());
-        const auto id = k == k_none ? (k = next) : more.try_emplace({e.category, e.name}, next).first->second;
-        if (id == next) category.push_back(e.category);
+        const auto id = k == k_none ? (k = next) : more.try_emplace({tag, e.name}, next).first->second;
+        if (id == next) category.push_back(tag);
         m_of[i] = id;
       } else {
         m_of[i] = k;
@@ -134,13 +135,29 @@ class Paths {
   std::vector<std::uint32_t> m_parent, m_event;
 };
 
+// --by-shape: call paths tell an operator's shapes apart. A (name, shape) pair gets an
+// id past the pool's, for Paths (which takes any 32-bit id for a name).
+class ShapedNames {
+ public:
+  explicit ShapedNames(std::size_t pool_size) : m_next(static_cast<std::uint32_t>(pool_size)) {}
+  std::uint32_t id(const model::Event& e) {
+    const auto [it, fresh] = m_ids.try_emplace((std::uint64_t{e.shape} << 32) | e.name, m_next);
+    if (fresh) ++m_next;
+    return it->second;
+  }
+
+ private:
+  std::uint32_t m_next;
+  std::unordered_map<std::uint64_t, std::uint32_t> m_ids;
+};
+
 struct Nesting {
   std::pmr::vector<std::int64_t> self_ns;    // per event; GPU and other device events keep dur
   // (event, inclusive time) of the events an open event of their key encloses (what
   // sticks out of it), by event; every other event's inclusive time is its dur. Few
   // events nest in their own name, so this is kept apart rather than per event.
   std::vector<std::pair<std::uint32_t, std::int64_t>> incl_less;
-  std::pmr::vector<std::uint32_t> launcher;  // per event: pool id of the innermost cpu_op around it, or ~0
+  std::pmr::vector<std::uint32_t> launcher;  // per event: the innermost cpu_op event around it, or ~0
   std::pmr::vector<std::uint32_t> node;      // per host event: its call-tree node (k_tree_top: none),
                                              // | k_inherited when it is the node of the event around it
 };
@@ -236,7 +253,7 @@ void merge_runs(T* first, T* last, Less less, Vector& scratch) {
 // deep stacks, a name in many categories): each stack entry carries what a walk down
 // the stack would find.
 Nesting nest(const model::TraceFile& f, NameFacts& names, const KeyIds& keys, StepWindows& windows, Paths& paths,
-             std::pmr::memory_resource* memory) {
+             ShapedNames& shaped, std::pmr::memory_resource* memory) {
   const auto& ev = f.events;
   Nesting n{std::pmr::vector<std::int64_t>(memory), {}, std::pmr::vector<std::uint32_t>(memory),
             std::pmr::vector<std::uint32_t>(memory)};
@@ -257,14 +274,14 @@ Nesting nest(const model::TraceFile& f, NameFacts& names, const KeyIds& keys, St
   };
   // The stack of events open at the current start, with per entry the entry below it
   // of the same key, the latest end among the open entries of its key (itself
-  // included), the innermost operator at or below it (a pool id, or k_none), and its
+  // included), the innermost operator at or below it (an event, or k_none), and its
   // call-tree node with its depth.
   constexpr std::uint32_t k_none = ~0u;
   struct Open {
     std::uint32_t event;
     std::uint32_t below_same_key;
     std::int64_t key_end;
-    std::uint32_t launcher;
+    std::uint32_t launcher;  // the event of the innermost operator at or below it, or k_none
     std::uint32_t node;
     std::uint32_t depth;  // of node: 0 at the top level
   };
@@ -328,11 +345,11 @@ Nesting nest(const model::TraceFile& f, NameFacts& names, const KeyIds& keys, St
       std::uint32_t depth = stack.empty() ? 0 : stack.back().depth;
       const bool own = windows.step_at[i] >= 0 && !step_span(i) && depth < model::k_tree_depth;
       if (own) {
-        node = paths.child(node, ev[i].name, i, false);
+        node = paths.child(node, ev[i].shape == ~0u ? ev[i].name : shaped.id(ev[i]), i, false);
         ++depth;
       }
       n.node[i] = own || node == model::k_tree_top ? node : node | k_inherited;
-      stack.push_back({i, same, std::max(end, covered), op ? ev[i].name : outer_launcher, node, depth});
+      stack.push_back({i, same, std::max(end, covered), op ? i : outer_launcher, node, depth});
       if (runs_ops && !step_span(i)) {
         const std::int64_t st = windows.step_at[i];
         if (st >= 0) {
@@ -485,7 +502,8 @@ model::FileSummary summarize_file(const model::TraceFile& f) {
   windows.host_busy.assign(s.steps.size(), 0);
   const KeyIds key_ids(ev, f.pool.size(), arena.get());
   Paths paths;
-  const auto nesting = nest(f, names, key_ids, windows, paths, arena.get());
+  ShapedNames shaped(f.pool.size());
+  const auto nesting = nest(f, names, key_ids, windows, paths, shaped, arena.get());
 
   // Keys: index into s.keys of each key id, in the order the keys first have a cell.
   constexpr std::uint32_t k_none = ~0u;
@@ -494,7 +512,8 @@ model::FileSummary summarize_file(const model::TraceFile& f) {
     auto& k = summary_key[key_ids.of(i)];
     if (k == k_none) {
       k = static_cast<std::uint32_t>(s.keys.size());
-      s.keys.push_back({std::string(f.pool.get(ev[i].category)), std::string(f.pool.get(ev[i].name)), ev[i].kind});
+      s.keys.push_back({std::string(f.pool.get(ev[i].category)), std::string(f.pool.get(ev[i].name)), ev[i].kind,
+                        ev[i].shape == ~0u ? std::string() : std::string(f.pool.get(ev[i].shape))});
     }
     return k;
   };
@@ -514,7 +533,8 @@ model::FileSummary summarize_file(const model::TraceFile& f) {
     return s.cells[last.second];
   };
 
-  std::unordered_map<std::uint32_t, std::uint32_t> launcher_index;  // pool id -> index
+  std::unordered_map<std::uint64_t, std::uint32_t> launcher_index;  // (shape << 32) | name -> index
+  bool shaped_launchers = false;
   // Launch cells: (launcher, key, step) -> index into s.launches, with each key's last
   // one at hand (a kernel is nearly always launched by one operator, in runs of a
   // step); sorted at the end.
@@ -556,11 +576,14 @@ model::FileSummary summarize_file(const model::TraceFile& f) {
       std::count_if(ev.begin(), ev.end(), [](const model::Event& e) { return model::is_gpu_work(e.kind); })));
   std::uint64_t outside = 0;
 
-  auto launcher_id = [&](std::uint32_t pool_id, std::string_view fallback) {
-    const std::uint32_t key = pool_id;
+  // A launcher is an operator's name, and with --by-shape its shapes.
+  auto launcher_id = [&](std::uint32_t pool_id, std::uint32_t shape, std::string_view fallback) {
+    const std::uint64_t key = (std::uint64_t{shape} << 32) | pool_id;
     if (auto it = launcher_index.find(key); it != launcher_index.end()) return it->second;
     const auto idx = static_cast<std::uint32_t>(s.launchers.size());
     s.launchers.emplace_back(pool_id == ~0u || pool_id == ~1u ? std::string(fallback) : std::string(f.pool.get(pool_id)));
+    s.launcher_shapes.emplace_back(shape == ~0u ? std::string() : std::string(f.pool.get(shape)));
+    shaped_launchers |= shape != ~0u;
     launcher_index[key] = idx;
     return idx;
   };
@@ -612,9 +635,12 @@ model::FileSummary summarize_file(const model::TraceFile& f) {
       tc.count += 1;
       detail::add_sat(tc.total_ns, e.dur_ns);
       detail::add_sat(tc.self_ns, e.dur_ns);
-      if (l < 0) who = launcher_id(~1u, "(launch not in trace)");
-      else if (nesting.launcher[static_cast<std::size_t>(l)] == ~0u) who = launcher_id(~0u, "(no enclosing operator)");
-      else who = launcher_id(nesting.launcher[static_cast<std::size_t>(l)], {});
+      if (l < 0) who = launcher_id(~1u, ~0u, "(launch not in trace)");
+      else if (nesting.launcher[static_cast<std::size_t>(l)] == ~0u) who = launcher_id(~0u, ~0u, "(no enclosing operator)");
+      else {
+        const auto& op = ev[nesting.launcher[static_cast<std::size_t>(l)]];
+        who = launcher_id(op.name, op.shape, {});
+      }
       detail::add_sat(launch_ns(who, key, step), e.dur_ns);
     }
     switch (e.kind) {
@@ -657,6 +683,7 @@ model::FileSummary summarize_file(const model::TraceFile& f) {
   }
   std::sort(s.cells.begin(), s.cells.end(),
             [](const model::Cell& a, const model::Cell& b) { return std::tie(a.key, a.step) < std::tie(b.key, b.step); });
+  if (!shaped_launchers) s.launcher_shapes.clear();
   std::sort(s.launches.begin(), s.launches.end(), [](const model::LaunchCell& a, const model::LaunchCell& b) {
     return std::tie(a.launcher, a.key, a.step) < std::tie(b.launcher, b.key, b.step);
   });

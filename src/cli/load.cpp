@@ -39,12 +39,13 @@ std::vector<std::string> input_files(const Options& o) {
 }
 
 model::SetSummary load_set_summary(const std::string& label, const std::vector<std::string>& inputs,
-                                   unsigned threads, const reading::ReadProgressFn& progress) {
+                                   unsigned threads, const reading::ReadProgressFn& progress, bool by_shape) {
   const auto in = split(inputs);
   model::SetSummary set;
   set.label = label;
   if (!in.traces.empty()) {
     reading::ReadOptions ro;
+    ro.by_shape = by_shape;
     auto sets = reading::read_trace_sets({{label, in.traces}}, ro, threads, progress, summarise_and_drop);
     set = analysis::summarize_set(std::move(sets[0]));
   }
@@ -78,13 +79,14 @@ model::DiffReport load_and_compare(const Options& o, const reading::ReadProgress
   if (control.summaries.empty() && test.summaries.empty()) {
     // Both sides' files in one pool of reading threads.
     reading::ReadOptions ro;
+    ro.by_shape = o.compare.by_shape;
     auto sets = reading::read_trace_sets({{o.label_control, o.control_inputs}, {o.label_test, o.test_inputs}},
                                          ro, o.threads, progress, summarise_and_drop);
     return analysis::compare_summaries(analysis::summarize_set(std::move(sets[0])), analysis::summarize_set(std::move(sets[1])),
                                        o.compare);
   }
-  const auto c = load_set_summary(o.label_control, o.control_inputs, o.threads, progress);
-  const auto t = load_set_summary(o.label_test, o.test_inputs, o.threads, progress);
+  const auto c = load_set_summary(o.label_control, o.control_inputs, o.threads, progress, o.compare.by_shape);
+  const auto t = load_set_summary(o.label_test, o.test_inputs, o.threads, progress, o.compare.by_shape);
   return analysis::compare_summaries(c, t, o.compare);
 }
 

@@ -18,6 +18,6 @@ model::DiffReport load_and_compare(const Options& options, const reading::ReadPr
 
 // One side as a summary: its traces read and summarised, its summary files loaded.
 model::SetSummary load_set_summary(const std::string& label, const std::vector<std::string>& inputs,
-                                   unsigned threads, const reading::ReadProgressFn& progress);
+                                   unsigned threads, const reading::ReadProgressFn& progress, bool by_shape = false);
 
 }  // namespace tracediff::cli

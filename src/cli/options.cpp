@@ -188,6 +188,10 @@ ParseOutcome parse_options(int argc, const char* const* argv, Options& o) {
   app.add_flag("--short-names", o.compare.short_names,
                "Group by HTA's short names (template and argument lists stripped)")
       ->group("Selection");
+  app.add_flag("--by-shape", o.compare.by_shape,
+               "Key CPU operator rows by name and input shapes (args \"Input Dims\" and \"Input type\");\n"
+               "matrix multiplications also show FLOPs and TFLOP/s")
+      ->group("Selection");
   app.add_flag("--hta-compat", o.compare.hta_compat,
                "Reproduce HTA's TraceDiff numbers exactly, quirks included (default rank and step:\n"
                "the smallest of each side)")
@@ -247,6 +251,8 @@ ParseOutcome parse_options(int argc, const char* const* argv, Options& o) {
   o.compare.test.ranks = ranks(test_rank);
   o.compare.control.iterations = iters(control_iter);
   o.compare.test.iterations = iters(test_iter);
+  if (o.compare.hta_compat && o.compare.by_shape)
+    throw UsageError("--by-shape and --hta-compat: HTA's TraceDiff keys rows by name alone");
   // "all" differs from the default only in --hta-compat, whose default is one rank and one step.
   if (o.compare.hta_compat) {
     o.compare.control.all_ranks = control_rank == "all";

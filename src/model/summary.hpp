@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "model/diagnostics.hpp"
@@ -26,7 +27,17 @@ struct SummaryKey {
   std::string category;  // normalised
   std::string name;
   Kind kind = Kind::other_host;
+  // --by-shape: a cpu_op's input dims and types, "[[64,1024],[1024,4096]] (float,float)";
+  // empty without (JSON: written only when set).
+  std::string shape;
 };
+
+// A key's name as --by-shape shows and matches it: "aten::mm [[64,1024],[1024,4096]] (float,float)".
+inline std::string shaped_name(std::string_view name, std::string_view shape) {
+  std::string out(name);
+  if (!shape.empty()) out.append(" ").append(shape);
+  return out;
+}
 
 struct StepSummary {
   std::int64_t step = k_whole_trace_step;
@@ -93,6 +104,9 @@ struct FileSummary {
   bool has_steps = false;  // false: one pseudo-step covering the whole file
   std::vector<SummaryKey> keys;
   std::vector<std::string> launchers;
+  // --by-shape: the input shapes of each launcher (a SummaryKey::shape, "" for none);
+  // empty when no launcher has one.
+  std::vector<std::string> launcher_shapes;
   std::vector<StepSummary> steps;
   std::vector<Cell> cells;
   std::vector<LaunchCell> launches;

@@ -62,9 +62,14 @@ void write_summary(const model::SetSummary& s, std::ostream& out) {
     out << ",\n   \"keys\": [";
     for (std::size_t i = 0; i < f.keys.size(); ++i)
       out << (i ? ", " : "") << '[' << json_string(f.keys[i].category) << ", " << json_string(f.keys[i].name)
-          << ", \"" << model::kind_name(f.keys[i].kind) << "\"]";
+          << ", \"" << model::kind_name(f.keys[i].kind) << '"'
+          << (f.keys[i].shape.empty() ? "" : ", " + json_string(f.keys[i].shape)) << ']';
     out << "],\n   \"launchers\": ";
     strings(out, f.launchers);
+    if (!f.launcher_shapes.empty()) {  // --by-shape
+      out << ",\n   \"launcher_shapes\": ";
+      strings(out, f.launcher_shapes);
+    }
     out << ",\n   \"steps\": [";
     for (std::size_t i = 0; i < f.steps.size(); ++i) {
       const auto& d = f.steps[i].detail;
