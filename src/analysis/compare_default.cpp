@@ -159,23 +159,27 @@ SideData collect(const model::SetSummary& set, const Selection& sel, const Compa
         agg_of.push_back(nullptr);
         continue;
       }
-      std::string_view name = k.name;
+      std::string_view name = k.name, full_name = k.name;
       if (options.short_names) name = data.short_names.emplace_back(shorten_name(k.name));
       const bool shaped = options.by_shape && !k.shape.empty();
-      if (shaped) name = data.short_names.emplace_back(model::shaped_name(name, k.shape));
+      if (shaped) {
+        full_name = data.short_names.emplace_back(model::shaped_name(k.name, k.shape));
+        name = options.short_names ? std::string_view(data.short_names.emplace_back(model::shaped_name(name, k.shape)))
+                                   : full_name;
+      }
       const Key key{k.category, name};
       auto [it, inserted] = data.rows.try_emplace(key);
       auto& a = it->second;
       if (inserted) {
         a.device = device;
-        a.full_name = k.name;
+        a.full_name = full_name;
         a.per_unit.set_units(units.size());
         if (shaped) {
           a.shape = k.shape;
           a.flops = flops_per_call(k.name, k.shape);
         }
-      } else if (k.name < a.full_name) {
-        a.full_name = k.name;
+      } else if (full_name < a.full_name) {
+        a.full_name = full_name;
       }
       key_of.push_back(&it->first);
       agg_of.push_back(&a);
