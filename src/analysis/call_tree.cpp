@@ -203,9 +203,8 @@ std::uint32_t SideTree::child(std::uint32_t parent, std::string_view name, std::
 }
 
 void SideTree::add_file(const model::FileSummary& f, const std::vector<std::int64_t>& unit_of_step, bool gpu,
-                        bool by_shape) {
+                        const std::vector<std::string_view>* names) {
   constexpr std::uint32_t k_skip = ~0u - 1;
-  std::vector<std::string_view> shaped(by_shape ? f.keys.size() : 0);  // per key, made once
   std::vector<std::uint32_t> mine(f.tree.size(), k_skip);
   std::vector<std::size_t> key_hash(f.keys.size() + 2, 0);  // per key, then the two "(other)"s
   std::vector<bool> hashed(f.keys.size() + 2, false);
@@ -217,11 +216,8 @@ void SideTree::add_file(const model::FileSummary& f, const std::vector<std::int6
     if ((is_gpu && !gpu) || parent == k_skip) continue;
     const std::string_view name = t.key == model::k_tree_other ? k_other_name
                                   : t.key == model::k_tree_other_gpu ? k_other_gpu_name
-                                  : by_shape && !f.keys[t.key].shape.empty()
-                                      ? (shaped[t.key].empty() ? shaped[t.key] = m_shaped_names.emplace_back(
-                                                                     model::shaped_name(f.keys[t.key].name, f.keys[t.key].shape))
-                                                               : shaped[t.key])
-                                      : std::string_view(f.keys[t.key].name);
+                                  : names ? (*names)[t.key]
+                                                                     : std::string_view(f.keys[t.key].name);
     const std::string_view category = other ? std::string_view() : std::string_view(f.keys[t.key].category);
     const std::size_t h = t.key == model::k_tree_other ? f.keys.size() : t.key == model::k_tree_other_gpu ? f.keys.size() + 1 : t.key;
     if (!hashed[h]) key_hash[h] = std::hash<std::string_view>()(name), hashed[h] = true;

@@ -4,8 +4,6 @@
 // the names along each path into the report's CallTree, judged node by node; then
 // each row's path and whether one call inside it explains its change.
 #include <cstdint>
-#include <deque>
-#include <string>
 #include <string_view>
 #include <unordered_map>
 #include <vector>
@@ -59,10 +57,10 @@ class SideTree {
   explicit SideTree(std::size_t units = 0) : m_units(units) {}
   // Adds a file's tree; unit_of_step[s] is the unit of the file's step s, or -1 when
   // that step is not compared. GPU nodes only when `gpu`.
-  // With by_shape, an operator's node is told apart by its input shapes (its name then
-  // reads "aten::mm [[64,1024],[1024,4096]] (float,float)", as its row's does).
+  // names: per key of f, the name its nodes are matched by (names paired across the
+  // sides, analysis/name_match.hpp); null: the keys' own names.
   void add_file(const model::FileSummary& f, const std::vector<std::int64_t>& unit_of_step, bool gpu,
-                bool by_shape = false);
+                const std::vector<std::string_view>* names = nullptr);
   // Folds the merged tree to the budget and settles the samples.
   void finish(std::size_t budget);
 
@@ -77,7 +75,6 @@ class SideTree {
   std::vector<Node> m_nodes;
   std::unordered_map<PathKey, std::uint32_t, PathKeyHash> m_index;
   std::uint64_t m_folded = 0;
-  std::deque<std::string> m_shaped_names;  // --by-shape: what nodes' names view (a deque: they stay put)
 };
 
 // Both sides matched by path and judged; node rows resolved against report.rows

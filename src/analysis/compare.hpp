@@ -36,6 +36,9 @@ struct CompareOptions {
   // Host categories that count as operators (rows); nullopt: every host category.
   std::optional<std::vector<std::string>> categories;
   bool keep_warmup = false;  // keep a warm-up first step in the comparison
+  // Pair names of one side only with names of the other that mean the same thing
+  // (analysis/name_match.hpp); --exact-names turns it off.
+  bool match_names = true;
   int top = 10;              // length of the top regressions and improvements
 };
 

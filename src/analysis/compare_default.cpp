@@ -14,6 +14,7 @@
 #include "analysis/decide.hpp"
 #include "analysis/flops.hpp"
 #include "analysis/modes.hpp"
+#include "analysis/name_match.hpp"
 #include "analysis/noise.hpp"
 #include "analysis/short_name.hpp"
 
@@ -31,6 +32,8 @@ struct SideAgg {
   model::SideStats stats;
   model::Device device = model::Device::cpu;
   std::string_view full_name;
+  std::string_view renamed_from;  // the test side's own name, when paired with another
+  const char* matched_by = nullptr;
   model::Samples per_unit;  // total ns in each step unit it occurs in, for the noise test
   std::string_view shape;   // --by-shape: the key's input shapes
   std::optional<double> flops;  // --by-shape: FLOPs per call (analysis/flops.hpp)
@@ -40,6 +43,7 @@ struct SideData {
   std::map<Key, SideAgg> rows;
   // launcher -> key -> GPU ns in each step unit
   std::map<std::string_view, std::map<Key, model::Samples>> launches;
+  std::set<std::string_view> graph_launchers;  // launchers that replayed graphs
   std::deque<std::string> short_names;  // what --short-names and --by-shape keys view (a deque: they stay put)
   // --by-shape: GPU ns launched by each operator (by name and shapes), whatever --device
   // keeps: what an operator's TFLOP/s is against.
@@ -101,7 +105,7 @@ std::vector<Unit> step_units(const model::SetSummary& set, const std::set<int>& 
 }
 
 SideData collect(const model::SetSummary& set, const Selection& sel, const CompareOptions& options,
-                 model::SideSummary& summary) {
+                 const Renames& renames, model::SideSummary& summary) {
   SideData data;
   summary.label = set.label;
   summary.inputs = set.inputs;
@@ -152,34 +156,43 @@ SideData collect(const model::SetSummary& set, const Selection& sel, const Compa
     // Row keys of this file's keys, resolved once (short names are not cheap).
     std::vector<const Key*> key_of;
     std::vector<SideAgg*> agg_of;
+    std::vector<std::string_view> tree_names;  // per key: the name it is matched by
     for (const auto& k : f.keys) {
       const model::Device device = model::device_of(k.kind);
+      const Rename* r = renames.find(k.category, k.name);
+      std::string_view category = r ? std::string_view(r->category) : std::string_view(k.category);
+      std::string_view full = r ? std::string_view(r->to) : std::string_view(k.name);
+      // --by-shape: an operator's rows and tree nodes by name and input shapes.
+      const bool shaped = options.by_shape && !k.shape.empty();
+      if (shaped) full = data.short_names.emplace_back(model::shaped_name(full, k.shape));
+      tree_names.push_back(full);
       if (!keep_key(k, device, options)) {
         key_of.push_back(nullptr);
         agg_of.push_back(nullptr);
         continue;
       }
-      std::string_view name = k.name, full_name = k.name;
-      if (options.short_names) name = data.short_names.emplace_back(shorten_name(k.name));
-      const bool shaped = options.by_shape && !k.shape.empty();
-      if (shaped) {
-        full_name = data.short_names.emplace_back(model::shaped_name(k.name, k.shape));
-        name = options.short_names ? std::string_view(data.short_names.emplace_back(model::shaped_name(name, k.shape)))
-                                   : full_name;
-      }
-      const Key key{k.category, name};
+      std::string_view name = full;
+      if (options.short_names)
+        name = shaped ? data.short_names.emplace_back(
+                            model::shaped_name(shorten_name(r ? std::string_view(r->to) : std::string_view(k.name)), k.shape))
+                      : data.short_names.emplace_back(shorten_name(full));
+      const Key key{category, name};
       auto [it, inserted] = data.rows.try_emplace(key);
       auto& a = it->second;
       if (inserted) {
         a.device = device;
-        a.full_name = full_name;
+        a.full_name = full;
         a.per_unit.set_units(units.size());
         if (shaped) {
           a.shape = k.shape;
           a.flops = flops_per_call(k.name, k.shape);
         }
-      } else if (full_name < a.full_name) {
-        a.full_name = full_name;
+      } else if (full < a.full_name) {
+        a.full_name = full;
+      }
+      if (r && (a.renamed_from.empty() || k.name < a.renamed_from)) {
+        a.renamed_from = k.name;
+        a.matched_by = match_reason_name(r->reason);
       }
       key_of.push_back(&it->first);
       agg_of.push_back(&a);
@@ -195,24 +208,31 @@ SideData collect(const model::SetSummary& set, const Selection& sel, const Compa
       a->per_unit.add(static_cast<std::uint32_t>(u->second), static_cast<double>(c.total_ns));
     }
     // --by-shape: launchers by name and shapes, as the operators' rows are keyed.
-    std::vector<std::string_view> launcher_name(f.launchers.begin(), f.launchers.end());
-    if (options.by_shape && f.launcher_shapes.size() == f.launchers.size())
-      for (std::size_t i = 0; i < f.launchers.size(); ++i)
-        if (!f.launcher_shapes[i].empty())
-          launcher_name[i] = data.short_names.emplace_back(model::shaped_name(f.launchers[i], f.launcher_shapes[i]));
+    const bool shaped_launchers = options.by_shape && f.launcher_shapes.size() == f.launchers.size();
+    std::vector<std::string_view> shaped_launcher(shaped_launchers ? f.launchers.size() : 0);
     for (const auto& l : f.launches) {
       const auto u = unit_of.find({fi, l.step});
       if (u == unit_of.end()) continue;
-      if (options.by_shape) data.launched_ns[launcher_name[l.launcher]] += static_cast<double>(l.total_ns);
+      std::string_view who = f.launchers[l.launcher];
+      if (const Rename* r = renames.find_host(who)) who = r->to;
+      if (shaped_launchers && !f.launcher_shapes[l.launcher].empty()) {
+        auto& s = shaped_launcher[l.launcher];
+        if (s.empty()) s = data.short_names.emplace_back(model::shaped_name(who, f.launcher_shapes[l.launcher]));
+        who = s;
+      }
+      if (options.by_shape) data.launched_ns[who] += static_cast<double>(l.total_ns);
       if (!key_of[l.key]) continue;
-      auto& per_unit = data.launches[launcher_name[l.launcher]][*key_of[l.key]];
+      if (std::binary_search(f.graph_launchers.begin(), f.graph_launchers.end(), l.launcher))
+        data.graph_launchers.insert(who);
+      auto& per_unit = data.launches[who][*key_of[l.key]];
       per_unit.set_units(units.size());
       per_unit.add(static_cast<std::uint32_t>(u->second), static_cast<double>(l.total_ns));
     }
     std::vector<std::int64_t> unit_of_step(f.steps.size(), -1);
     for (auto u = unit_of.lower_bound({fi, 0}); u != unit_of.end() && u->first.first == fi; ++u)
       unit_of_step[u->first.second] = static_cast<std::int64_t>(u->second);
-    data.tree.add_file(f, unit_of_step, options.device != DeviceFilter::cpu, options.by_shape);
+    data.tree.add_file(f, unit_of_step, options.device != DeviceFilter::cpu,
+                       renames.empty() && !options.by_shape ? nullptr : &tree_names);
   }
   data.tree.finish(k_tree_budget);
   for (auto& [key, a] : data.rows) a.per_unit.settle();
@@ -267,8 +287,8 @@ model::Change change_per_step(std::uint64_t c, std::size_t cu, std::uint64_t t, 
 
 // --by-shape: the row's shapes, FLOPs per call, and per side the achieved TFLOP/s:
 // FLOPs of its calls over the GPU time it launched (the kernels whose launch it is the
-// innermost operator around). Host time would be wrong for asynchronous CUDA, so a
-// side without launched GPU time has no TFLOP/s.
+// launcher of, --launcher's level). Host time would be wrong for asynchronous CUDA, so
+// a side without launched GPU time has no TFLOP/s.
 void shape_figures(const SideAgg* ca, const SideAgg* ta, const SideData& c, const SideData& t, model::DiffRow& row) {
   const SideAgg& any = ca ? *ca : *ta;
   if (any.shape.empty()) return;
@@ -277,7 +297,7 @@ void shape_figures(const SideAgg* ca, const SideAgg* ta, const SideData& c, cons
   if (!any.flops) return;
   const auto tflops = [&](const SideAgg* a, const SideData& side) -> std::optional<double> {
     if (!a || a->stats.count == 0) return std::nullopt;
-    const auto it = side.launched_ns.find(row.name);
+    const auto it = side.launched_ns.find(a->full_name);
     if (it == side.launched_ns.end() || it->second <= 0) return std::nullopt;
     const double v = *any.flops * static_cast<double>(a->stats.count) / it->second / 1000.0;  // FLOP/ns = GFLOP/s
     return std::isfinite(v) ? std::optional(v) : std::nullopt;
@@ -298,6 +318,7 @@ void launchers(const SideData& c, const SideData& t, const NoiseRule& rule, mode
   for (const auto& [who, per_key] : both) {
     model::LauncherRow lr;
     lr.launcher = who;
+    lr.graph_replay = c.graph_launchers.count(who) || t.graph_launchers.count(who);
     model::Samples lc(c.units), lt(t.units);
     for (const auto& [key, sides] : per_key) {
       const auto& kc = sides.first ? *sides.first : c_zero;
@@ -341,8 +362,10 @@ model::DiffReport compare_summaries(const model::SetSummary& control, const mode
   model::DiffReport report;
   report.min_change_pct = options.min_change_pct;
   report.min_change_us = options.min_change_us;
-  const auto c = collect(control, options.control, options, report.control);
-  const auto t = collect(test, options.test, options, report.test);
+  // Outlives c and t: their keys view its names.
+  const Renames renames = options.match_names ? plan_renames(control, test) : Renames{};
+  const auto c = collect(control, options.control, options, Renames{}, report.control);
+  const auto t = collect(test, options.test, options, renames, report.test);
 
   const NoiseRule rule{options.min_change_pct, options.min_change_us * 1000.0};
   // Every key of either side, in order: a merge of the two sorted maps.
@@ -359,6 +382,10 @@ model::DiffReport compare_summaries(const model::SetSummary& control, const mode
     row.full_name = ca && ta ? std::min(ca->full_name, ta->full_name) : (ca ? ca : ta)->full_name;
     if (ca) row.control = ca->stats;
     if (ta) row.test = ta->stats;
+    if (ta && ta->matched_by) {
+      row.test_name = ta->renamed_from;
+      row.matched_by = ta->matched_by;
+    }
     row.control_step = per_step(ca, c.units);
     row.test_step = per_step(ta, t.units);
     row.change = change_per_step(row.control.count, c.units, row.test.count, t.units);

@@ -43,15 +43,17 @@ class NameFacts {
   bool comm_kernel(std::uint32_t id) { return facts(id) & k_comm; }
   bool graph_launch(std::uint32_t id) { return facts(id) & k_graph; }
   bool compiled(std::uint32_t id) { return facts(id) & k_compiled; }
+  bool module(std::uint32_t id) { return facts(id) & k_module; }
 
  private:
-  static constexpr std::uint8_t k_known = 1, k_step = 2, k_comm = 4, k_graph = 8, k_compiled = 16;
+  static constexpr std::uint8_t k_known = 1, k_step = 2, k_comm = 4, k_graph = 8, k_compiled = 16, k_module = 32;
   std::uint8_t facts(std::uint32_t id) {
     auto& f = m_facts[id];
     if (!f) {
       const auto name = m_pool.get(id);
       f = k_known | (detail::profiler_step_number(name) ? k_step : 0) | (is_comm_kernel(name) ? k_comm : 0) |
-          (name.find("GraphLaunch") != std::string_view::npos ? k_graph : 0) | (is_compiled(name) ? k_compiled : 0);
+          (name.find("GraphLaunch") != std::string_view::npos ? k_graph : 0) | (is_compiled(name) ? k_compiled : 0) |
+          (name.starts_with("nn.Module: ") ? k_module : 0);
     }
     return f;
   }
@@ -157,7 +159,7 @@ struct Nesting {
   // sticks out of it), by event; every other event's inclusive time is its dur. Few
   // events nest in their own name, so this is kept apart rather than per event.
   std::vector<std::pair<std::uint32_t, std::int64_t>> incl_less;
-  std::pmr::vector<std::uint32_t> launcher;  // per event: the innermost cpu_op event around it, or ~0
+  std::pmr::vector<std::uint32_t> launcher;  // per runtime event: the event of its launcher (LauncherLevel), or ~0
   std::pmr::vector<std::uint32_t> node;      // per host event: its call-tree node (k_tree_top: none),
                                              // | k_inherited when it is the node of the event around it
 };
@@ -253,7 +255,7 @@ void merge_runs(T* first, T* last, Less less, Vector& scratch) {
 // deep stacks, a name in many categories): each stack entry carries what a walk down
 // the stack would find.
 Nesting nest(const model::TraceFile& f, NameFacts& names, const KeyIds& keys, StepWindows& windows, Paths& paths,
-             ShapedNames& shaped, std::pmr::memory_resource* memory) {
+             LauncherLevel level, ShapedNames& shaped, std::pmr::memory_resource* memory) {
   const auto& ev = f.events;
   Nesting n{std::pmr::vector<std::int64_t>(memory), {}, std::pmr::vector<std::uint32_t>(memory),
             std::pmr::vector<std::uint32_t>(memory)};
@@ -274,16 +276,20 @@ Nesting nest(const model::TraceFile& f, NameFacts& names, const KeyIds& keys, St
   };
   // The stack of events open at the current start, with per entry the entry below it
   // of the same key, the latest end among the open entries of its key (itself
-  // included), the innermost operator at or below it (an event, or k_none), and its
-  // call-tree node with its depth.
+  // included), the launcher at or below it by `level` (an event, or k_none: events, so
+  // that --by-shape's launchers have their shapes), the
+  // innermost annotation or Python frame at or below it (the launcher of a launch
+  // without one), and its call-tree node with its depth.
   constexpr std::uint32_t k_none = ~0u;
   struct Open {
     std::uint32_t event;
     std::uint32_t below_same_key;
     std::int64_t key_end;
-    std::uint32_t launcher;  // the event of the innermost operator at or below it, or k_none
+    std::uint32_t launcher;
+    std::uint32_t context;
     std::uint32_t node;
     std::uint32_t depth;  // of node: 0 at the top level
+    std::uint32_t op;     // the innermost cpu_op (LauncherLevel::module falls back to it)
   };
   std::vector<Open> stack;
   std::pmr::vector<std::uint32_t> top_of_key(keys.count(), k_none, memory);  // stack position
@@ -333,7 +339,12 @@ Nesting nest(const model::TraceFile& f, NameFacts& names, const KeyIds& keys, St
       if (!owed.empty() && end > t) n.self_ns[owed.back().event] -= end - t;
       owed.push_back({i, end});
       const std::uint32_t outer_launcher = stack.empty() ? k_none : stack.back().launcher;
-      if (ev[i].kind == Kind::runtime) n.launcher[i] = outer_launcher;
+      const std::uint32_t outer_context = stack.empty() ? k_none : stack.back().context;
+      const std::uint32_t outer_op = stack.empty() ? k_none : stack.back().op;
+      if (ev[i].kind == Kind::runtime) {
+        const auto chosen = outer_launcher != k_none ? outer_launcher : outer_op;
+        n.launcher[i] = chosen != k_none ? chosen : outer_context;
+      }
       // The latest end among open events of the same key covers the start of this one.
       const std::uint32_t key = keys.of(i);
       const std::uint32_t same = top_of_key[key];
@@ -349,7 +360,17 @@ Nesting nest(const model::TraceFile& f, NameFacts& names, const KeyIds& keys, St
         ++depth;
       }
       n.node[i] = own || node == model::k_tree_top ? node : node | k_inherited;
-      stack.push_back({i, same, std::max(end, covered), op ? i : outer_launcher, node, depth});
+      std::uint32_t launcher = outer_launcher;
+      switch (level) {
+        case LauncherLevel::innermost: if (op) launcher = i; break;
+        case LauncherLevel::outermost: if (op && launcher == k_none) launcher = i; break;
+        case LauncherLevel::module:
+          if (ev[i].kind == Kind::python_function && names.module(ev[i].name)) launcher = i;
+          break;
+      }
+      const bool context = (ev[i].kind == Kind::user_annotation || ev[i].kind == Kind::python_function) && !step_span(i);
+      stack.push_back({i, same, std::max(end, covered), launcher, context ? i : outer_context, node, depth,
+                       op ? i : outer_op});
       if (runs_ops && !step_span(i)) {
         const std::int64_t st = windows.step_at[i];
         if (st >= 0) {
@@ -431,7 +452,16 @@ std::vector<std::int64_t> busy_in_windows(std::pmr::vector<GpuInterval>& gpu, co
 
 }  // namespace
 
-model::FileSummary summarize_file(const model::TraceFile& f) {
+const char* launcher_level_name(LauncherLevel level) {
+  switch (level) {
+    case LauncherLevel::innermost: return "innermost";
+    case LauncherLevel::outermost: return "outermost";
+    case LauncherLevel::module: return "module";
+  }
+  return "?";
+}
+
+model::FileSummary summarize_file(const model::TraceFile& f, const SummarizeOptions& options) {
   using detail::k_no_step;
   model::FileSummary s;
   s.path = f.path;
@@ -503,7 +533,7 @@ model::FileSummary summarize_file(const model::TraceFile& f) {
   const KeyIds key_ids(ev, f.pool.size(), arena.get());
   Paths paths;
   ShapedNames shaped(f.pool.size());
-  const auto nesting = nest(f, names, key_ids, windows, paths, shaped, arena.get());
+  const auto nesting = nest(f, names, key_ids, windows, paths, options.launcher, shaped, arena.get());
 
   // Keys: index into s.keys of each key id, in the order the keys first have a cell.
   constexpr std::uint32_t k_none = ~0u;
@@ -576,6 +606,7 @@ model::FileSummary summarize_file(const model::TraceFile& f) {
       std::count_if(ev.begin(), ev.end(), [](const model::Event& e) { return model::is_gpu_work(e.kind); })));
   std::uint64_t outside = 0;
 
+  std::set<std::uint32_t> graph_launchers;  // launchers of graph replays
   // A launcher is an operator's name, and with --by-shape its shapes.
   auto launcher_id = [&](std::uint32_t pool_id, std::uint32_t shape, std::string_view fallback) {
     const std::uint64_t key = (std::uint64_t{shape} << 32) | pool_id;
@@ -638,9 +669,10 @@ model::FileSummary summarize_file(const model::TraceFile& f) {
       if (l < 0) who = launcher_id(~1u, ~0u, "(launch not in trace)");
       else if (nesting.launcher[static_cast<std::size_t>(l)] == ~0u) who = launcher_id(~0u, ~0u, "(no enclosing operator)");
       else {
-        const auto& op = ev[nesting.launcher[static_cast<std::size_t>(l)]];
-        who = launcher_id(op.name, op.shape, {});
+        const auto& by = ev[nesting.launcher[static_cast<std::size_t>(l)]];
+        who = launcher_id(by.name, by.shape, {});
       }
+      if (l >= 0 && names.graph_launch(ev[static_cast<std::size_t>(l)].name)) graph_launchers.insert(who);
       detail::add_sat(launch_ns(who, key, step), e.dur_ns);
     }
     switch (e.kind) {
@@ -687,6 +719,7 @@ model::FileSummary summarize_file(const model::TraceFile& f) {
   std::sort(s.launches.begin(), s.launches.end(), [](const model::LaunchCell& a, const model::LaunchCell& b) {
     return std::tie(a.launcher, a.key, a.step) < std::tie(b.launcher, b.key, b.step);
   });
+  s.graph_launchers.assign(graph_launchers.begin(), graph_launchers.end());
   s.tree.reserve(paths.size());
   for (std::uint32_t node = 0; node < paths.size(); ++node) s.tree.push_back({paths.parent(node), key_of(paths.event(node))});
   sort_tree_cells(s.tree_cells);

@@ -20,11 +20,13 @@ SplitInputs split(const std::vector<std::string>& inputs) {
 }
 
 // Summarise on the reading thread and drop the events.
-void summarise_and_drop(model::TraceFile& f) {
-  f.summary = std::make_shared<model::FileSummary>(analysis::summarize_file(f));
-  f.events = {};
-  f.events.shrink_to_fit();
-  f.pool = {};
+reading::AfterReadFn summarise_and_drop(const analysis::SummarizeOptions& options) {
+  return [options](model::TraceFile& f) {
+    f.summary = std::make_shared<model::FileSummary>(analysis::summarize_file(f, options));
+    f.events = {};
+    f.events.shrink_to_fit();
+    f.pool = {};
+  };
 }
 
 }  // namespace
@@ -39,14 +41,15 @@ std::vector<std::string> input_files(const Options& o) {
 }
 
 model::SetSummary load_set_summary(const std::string& label, const std::vector<std::string>& inputs,
-                                   unsigned threads, const reading::ReadProgressFn& progress, bool by_shape) {
+                                   unsigned threads, const reading::ReadProgressFn& progress,
+                                   const analysis::SummarizeOptions& summarize) {
   const auto in = split(inputs);
   model::SetSummary set;
   set.label = label;
   if (!in.traces.empty()) {
     reading::ReadOptions ro;
-    ro.by_shape = by_shape;
-    auto sets = reading::read_trace_sets({{label, in.traces}}, ro, threads, progress, summarise_and_drop);
+    ro.by_shape = summarize.by_shape;
+    auto sets = reading::read_trace_sets({{label, in.traces}}, ro, threads, progress, summarise_and_drop(summarize));
     set = analysis::summarize_set(std::move(sets[0]));
   }
   std::uint64_t figures = 0;  // the side's summaries together stay within the reader's limit
@@ -79,14 +82,14 @@ model::DiffReport load_and_compare(const Options& o, const reading::ReadProgress
   if (control.summaries.empty() && test.summaries.empty()) {
     // Both sides' files in one pool of reading threads.
     reading::ReadOptions ro;
-    ro.by_shape = o.compare.by_shape;
+    ro.by_shape = o.summarize.by_shape;
     auto sets = reading::read_trace_sets({{o.label_control, o.control_inputs}, {o.label_test, o.test_inputs}},
-                                         ro, o.threads, progress, summarise_and_drop);
+                                         ro, o.threads, progress, summarise_and_drop(o.summarize));
     return analysis::compare_summaries(analysis::summarize_set(std::move(sets[0])), analysis::summarize_set(std::move(sets[1])),
                                        o.compare);
   }
-  const auto c = load_set_summary(o.label_control, o.control_inputs, o.threads, progress, o.compare.by_shape);
-  const auto t = load_set_summary(o.label_test, o.test_inputs, o.threads, progress, o.compare.by_shape);
+  const auto c = load_set_summary(o.label_control, o.control_inputs, o.threads, progress, o.summarize);
+  const auto t = load_set_summary(o.label_test, o.test_inputs, o.threads, progress, o.summarize);
   return analysis::compare_summaries(c, t, o.compare);
 }
 

@@ -4,6 +4,7 @@
 #include <string>
 #include <vector>
 
+#include "analysis/summarize.hpp"
 #include "cli/options.hpp"
 #include "model/report.hpp"
 #include "model/summary.hpp"
@@ -18,6 +19,7 @@ model::DiffReport load_and_compare(const Options& options, const reading::ReadPr
 
 // One side as a summary: its traces read and summarised, its summary files loaded.
 model::SetSummary load_set_summary(const std::string& label, const std::vector<std::string>& inputs,
-                                   unsigned threads, const reading::ReadProgressFn& progress, bool by_shape = false);
+                                   unsigned threads, const reading::ReadProgressFn& progress,
+                                   const analysis::SummarizeOptions& summarize = {});
 
 }  // namespace tracediff::cli

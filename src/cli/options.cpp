@@ -68,6 +68,14 @@ std::vector<std::string> parse_categories(const std::string& text) {
   return out;
 }
 
+const std::map<std::string, analysis::LauncherLevel>& launcher_levels() {
+  static const std::map<std::string, analysis::LauncherLevel> levels{
+      {"innermost", analysis::LauncherLevel::innermost},
+      {"outermost", analysis::LauncherLevel::outermost},
+      {"module", analysis::LauncherLevel::module}};
+  return levels;
+}
+
 void parse_min_change(const std::string& text, analysis::CompareOptions& o) {
   // Longer suffixes first: "ms" and "ns" also end in "s".
   static const std::pair<std::string_view, double> units[] = {
@@ -205,6 +213,17 @@ ParseOutcome parse_options(int argc, const char* const* argv, Options& o) {
   app.add_flag("--keep-warmup", o.compare.keep_warmup,
                "Keep a first step far slower than the others (warm-up) in the comparison")
       ->group("Selection");
+  app.add_option("--launcher", o.summarize.launcher,
+                 "The host event GPU time is attributed to in the by-launcher view: innermost\n"
+                 "(cpu_op, default), outermost (cpu_op) or module (nn.Module frame, with_stack);\n"
+                 "a launch without an operator goes to its innermost annotation or Python frame")
+      ->transform(CLI::CheckedTransformer(launcher_levels(), CLI::ignore_case))
+      ->group("Selection");
+  bool exact_names = false;
+  app.add_flag("--exact-names", exact_names,
+               "Compare names as they are: no matching of Python frames across line numbers,\n"
+               "CUDA and HIP calls, mangled kernels or vendors' operators")
+      ->group("Selection");
   std::vector<std::string> min_change;
   app.add_option("--min-change", min_change,
                  "Per-step changes smaller than this are 'same within noise': a percentage (5%)\n"
@@ -226,6 +245,7 @@ ParseOutcome parse_options(int argc, const char* const* argv, Options& o) {
     throw UsageError(e.what());
   }
 
+  o.compare.match_names = !exact_names;
   o.control_inputs = {control};
   o.control_inputs.insert(o.control_inputs.end(), add_control.begin(), add_control.end());
   o.test_inputs = {test};
@@ -253,6 +273,7 @@ ParseOutcome parse_options(int argc, const char* const* argv, Options& o) {
   o.compare.test.iterations = iters(test_iter);
   if (o.compare.hta_compat && o.compare.by_shape)
     throw UsageError("--by-shape and --hta-compat: HTA's TraceDiff keys rows by name alone");
+  o.summarize.by_shape = o.compare.by_shape;  // the traces are read with their shapes
   // "all" differs from the default only in --hta-compat, whose default is one rank and one step.
   if (o.compare.hta_compat) {
     o.compare.control.all_ranks = control_rank == "all";

@@ -1,11 +1,13 @@
 #pragma once
 // The command line, parsed into plain data. Parsing never touches the file system.
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
 
 #include "analysis/compare.hpp"
 #include "analysis/gate.hpp"
+#include "analysis/summarize.hpp"
 
 namespace tracediff::cli {
 
@@ -16,6 +18,7 @@ struct Options {
   std::optional<std::string> markdown;               // --markdown FILE ('-' = stdout)
   std::vector<analysis::GateCondition> fail_on;      // --fail-on, parsed (a bad one is a usage error)
   analysis::CompareOptions compare;
+  analysis::SummarizeOptions summarize;
   std::string label_control = "Control", label_test = "Test";
   int top = 10;
   unsigned threads = 0;
@@ -34,6 +37,9 @@ constexpr unsigned k_max_threads = 1024;        // -j
 // Throws UsageError on a bad command line; returns exit_ok after --help/--version
 // (printed to stdout).
 ParseOutcome parse_options(int argc, const char* const* argv, Options& options);
+
+// --launcher's values, for both commands that summarise.
+const std::map<std::string, analysis::LauncherLevel>& launcher_levels();
 
 // "5%" sets the relative threshold, "2us"/"0.5ms"/... the absolute one. Throws UsageError.
 void parse_min_change(const std::string& text, analysis::CompareOptions& options);

@@ -61,14 +61,16 @@ int run_summarize(int argc, const char* const* argv) {
   app.add_option("-j,--threads", threads, "Files read in parallel (default: one per core)")
       ->check(CLI::Range(0u, k_max_threads));
   app.add_flag("-q,--quiet", quiet, "No warnings on stderr");
-  bool by_shape = false;
-  app.add_flag("--by-shape", by_shape, "Keep CPU operators' input shapes (compare with --by-shape)");
+  analysis::SummarizeOptions summarize;
+  app.add_option("--launcher", summarize.launcher, "innermost, outermost or module (as for a comparison)")
+      ->transform(CLI::CheckedTransformer(launcher_levels(), CLI::ignore_case));
+  app.add_flag("--by-shape", summarize.by_shape, "Keep CPU operators' input shapes (compare with --by-shape)");
   if (!parse(app, argc, argv)) return k_exit_ok;
   for (const auto& in : inputs)
     if (reading::is_summary_path(in)) throw UsageError(in + ": already a summary (use `tracediff merge`)");
   prepare_standard_streams();
   check_output_path(out, reading::find_trace_files(inputs));
-  const auto set = load_set_summary(label, inputs, threads, {}, by_shape);
+  const auto set = load_set_summary(label, inputs, threads, {}, summarize);
   if (!quiet) {
     warn(set.diagnostics);
     for (const auto& f : set.files) warn(f.diagnostics);

@@ -67,6 +67,10 @@ struct DiffRow {
   Verdict verdict = Verdict::same;         // by duration per step, noise-aware
   bool significant = false;                // the per-step change stands out from the noise
   std::string launched_by;                 // GPU rows: the CPU operator that launched most of its time
+  // The test side's own name when it differs from `name` (names matched across
+  // versions and vendors, analysis/name_match.hpp), and why they were paired.
+  std::string test_name;
+  std::string matched_by;                  // "python_line", "runtime", ...; empty when not renamed
   std::string label;                       // the name as views show it (distinct_labels over all rows)
   std::string launched_by_label;
   std::optional<double> pct;               // diff_pct(): set by analysis
@@ -177,11 +181,13 @@ struct SideSummary {
   SideMeta meta;
 };
 
-// GPU time by the CPU operator that launched it (through the correlation id of the
-// runtime call, then the innermost cpu_op around that call on its thread).
+// GPU time by the host event that launched it (through the correlation id of the
+// runtime call, then the cpu_op around that call on its thread at --launcher's level,
+// else the innermost annotation or Python frame around it).
 struct LauncherRow {
   std::string launcher;  // CPU operator name; "(unknown)" when the launch has no enclosing op
   std::string label;     // as views show it
+  bool graph_replay = false;  // some of its GPU work was replayed from a CUDA/HIP graph it launched
   Comparison time;       // GPU time per step, judged
   std::int64_t control_ns = 0, test_ns = 0;
   struct Kernel {

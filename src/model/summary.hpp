@@ -107,6 +107,7 @@ struct FileSummary {
   // --by-shape: the input shapes of each launcher (a SummaryKey::shape, "" for none);
   // empty when no launcher has one.
   std::vector<std::string> launcher_shapes;
+  std::vector<std::uint32_t> graph_launchers;  // launchers (ascending) that replayed CUDA/HIP graphs
   std::vector<StepSummary> steps;
   std::vector<Cell> cells;
   std::vector<LaunchCell> launches;

@@ -253,6 +253,8 @@ void write_json(const model::DiffReport& r, std::ostream& out) {
           << ", \"verdict\": \"" << model::verdict_name(row.verdict) << "\", \"significant\": "
           << (row.significant ? "true" : "false");
       if (!row.launched_by.empty()) out << ", \"launched_by\": " << json_string(row.launched_by);
+      if (!row.test_name.empty())
+        out << ", \"test_name\": " << json_string(row.test_name) << ", \"matched_by\": \"" << row.matched_by << '"';
       if (row.explained_by < r.rows.size())
         out << ", \"explained_by\": " << json_string(r.rows[row.explained_by].name);
       if (!row.shape.empty()) {  // --by-shape
@@ -304,6 +306,7 @@ void write_json(const model::DiffReport& r, std::ostream& out) {
     for (std::size_t i = 0; i < r.by_launcher.size(); ++i) {
       const auto& l = r.by_launcher[i];
       out << (i ? ",\n    " : "\n    ") << "{\"launcher\": " << json_string(l.launcher)
+          << ", \"graph_replay\": " << (l.graph_replay ? "true" : "false")
           << ", \"control_us\": " << us_decimal(l.control_ns) << ", \"test_us\": " << us_decimal(l.test_ns)
           << ", \"control_per_step_us\": " << us_decimal(l.time.control)
           << ", \"test_per_step_us\": " << us_decimal(l.time.test)

@@ -203,6 +203,13 @@ struct Reader {
         fail("launcher_shapes has " + std::to_string(f.launcher_shapes.size()) + " entries for " +
              std::to_string(f.launchers.size()) + " launchers");
     }
+    if (const auto* g = o.if_contains("graph_launchers")) {  // optional (issue #18)
+      for (const auto& v : array(*g, "graph_launchers")) {
+        const auto i = index(v, f.launchers.size(), "launcher");
+        if (!f.graph_launchers.empty() && i <= f.graph_launchers.back()) fail("graph_launchers not ascending");
+        f.graph_launchers.push_back(i);
+      }
+    }
     // A file without steps has one pseudo-step over all of it; steps are distinct
     // ProfilerStep numbers (the comparison pairs them by number).
     std::unordered_set<std::int64_t> seen;

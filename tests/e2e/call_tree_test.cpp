@@ -204,12 +204,12 @@ BOOST_AUTO_TEST_CASE(the_node_budget_folds_the_smallest_subtrees) {
   m::FileSummary s;
   s.events = 1'000'000;
   s.steps.resize(2);
-  s.keys.push_back({"cpu_op", "parent", m::Kind::cpu_op, {}});
+  s.keys.push_back({"cpu_op", "parent", m::Kind::cpu_op});
   s.tree.push_back({m::k_tree_top, 0});
   std::int64_t self_before = 0;
   for (std::uint32_t i = 0; i < 300; ++i) {
-    s.keys.push_back({"cpu_op", "op_" + std::to_string(i), m::Kind::cpu_op, {}});
-    s.keys.push_back({"kernel", "kernel_" + std::to_string(i), m::Kind::kernel, {}});
+    s.keys.push_back({"cpu_op", "op_" + std::to_string(i), m::Kind::cpu_op});
+    s.keys.push_back({"kernel", "kernel_" + std::to_string(i), m::Kind::kernel});
     const auto op = static_cast<std::uint32_t>(s.tree.size());
     s.tree.push_back({0, static_cast<std::uint32_t>(s.keys.size() - 2)});
     s.tree.push_back({op, static_cast<std::uint32_t>(s.keys.size() - 1)});

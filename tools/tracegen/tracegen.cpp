@@ -69,6 +69,9 @@ struct Options {
   int warmup_steps = 0;
   int64_t warmup_ppm = 10 * k_ppm;
   bool python_stack = false;
+  int64_t py_line_shift = 0;    // --py-line-shift
+  std::string py_prefix;        // --py-prefix
+  std::string py_address;       // --py-address
   bool legacy_steps = false;
   std::string gpu_name = "NVIDIA A100-SXM4-80GB";
   int gpus = 1;
@@ -78,6 +81,7 @@ struct Options {
   int64_t gpu_ppm = k_ppm;
   bool no_sync = false;
   bool cuda_graphs = false;
+  bool graph_from_python = false;  // --graph-from-python
   bool compile = false;
   int long_names = 0;
   std::string shape_scale_op;  // --shape-scale: aten::mm or aten::addmm
@@ -122,6 +126,12 @@ Pathologies of real traces (none of them is on by default):
   --python-stack            python_function events as with with_stack=True: nn.Module frames and
                             module.py _call_impl/_wrapped_call_impl nested inside themselves, and a
                             recursive _pytree.py tree_map, enclosing the ops they call
+  --py-line-shift N         write every Python frame `file.py(LINE): f` with LINE + N (another
+                            version of the same code)
+  --py-prefix DIR           write Python frames' file paths under DIR (an install prefix such as
+                            /opt/venv/lib/python3.11/site-packages/)
+  --py-address HEX          write built-in method frames with " at 0xHEX…" object addresses, as
+                            CPython's repr does (one address per name, from HEX up)
   --legacy-steps            ProfilerStep#N spans with cat "cpu_op" (PyTorch <= 1.8) instead of
                             "user_annotation"
   --gpu-name NAME           deviceProperties name (default "NVIDIA A100-SXM4-80GB"); names with
@@ -136,6 +146,8 @@ Pathologies of real traces (none of them is on by default):
                             so the host never waits for the GPU
   --cuda-graphs             each step's forward kernels run from one cudaGraphLaunch (under a
                             "CUDAGraph::replay" op) and carry "graph id"/"graph node id"
+  --graph-from-python       with --cuda-graphs: the graph is launched from Python with no
+                            "CUDAGraph::replay" op around it (as decode loops of serving engines do)
   --compile                 the model's forward as torch.compile runs it: a "Torch-Compiled
                             Region: 0/0" op, Triton kernels launched by cuLaunchKernel from cpu_ops
                             named after them (kernel_backend, kernel_hash, grid, stream args)
@@ -212,6 +224,7 @@ Options parse_options(int argc, char** argv) {
                      : a == "--legacy-steps" ? &o.legacy_steps
                      : a == "--no-sync"      ? &o.no_sync
                      : a == "--cuda-graphs"  ? &o.cuda_graphs
+                     : a == "--graph-from-python" ? &o.graph_from_python
                      : a == "--compile"      ? &o.compile
                                              : nullptr) {
       *flag = true;
@@ -241,6 +254,14 @@ Options parse_options(int argc, char** argv) {
       if (o.target_bytes == 0) {
         throw UsageError{"--target-mb must be positive"};
       }
+    } else if (a == "--py-line-shift") {
+      o.py_line_shift = parse_int(a, v, -1000, 100000);
+    } else if (a == "--py-prefix") {
+      o.py_prefix = std::string(v);
+    } else if (a == "--py-address") {
+      if (v.empty() || v.find_first_not_of("0123456789abcdef") != std::string_view::npos)
+        throw UsageError{"--py-address: expected lower-case hex digits"};
+      o.py_address = std::string(v);
     } else if (a == "--slowdown-under") {
       if (v.empty()) throw UsageError{"--slowdown-under: empty name"};
       o.slowdown_under = std::string(v);
@@ -593,6 +614,29 @@ struct PyFrame {
 constexpr std::string_view k_call_impl = "torch/nn/modules/module.py(1762): _call_impl";
 constexpr std::string_view k_wrapped_call_impl = "torch/nn/modules/module.py(1751): _wrapped_call_impl";
 constexpr std::string_view k_tree_map = "torch/utils/_pytree.py(900): tree_map";
+
+// A Python frame's name as another version or install writes it (--py-line-shift,
+// --py-prefix, --py-address); the name itself without those options.
+std::string py_frame_name(const Options& o, std::string_view name) {
+  std::string out(name);
+  const auto close = out.find("): ");
+  const auto open = close == std::string::npos ? std::string::npos : out.rfind('(', close);
+  if (open != std::string::npos && !out.starts_with('<')) {
+    if (o.py_line_shift != 0) {
+      const int64_t line = std::stoll(out.substr(open + 1, close - open - 1)) + o.py_line_shift;
+      out.replace(open + 1, close - open - 1, std::to_string(line < 1 ? 1 : line));
+    }
+    if (!o.py_prefix.empty()) out.insert(0, o.py_prefix);
+  }
+  if (!o.py_address.empty() && out.starts_with("<built-in method ") && out.ends_with(" object>")) {
+    uint64_t h = 1469598103934665603ull;  // FNV-1a: one object per name, as in one process
+    for (const char c : name) h = (h ^ static_cast<unsigned char>(c)) * 1099511628211ull;
+    char hex[17];
+    std::snprintf(hex, sizeof hex, "%llx", static_cast<unsigned long long>(std::stoull(o.py_address, nullptr, 16) + 16 * (h % 65536)));
+    out.insert(out.size() - 1, std::string(" at 0x") + hex);
+  }
+  return out;
+}
 
 // ns * ppm / 10^6 without overflow for ppm <= 10^9 (factors up to 1000), exact.
 int64_t mul_ppm(int64_t ns, int64_t ppm) { return ns / k_ppm * ppm + ns % k_ppm * ppm / k_ppm; }
@@ -1150,8 +1194,12 @@ void Sim::build_step(int i) {
         const SlotGuard keep(*this);
         region(R_GRAPH, 0);
         const PyChain py(*this, 0, {{"torch/cuda/graphs.py(88): replay"}});
-        const Scope replay = op("CUDAGraph::replay", 0, 4, 2);
-        graph_launch(0);
+        if (m_o.graph_from_python) {
+          graph_launch(0);
+        } else {
+          const Scope replay = op("CUDAGraph::replay", 0, 4, 2);
+          graph_launch(0);
+        }
       }
     }
 
@@ -1435,7 +1483,10 @@ void Sim::flow(JsonOut& out, char ph, int64_t id, int64_t pid, int64_t tid, int6
 void Sim::emit_host(JsonOut& out) const {
   for (const Ev& e : m_evs) {
     if (e.kind == Kind::PyFunc) {  // PyTorch writes null for a frame without a Python parent
-      x_open(out, "python_function", e, m_pid, host_tid(e));
+      const std::string name = py_frame_name(m_o, e.name);
+      Ev renamed = e;
+      renamed.name = name;
+      x_open(out, "python_function", renamed, m_pid, host_tid(e));
       out.put("\"Python parent id\": ");
       if (e.py_parent > 0) {
         out.put_int(e.py_parent);

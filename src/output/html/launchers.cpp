@@ -2,7 +2,7 @@
 // bound analysis decided), each with its first kernels. The launchers are a block of
 // their own ({{{launchers}}}): launchers[] of launchers.html.mustache.
 //   has_launchers, launcher_count, has_launchers_left_out, launchers_shown, launchers_left_out,
-//   launchers[] {id, nm, has_tip, tip, c, t, d, p, cls, arrow, has_arrow, vd, nk,
+//   launchers[] {id, nm, has_tip, tip, graph, c, t, d, p, cls, arrow, has_arrow, vd, nk,
 //     kernels[] {has_href, href, nm, c, t, d, p, cls}, has_more, more}
 #include <algorithm>
 #include <cstdint>
@@ -28,6 +28,7 @@ void launcher_row(const DiffReport& r, const Anchors& a, std::size_t k, Fields& 
   const auto full = fit(l.launcher, k_name_bytes);
   f.flag("has_tip", full != label);
   f.text("tip", full);
+  f.flag("graph", l.graph_replay);
   f.text("c", dur(l.time.control, false));
   f.text("t", dur(l.time.test, false));
   f.text("d", dur(l.time.diff(), true));

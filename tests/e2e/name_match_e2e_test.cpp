@@ -1,0 +1,77 @@
+// Names matched across versions (issue #18): the same model under another install
+// and version of its Python code compares as the same model, in rows and call tree.
+#include <boost/json.hpp>
+#include <boost/test/unit_test.hpp>
+
+#include <map>
+#include <string>
+#include <vector>
+
+#include "support/test_support.hpp"
+
+using namespace tracediff::test;
+namespace json = boost::json;
+
+namespace {
+
+json::object compare(const std::string& c, const std::string& t, std::vector<std::string> extra = {}) {
+  std::vector<std::string> args{c, t, "--json", "-", "-q"};
+  args.insert(args.end(), extra.begin(), extra.end());
+  const auto r = run_cli(args);
+  BOOST_REQUIRE_MESSAGE(r.exit_code == 0, r.err);
+  return parse_json(r.out).as_object();
+}
+
+std::map<std::string, int> changes(const json::object& j) {
+  std::map<std::string, int> n;
+  for (const auto& r : j.at("rows").as_array()) ++n[std::string(r.at("change").as_string())];
+  return n;
+}
+
+std::size_t tree_nodes(const json::array& level) {
+  std::size_t n = 0;
+  for (const auto& v : level) n += 1 + tree_nodes(v.at("children").as_array());
+  return n;
+}
+
+}  // namespace
+
+BOOST_AUTO_TEST_SUITE(name_match_e2e)
+
+BOOST_AUTO_TEST_CASE(python_frames_of_another_version_and_install_match) {
+  const std::vector<std::string> common{"--python-stack", "--steps", "6", "--ranks", "1", "--layers", "2"};
+  auto moved = common;
+  moved.insert(moved.end(), {"--py-line-shift", "12", "--py-prefix", "/opt/venv/lib/python3.11/site-packages/",
+                             "--py-address", "7f3a2c000000"});
+  const auto c = tracegen("nm-py-c", common);
+  const auto t = tracegen("nm-py-t", moved);
+
+  const auto exact = compare(c, t, {"--exact-names"});
+  auto ex = changes(exact);
+  BOOST_TEST(ex["added"] > 10);  // what users saw before: every frame added and deleted
+  BOOST_TEST(ex["added"] == ex["deleted"]);
+
+  const auto j = compare(c, t);
+  auto n = changes(j);
+  BOOST_TEST(n["added"] == 0);
+  BOOST_TEST(n["deleted"] == 0);
+  BOOST_TEST(j.at("rows").as_array().size() + static_cast<std::size_t>(ex["added"]) == exact.at("rows").as_array().size());
+  // The originals are both shown.
+  bool seen = false;
+  for (const auto& r : j.at("rows").as_array()) {
+    if (r.at("name").as_string() != "torch/nn/modules/module.py(1762): _call_impl") continue;
+    BOOST_TEST(r.at("test_name").as_string() == "/opt/venv/lib/python3.11/site-packages/torch/nn/modules/module.py(1774): _call_impl");
+    BOOST_TEST(r.at("matched_by").as_string() == "python_line");
+    BOOST_TEST(r.at("verdict").as_string() == "same");
+    seen = true;
+  }
+  BOOST_TEST(seen);
+  // The call tree matches path by path: as many nodes as one side's, not both sides'.
+  const auto same = compare(c, c);
+  BOOST_TEST(tree_nodes(j.at("call_tree").at("top").as_array()) ==
+             tree_nodes(same.at("call_tree").at("top").as_array()));
+  BOOST_TEST(tree_nodes(exact.at("call_tree").at("top").as_array()) >
+             tree_nodes(same.at("call_tree").at("top").as_array()));
+}
+
+BOOST_AUTO_TEST_SUITE_END()
