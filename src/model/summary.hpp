@@ -7,6 +7,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "model/diagnostics.hpp"
@@ -24,6 +25,10 @@ constexpr int k_summary_schema_version = 3;
 constexpr std::int64_t k_whole_trace_step = -1;  // the one pseudo-step of a file without steps
 
 struct SummaryKey {
+  // A constructor, so that keys made with three fields (most) need no fourth.
+  SummaryKey() = default;
+  SummaryKey(std::string category_, std::string name_, Kind kind_, std::string shape_ = {})
+      : category(std::move(category_)), name(std::move(name_)), kind(kind_), shape(std::move(shape_)) {}
   std::string category;  // normalised
   std::string name;
   Kind kind = Kind::other_host;
