@@ -90,7 +90,8 @@
     var texts = ['ct', 'tt', 'dt'];
     var byVerdict = rows.some(function (r) { return r.v; });
     var per = data.per_step ? ' per ' + (data.unit || 'step') : '';
-    var axis = isDuration ? (data.per_step ? (spec.self && selfMode() ? 'self time' : 'inclusive time') + per
+    var axis = spec.axis ? spec.axis + ' (' + unit[1] + ')'
+             : isDuration ? (data.per_step ? (spec.self && selfMode() ? 'self time' : 'inclusive time') + per
                                            : 'total duration') + ' (' + unit[1] + ')'
                           : (data.per_step ? 'calls' + per : 'count');
     wrap.style.height = (80 + 36 * rows.length) + 'px';

@@ -12,6 +12,7 @@
 #include "analysis/call_tree.hpp"
 #include "analysis/compare.hpp"
 #include "analysis/decide.hpp"
+#include "analysis/families.hpp"
 #include "analysis/flops.hpp"
 #include "analysis/modes.hpp"
 #include "analysis/name_match.hpp"
@@ -417,6 +418,7 @@ model::DiffReport compare_summaries(const model::SetSummary& control, const mode
   detail::move_into_order(rows, order);
   report.by_impact.resize(report.rows.size());
   std::iota(report.by_impact.begin(), report.by_impact.end(), 0);
+  detail::decide_families(report, rule);
   report.call_tree = detail::compare_trees(c.tree, t.tree, rule, report.rows, options.short_names);
   detail::attach_paths(report);
   for (const auto& row : report.rows) report.ops_diff.groups[static_cast<int>(row.change)].push_back(row.name);

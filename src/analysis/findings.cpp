@@ -292,6 +292,8 @@ void labels(model::DiffReport& r) {
   for (const auto& row : r.rows) names.push_back(row.full_name.empty() || r.short_names ? row.name : row.full_name);
   auto shown = distinct_labels(names, k_chars);
   for (std::size_t i = 0; i < r.rows.size(); ++i) r.rows[i].label = std::move(shown[i]);
+  for (auto& row : r.rows)
+    if (!row.test_name.empty()) row.test_label = elide(simplify_name(row.test_name), k_chars);
   // The same name in two categories (a Triton kernel and the cpu_op named after it):
   // the category tells them apart.
   // (Hash maps of views: ordered maps of copied labels were a tenth of this pass on

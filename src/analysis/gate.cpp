@@ -1,5 +1,6 @@
 #include "analysis/gate.hpp"
 
+#include "analysis/families.hpp"
 #include "analysis/noise.hpp"
 
 #include <cmath>
@@ -247,6 +248,22 @@ GateResult evaluate_one(const GateCondition& cond, const DiffReport& r) {
       }
       return result;
     }
+    case GateMetric::family: {
+      Family id = Family::other;
+      family_from_name(cond.pattern, id);
+      const std::string label = family_label(id);
+      if (r.hta_compat) {
+        result.detail = "kernel families are not compared with --hta-compat";
+        return result;
+      }
+      for (const auto& f : r.families)
+        if (f.id == cond.pattern) {
+          decide(cond, f.time, noise, label + " kernels", basis, result);
+          return result;
+        }
+      result.detail = "no GPU work of the family " + label + " on either side";
+      return result;
+    }
     case GateMetric::added:
     case GateMetric::deleted:
     case GateMetric::increased:
@@ -358,7 +375,8 @@ GateCondition parse_gate_condition(std::string_view raw) {
   } k_prefixed[] = {{"op:", GateMetric::op},
                     {"kernel:", GateMetric::kernel},
                     {"any-op:", GateMetric::any_op},
-                    {"any-kernel:", GateMetric::any_kernel}};
+                    {"any-kernel:", GateMetric::any_kernel},
+                    {"family:", GateMetric::family}};
   bool known = false;
   for (const auto& p : k_plain)
     if (metric == p.name) {
@@ -375,7 +393,12 @@ GateCondition parse_gate_condition(std::string_view raw) {
   if (!known)
     bad(raw, "unknown metric '" + std::string(metric) +
                  "' (known: step_time, gpu_busy, op:GLOB, kernel:GLOB, any-op:GLOB, any-kernel:GLOB, "
-                 "added, deleted, increased, decreased)");
+                 "family:ID, added, deleted, increased, decreased)");
+  if (cond.metric == GateMetric::family) {
+    Family f;
+    if (!family_from_name(cond.pattern, f))
+      bad(raw, "unknown kernel family '" + display_safe(cond.pattern) + "' (known: " + family_ids() + ")");
+  }
 
   // Threshold: [+|-]NUMBER[ ]UNIT.
   std::size_t num_end = 0;

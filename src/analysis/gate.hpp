@@ -6,13 +6,14 @@
 //
 //   EXPR       := [raw:] [optional:] METRIC COMPARATOR THRESHOLD
 //   METRIC     := step_time | gpu_busy | added | deleted | increased | decreased
-//               | op:GLOB | kernel:GLOB | any-op:GLOB | any-kernel:GLOB
+//               | op:GLOB | kernel:GLOB | any-op:GLOB | any-kernel:GLOB | family:ID
 //   COMPARATOR := > | >= | < | <=
 //   THRESHOLD  := [+|-] NUMBER [% | ns | us | µs | ms | s]
 //
 //   step_time>+5%          mean step time grew by more than 5 %
 //   kernel:*gemm*>+2ms     the GEMM kernels together gained more than 2 ms per step
 //   added>0                some operator or kernel is new
+//   family:gemm>+5%        GPU time in GEMM kernels grew by more than 5 % per step
 #include <cstdint>
 #include <string>
 #include <string_view>

@@ -7,6 +7,9 @@
 #include <cstdlib>
 #include <memory>
 #include <set>
+#include <unordered_map>
+
+#include "analysis/families.hpp"
 
 namespace tracediff::analysis {
 
@@ -211,6 +214,73 @@ std::string group_of(const Name& n) {
 
 }  // namespace
 
+namespace {
+
+// Where a side runs each GPU name: the set of call paths it hangs under (the runtime
+// calls that launched it and their callers, test names paired in the first pass as
+// the control's), as one hash. Names are hashed once per file key, paths once per node.
+std::unordered_map<std::string, std::uint64_t> places(const model::SetSummary& set, const std::vector<Name>& wanted,
+                                                      const Renames* renames) {
+  constexpr std::uint64_t k_top = 0x9e3779b97f4a7c15ull;
+  const auto mix = [](std::uint64_t a, std::uint64_t b) {
+    a ^= b + 0x9e3779b97f4a7c15ull + (a << 6) + (a >> 2);
+    return a * 0xff51afd7ed558ccdull;
+  };
+  std::set<std::string> want;
+  for (const auto& n : wanted) want.insert(Renames::joined(n.category, n.name));
+  std::unordered_map<std::string, std::set<std::uint64_t>> parents;
+  for (const auto& f : set.files) {
+    std::vector<std::uint64_t> name_hash(f.keys.size());
+    std::vector<const std::string*> wanted_key(f.keys.size(), nullptr);
+    for (std::size_t k = 0; k < f.keys.size(); ++k) {
+      const auto& key = f.keys[k];
+      const Rename* r = renames ? renames->find(key.category, key.name) : nullptr;
+      name_hash[k] = std::hash<std::string_view>()(r ? std::string_view(r->to) : std::string_view(key.name));
+      if (model::is_gpu_work(key.kind))
+        if (auto it = want.find(Renames::joined(key.category, key.name)); it != want.end()) wanted_key[k] = &*it;
+    }
+    std::vector<std::uint64_t> h(f.tree.size());
+    for (std::size_t i = 0; i < f.tree.size(); ++i) {
+      const auto& t = f.tree[i];
+      const std::uint64_t up = t.parent == model::k_tree_top ? k_top : h[t.parent];
+      const bool other = t.key == model::k_tree_other || t.key == model::k_tree_other_gpu;
+      h[i] = mix(up, other ? t.key : name_hash[t.key]);
+      if (!other && wanted_key[t.key]) parents[*wanted_key[t.key]].insert(up);
+    }
+  }
+  std::unordered_map<std::string, std::uint64_t> out;
+  for (const auto& [name, ups] : parents) {
+    std::uint64_t sig = k_top;
+    for (const auto u : ups) sig = mix(sig, u);
+    out.emplace(name, sig);
+  }
+  return out;
+}
+
+// GPU work of one side only that is the only one of its family in the same places on
+// each side: a kernel renamed (another library version, another vendor's GEMM).
+void pair_by_place(const model::SetSummary& control, const model::SetSummary& test, const std::vector<Name>& cs,
+                   const std::vector<Name>& ts, Renames& out) {
+  const auto pc = places(control, cs, nullptr);
+  const auto pt = places(test, ts, &out);
+  std::map<std::pair<int, std::uint64_t>, std::pair<std::vector<const Name*>, std::vector<const Name*>>> groups;
+  for (const auto* side : {&cs, &ts}) {
+    const auto& p = side == &cs ? pc : pt;
+    for (const auto& n : *side) {
+      const auto it = p.find(Renames::joined(n.category, n.name));
+      if (it == p.end()) continue;  // in no step: no place to tell
+      auto& g = groups[{static_cast<int>(classify(n.name, n.kind)), it->second}];
+      (side == &cs ? g.first : g.second).push_back(&n);
+    }
+  }
+  for (const auto& [key, g] : groups)
+    if (g.first.size() == 1 && g.second.size() == 1)
+      out.add(std::string(g.second[0]->category), std::string(g.second[0]->name),
+              Rename{std::string(g.first[0]->category), std::string(g.first[0]->name), MatchReason::family}, false);
+}
+
+}  // namespace
+
 Renames plan_renames(const model::SetSummary& control, const model::SetSummary& test) {
   Renames out;
   const auto c = names_of(control), t = names_of(test);
@@ -236,16 +306,23 @@ Renames plan_renames(const model::SetSummary& control, const model::SetSummary& 
     if (la && lb && *la != *lb) return *la < *lb;
     return a.name < b.name;
   };
+  // GPU work left over, for the second pass.
+  std::vector<Name> gpu_c, gpu_t;
   for (auto& [g, lists] : groups) {
     auto& [cs, ts] = lists;
-    if (cs.empty() || ts.empty()) continue;
     std::sort(cs.begin(), cs.end(), order);
     std::sort(ts.begin(), ts.end(), order);
-    for (std::size_t i = 0; i < std::min(cs.size(), ts.size()); ++i)
+    const auto paired = std::min(cs.size(), ts.size());
+    for (std::size_t i = 0; i < paired; ++i)
       out.add(std::string(ts[i].category), std::string(ts[i].name),
               Rename{std::string(cs[i].category), std::string(cs[i].name), reasons[g]},
               model::device_of(ts[i].kind) == model::Device::cpu);
+    for (std::size_t i = paired; i < cs.size(); ++i)
+      if (model::is_gpu_work(cs[i].kind)) gpu_c.push_back(cs[i]);
+    for (std::size_t i = paired; i < ts.size(); ++i)
+      if (model::is_gpu_work(ts[i].kind)) gpu_t.push_back(ts[i]);
   }
+  if (!gpu_c.empty() && !gpu_t.empty()) pair_by_place(control, test, gpu_c, gpu_t, out);
   return out;
 }
 

@@ -22,7 +22,7 @@ enum class MatchReason : std::uint8_t {
   runtime,        // CUDA and HIP runtime or driver calls that do the same thing
   demangled,      // a mangled kernel name and its demangled form
   vendor_op,      // operators that do the same work under vendors' names (cudnn/miopen)
-  family,         // the only kernel of its family from the same launcher on each side
+  family,         // the only GPU work of its family in the same call paths on each side
 };
 const char* match_reason_name(MatchReason r);  // "python_line", ...
 
@@ -52,17 +52,17 @@ class Renames {
   bool empty() const { return m_by_key.empty(); }
   std::size_t size() const { return m_by_key.size(); }
   void add(std::string category, std::string name, Rename r, bool host);
+  static std::string joined(std::string_view category, std::string_view name);
 
  private:
-  static std::string joined(std::string_view category, std::string_view name);
   std::map<std::string, Rename, std::less<>> m_by_key;  // by joined(category, name)
   std::map<std::string, const Rename*, std::less<>> m_host;
 };
 
 // Pairs the names of one side only with the names of the other side only: first by
 // match_key (several of one key pair in order: Python frames by line, others by
-// name), then GPU work left over by its family and launcher when exactly one kernel
-// of a family from one launcher is on each side.
+// name), then GPU work left over by its family and place: when one side's only name of
+// a family under a set of call paths meets the other side's only one there.
 Renames plan_renames(const model::SetSummary& control, const model::SetSummary& test);
 
 }  // namespace tracediff::analysis

@@ -18,6 +18,7 @@ enum class GateMetric : std::uint8_t {
   deleted,
   increased,
   decreased,
+  family,      // a kernel family's GPU time per step (pattern: its id, analysis/families)
 };
 
 enum class GateComparator : std::uint8_t { greater, greater_equal, less, less_equal };
@@ -31,7 +32,7 @@ enum class GateUnit : std::uint8_t {
 struct GateCondition {
   std::string text;      // the expression as given (for messages)
   GateMetric metric = GateMetric::step_time;
-  std::string pattern;   // the glob of op/kernel metrics
+  std::string pattern;   // the glob of op/kernel metrics; the family id of family metrics
   GateComparator comparator = GateComparator::greater;
   GateUnit unit = GateUnit::percent;
   double threshold = 0;  // % for percent, ns for ns, a number for count

@@ -67,10 +67,13 @@ struct DiffRow {
   Verdict verdict = Verdict::same;         // by duration per step, noise-aware
   bool significant = false;                // the per-step change stands out from the noise
   std::string launched_by;                 // GPU rows: the CPU operator that launched most of its time
+  std::string family;                      // GPU rows, default mode: its kernel family's id ("gemm",
+                                           // "all_reduce", ...; analysis/families.cpp); empty otherwise
   // The test side's own name when it differs from `name` (names matched across
   // versions and vendors, analysis/name_match.hpp), and why they were paired.
   std::string test_name;
   std::string matched_by;                  // "python_line", "runtime", ...; empty when not renamed
+  std::string test_label;                  // test_name as views show it (simplified, at most 60 characters)
   std::string label;                       // the name as views show it (distinct_labels over all rows)
   std::string launched_by_label;
   std::optional<double> pct;               // diff_pct(): set by analysis
@@ -197,6 +200,15 @@ struct LauncherRow {
     Comparison time;  // per step, judged
   };
   std::vector<Kernel> kernels;  // by |Δ| descending, then name
+};
+
+// GPU time by kernel family (analysis/families.cpp): what a comparison across vendors or
+// library versions can match when kernel names differ ("GEMM +3.2 ms per step").
+struct FamilyRow {
+  std::string id, label;     // "gemm", "GEMM" (analysis::family_name, family_label)
+  Comparison time;           // GPU time per step, judged from the per-unit sums of its rows' samples
+  std::size_t kernels = 0;   // distinct names (rows) in the family, both sides together
+  std::vector<std::size_t> rows;  // its rows (indices into DiffReport::rows), by |Δ per step| descending
 };
 
 // One rank of each side, paired by rank id (or by position when the sides' ranks differ).
@@ -332,6 +344,8 @@ struct DiffReport {
   std::vector<std::size_t> by_impact;   // |Δ duration| descending, then category, name
   OpsDiff ops_diff;
   std::vector<LauncherRow> by_launcher;  // default mode only; by |Δ per step| descending
+  std::vector<FamilyRow> families;       // default mode only; by |Δ per step| descending, then id;
+                                         // families with no time on either side left out
   RankComparison ranks;
   double min_change_pct = 5.0;          // --min-change thresholds in force
   double min_change_us = 0.0;

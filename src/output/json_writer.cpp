@@ -253,6 +253,7 @@ void write_json(const model::DiffReport& r, std::ostream& out) {
           << ", \"verdict\": \"" << model::verdict_name(row.verdict) << "\", \"significant\": "
           << (row.significant ? "true" : "false");
       if (!row.launched_by.empty()) out << ", \"launched_by\": " << json_string(row.launched_by);
+      if (!row.family.empty()) out << ", \"family\": " << json_string(row.family);
       if (!row.test_name.empty())
         out << ", \"test_name\": " << json_string(row.test_name) << ", \"matched_by\": \"" << row.matched_by << '"';
       if (row.explained_by < r.rows.size())
@@ -322,6 +323,18 @@ void write_json(const model::DiffReport& r, std::ostream& out) {
       out << '}';
     }
     out << (r.by_launcher.empty() ? "],\n" : "\n  ],\n");
+    // GPU time by kernel family (README "Kernel families").
+    out << "  \"families\": ";
+    list(out, r.families, [&](const model::FamilyRow& f) {
+      out << "\n    {\"family\": " << json_string(f.id) << ", \"label\": " << json_string(f.label)
+          << ", \"control_per_step_us\": " << us_decimal(f.time.control)
+          << ", \"test_per_step_us\": " << us_decimal(f.time.test)
+          << ", \"diff_per_step_us\": " << us_decimal(f.time.diff())
+          << ", \"diff_pct\": " << pct_decimal(f.time.pct, "null") << ", \"verdict\": \""
+          << model::verdict_name(f.time.verdict) << "\", \"significant\": " << (f.time.significant ? "true" : "false")
+          << ", \"kernels\": " << f.kernels << '}';
+    });
+    out << ",\n";
     out << "  \"top_launchers\": ";
     list(out, r.top_launchers, [&](std::size_t k) { out << json_string(r.by_launcher[k].launcher); });
     out << ",\n  \"call_tree\": ";

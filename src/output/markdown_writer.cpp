@@ -163,7 +163,8 @@ std::string top_table(const char* title, const model::TopList& list, const DiffR
                           : std::string();
     const double c = row.per_step_basis ? row.control_step.total_ns : static_cast<double>(row.control.total_ns);
     const double t = row.per_step_basis ? row.test_step.total_ns : static_cast<double>(row.test.total_ns);
-    lines.push_back("| " + markdown_code_cell(plain(row.label)) + " | " + model::device_name(row.device) + " | " +
+    const auto test_name = row.test_label.empty() ? std::string() : "<br>test: " + markdown_code_cell(plain(row.test_label));
+    lines.push_back("| " + markdown_code_cell(plain(row.label)) + test_name + " | " + model::device_name(row.device) + " | " +
                     format_duration_ns(to_ns(c), false) + " | " + format_duration_ns(to_ns(t), false) + " | " +
                     format_duration_ns(to_ns(t - c), true) + " | " + format_pct(row.pct, c == 0 && t != 0) +
                     mark(row.verdict, r.hta_compat) + " | " + (path.empty() ? std::string() : markdown_code_cell(plain(path))) +
@@ -239,6 +240,27 @@ std::string headline(const DiffReport& r) {
   return out;
 }
 
+// GPU time by kernel family: the significant ones, else the five that moved most.
+std::string families(const DiffReport& r) {
+  if (r.hta_compat || r.families.empty()) return {};
+  std::vector<const model::FamilyRow*> shown;
+  for (const auto& f : r.families)
+    if (f.time.significant) shown.push_back(&f);
+  const bool all_significant = !shown.empty();
+  if (!all_significant)
+    for (std::size_t i = 0; i < r.families.size() && i < 5; ++i) shown.push_back(&r.families[i]);
+  std::string out = "#### Kernel families" + std::string(all_significant ? "" : " (none changed beyond noise)") +
+                    "\n\n| GPU time per " + r.unit + " | " + label(r.control, "Control") + " | " +
+                    label(r.test, "Test") + " | \xCE\x94 | \xCE\x94% |\n|:--|--:|--:|--:|--:|\n";
+  for (const auto* f : shown) {
+    model::Figure fig;
+    fig.label = f->label;
+    fig.value = f->time;
+    out += figure_row(fig, false);
+  }
+  return out + "\n";
+}
+
 std::string problems(const DiffReport& r) {
   const auto& d = r.diagnostics;
   if (d.total() == 0) return "**Input problems:** none.\n\n";
@@ -281,11 +303,13 @@ void write_markdown(const model::DiffReport& r, const MarkdownOptions& o, std::o
   const std::string gate = gate_section(r.gate, r.gate_heading, 8000);
   // Notes right under the headline, as in the other views; input problems at the end.
   const std::string note_block = notes(r, 4000);
+  const std::string family_block = families(r);
   const std::string diag = problems(r);
   const std::string footer = "<sub>tracediff " TRACEDIFF_VERSION " \xC2\xB7 " +
                              std::string(r.hta_compat ? "totals (--hta-compat)" : "per-" + r.unit + " means") +
                              " \xC2\xB7 durations inclusive</sub>\n";
-  const std::size_t fixed = head.size() + note_block.size() + gate.size() + diag.size() + footer.size() + 64;
+  const std::size_t fixed =
+      head.size() + note_block.size() + gate.size() + family_block.size() + diag.size() + footer.size() + 64;
   std::size_t rest = cap > fixed ? cap - fixed : 0;
 
   const std::string regressions = top_table("Regressions", r.top_regressions, r, rest * 2 / 5);
@@ -310,7 +334,7 @@ void write_markdown(const model::DiffReport& r, const MarkdownOptions& o, std::o
     }
   }
 
-  std::string doc = head + note_block + gate + regressions + improvements + lists + diag + footer;
+  std::string doc = head + note_block + gate + family_block + regressions + improvements + lists + diag + footer;
   hard_cap(doc, cap);
   out << doc;
 }

@@ -333,6 +333,47 @@ BOOST_AUTO_TEST_CASE(group_sizes) {
   BOOST_TEST(!fires("increased>0"));
 }
 
+BOOST_AUTO_TEST_CASE(kernel_families) {
+  const auto c = parse_gate_condition("family:gemm>+5%");
+  BOOST_TEST((c.metric == GateMetric::family));
+  BOOST_TEST(c.pattern == "gemm");
+  BOOST_TEST((c.unit == GateUnit::percent));
+  BOOST_TEST(parse_gate_condition("family:all_reduce>+1ms").threshold == 1e6);
+  BOOST_CHECK_THROW(parse_gate_condition("family:GEMM>+5%"), UsageError);  // ids are lower case
+  BOOST_CHECK_THROW(parse_gate_condition("family:>+5%"), UsageError);
+  try {
+    parse_gate_condition("family:matmul>+5%");
+    BOOST_FAIL("no usage error");
+  } catch (const UsageError& e) {
+    const std::string what = e.what();
+    BOOST_TEST(what.find("unknown kernel family 'matmul'") != std::string::npos, what);
+    BOOST_TEST(what.find("gemm, convolution, attention") != std::string::npos, what);
+    BOOST_TEST(what.find("memcpy_htod") != std::string::npos, what);
+  }
+
+  auto r = report();
+  model::FamilyRow gemm;
+  gemm.id = "gemm";
+  gemm.label = "GEMM";
+  gemm.time = figure("gemm", 14'000'000, 16'500'000).value;  // +17.9 %, significant
+  gemm.kernels = 2;
+  r.families.push_back(gemm);
+  const auto g = eval("family:gemm>+5%", r);
+  BOOST_TEST(g.fired());
+  BOOST_TEST(g.detail.find("GEMM kernels +17.9%") == 0u, g.detail);
+  BOOST_TEST(!fires("family:gemm>+20%", r));
+  BOOST_TEST(fires("family:gemm>+2ms", r));
+  // Past the threshold but within noise: does not fire.
+  r.families[0].time.significant = false;
+  r.families[0].time.verdict = model::Verdict::same;
+  BOOST_TEST((eval("family:gemm>+5%", r).outcome == GateOutcome::within_noise));
+  BOOST_TEST(eval("raw:family:gemm>+5%", r).fired());
+  // A family with no work on either side is not evaluated, and no error.
+  const auto none = eval("family:attention>+5%", r);
+  BOOST_TEST(!evaluated(none));
+  BOOST_TEST(none.detail.find("Attention") != std::string::npos, none.detail);
+}
+
 BOOST_AUTO_TEST_CASE(one_result_per_condition_in_order) {
   std::vector<GateCondition> conds = {parse_gate_condition("step_time>+5%"), parse_gate_condition("added>5"),
                                       parse_gate_condition("optional:op:none>1%")};

@@ -74,6 +74,8 @@ struct Options {
   std::string py_address;       // --py-address
   bool legacy_steps = false;
   std::string gpu_name = "NVIDIA A100-SXM4-80GB";
+  bool gpu_name_set = false;
+  bool amd = false;  // --vendor amd: HIP runtime calls, Tensile GEMMs, Composable Kernel norms
   int gpus = 1;
   int world_size = 0;  // 0: the number of ranks
   int64_t cuda_runtime = -1;  // -1: not written
@@ -135,7 +137,11 @@ Pathologies of real traces (none of them is on by default):
   --legacy-steps            ProfilerStep#N spans with cat "cpu_op" (PyTorch <= 1.8) instead of
                             "user_annotation"
   --gpu-name NAME           deviceProperties name (default "NVIDIA A100-SXM4-80GB"); names with
-                            V100 or H100 get that GPU's properties
+                            V100, H100 or MI300 get that GPU's properties
+  --vendor nvidia|amd       whose library names the kernels (default nvidia: cuBLAS/CUTLASS GEMMs,
+                            PyTorch's layer norm, cuda* runtime calls); amd: Tensile GEMMs
+                            (Cijk_...), Composable Kernel layer norms (ck_tile::Layernorm2d...),
+                            hip* runtime calls, GPU name "AMD Instinct MI300X" unless --gpu-name
   --gpus N                  deviceProperties entries, ids 0..N-1 (default 1)
   --world-size N            distributedInfo.world_size and collective group size, >= --ranks
                             (default: the number of ranks)
@@ -301,6 +307,12 @@ Options parse_options(int argc, char** argv) {
         throw UsageError{"--gpu-name: empty name"};
       }
       o.gpu_name = std::string(v);
+      o.gpu_name_set = true;
+    } else if (a == "--vendor") {
+      if (v != "nvidia" && v != "amd") {
+        throw UsageError{"--vendor: expected nvidia or amd, got '" + std::string(v) + "'"};
+      }
+      o.amd = v == "amd";
     } else if (a == "--gpus") {
       o.gpus = static_cast<int>(parse_int(a, v, 1, 1024));
     } else if (a == "--world-size") {
@@ -330,6 +342,9 @@ Options parse_options(int argc, char** argv) {
   }
   if (o.target_bytes > 0 && o.layers_set && o.steps_set) {
     throw UsageError{"--target-mb picks steps or layers; give at most one of --steps and --layers"};
+  }
+  if (o.amd && !o.gpu_name_set) {
+    o.gpu_name = "AMD Instinct MI300X";
   }
   if (o.world_size == 0) {
     o.world_size = o.ranks;
@@ -408,6 +423,17 @@ struct Catalog {
     gemm_wgrad[0].name =  // cuBLAS picks a CUTLASS kernel for some shapes
         "void cutlass::Kernel<cutlass_80_tensorop_s1688gemm_64x64_16x6_nt_align4>"
         "(cutlass_80_tensorop_s1688gemm_64x64_16x6_nt_align4::Params)";
+    if (o.amd) {
+      // hipBLASLt/Tensile: the layouts in the name (A/B transposed or not), the macro tile.
+      static constexpr std::array<std::string_view, 3> mt = {"64x32x16", "128x64x16", "128x128x16"};
+      for (size_t s = 0; s < 3; ++s) {
+        const std::string tail = "_SB_MT" + std::string(mt[s]) +
+                                 "_MI32x32x2x1_SN_LDSB1_GRVW4_GSU1_ISA942_K1_LPA8_LPB8_WG32_8_1";
+        gemm_fwd[s].name = "Cijk_Alik_Bljk" + tail;
+        gemm_dgrad[s].name = "Cijk_Ailk_Bljk" + tail;
+        gemm_wgrad[s].name = "Cijk_Ailk_Bjlk" + tail;
+      }
+    }
     add = elementwise("at::native::CUDAFunctor_add<float>", 3);
     clamp = elementwise(
         "at::native::(anonymous namespace)::launch_clamp_scalar(at::TensorIteratorBase&, c10::Scalar, c10::Scalar, "
@@ -446,6 +472,11 @@ struct Catalog {
     const std::string mta =
         "at::native::(anonymous namespace)::TensorListMetadata<2>, at::native::(anonymous "
         "namespace)::BinaryOpListAlphaFunctor<float, 2, 2, 0>, std::plus<float>, float";
+    if (o.amd) {  // Composable Kernel's tile-programming layer norms
+      ln_fwd.name = ck_layernorm("Layernorm2dFwd");
+      ln_bwd.name = ck_layernorm("Layernorm2dBwdDX");
+      gamma_beta.name = ck_layernorm("Layernorm2dBwdGammaBeta");
+    }
     foreach_add = {"void at::native::(anonymous namespace)::multi_tensor_apply_kernel<" + mta + ">(" + mta + ")",
                    DevCat::Kernel, std::string(k_ew_attrs)};
     nccl = {"ncclKernel_AllReduce_RING_LL_Sum_float(ncclDevComm*, unsigned long, ncclWork*)", DevCat::Kernel,
@@ -475,6 +506,13 @@ struct Catalog {
                                 DevCat::Kernel, std::string(k_ew_attrs)});
       }
     }
+  }
+
+  static std::string ck_layernorm(std::string_view what) {
+    const std::string w(what);
+    return "void ck_tile::kentry<256, 1, ck_tile::" + w + "<ck_tile::" + w +
+           "PipelineOnePass<ck_tile::Generic2dBlockShape<ck_tile::sequence<1, 1024>, ck_tile::sequence<1, 256>, "
+           "ck_tile::sequence<1, 4> >, float, float> > >(ck_tile::" + w + "::Kargs)";
   }
 
   // Inductor names the launching cpu_op after the kernel and gives it the
@@ -544,6 +582,10 @@ enum class Api : uint8_t { LaunchKernel, MemcpyAsync, MemsetAsync, StreamSync, G
 
 constexpr std::array<std::string_view, 6> k_api_name = {"cudaLaunchKernel",      "cudaMemcpyAsync", "cudaMemsetAsync",
                                                         "cudaStreamSynchronize", "cudaGraphLaunch", "cuLaunchKernel"};
+// ROCm's Kineto writes HIP API calls (under cat "cuda_runtime").
+constexpr std::array<std::string_view, 6> k_hip_api_name = {"hipLaunchKernel",      "hipMemcpyAsync", "hipMemsetAsync",
+                                                            "hipStreamSynchronize", "hipGraphLaunch",
+                                                            "hipModuleLaunchKernel"};
 constexpr std::array<int, 6> k_api_cbid = {211, 41, 51, 131, 311, 307};
 
 struct Ev {
@@ -840,7 +882,8 @@ class Sim {
   int32_t runtime(int th, Api api, uint64_t slot) {
     const size_t t = static_cast<size_t>(th);
     m_corr += 1 + static_cast<int64_t>(rnd(slot, 3) % 3 == 0);  // gaps, as for blocklisted API calls
-    return push({.kind = Kind::Runtime, .name = k_api_name[static_cast<size_t>(api)], .ts = m_t[t],
+    const auto& names = m_o.amd ? k_hip_api_name : k_api_name;
+    return push({.kind = Kind::Runtime, .name = names[static_cast<size_t>(api)], .ts = m_t[t],
                  .th = static_cast<uint8_t>(th), .slot = slot,
                  .ext = m_stack[t].empty() ? 0 : at(m_stack[t].back()).ext, .api = api, .corr = m_corr});
   }
@@ -1574,6 +1617,9 @@ GpuProps gpu_props(std::string_view name) {
   }
   if (name.find("H100") != std::string_view::npos) {
     return {85024112640, 9, 233472, 132, 232448};
+  }
+  if (name.find("MI300") != std::string_view::npos) {
+    return {206141652992, 9, 65536, 304, 65536};
   }
   return {gb40 ? 42505273344 : 85196873728, 8, 167936, 108, 166912};
 }

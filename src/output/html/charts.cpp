@@ -2,6 +2,7 @@
 // JavaScript) and as data_json, from which the report's script draws them.
 //   charts[] {id, title, subtitle, empty, height, bars[], has_self, self_title, self_subtitle, self_bars[]}
 //     bars: {label, has_tip, tip, cw, tw, dw (bar widths, %), ct, tt, dt, dcls: pos|neg|zero [v-VERDICT]}
+//   families_chart {title, subtitle, empty, height, bars[]} (the families section's chart)
 //   data_json
 #include <algorithm>
 #include <cmath>
@@ -19,7 +20,7 @@ namespace tracediff::output::html {
 namespace {
 
 struct ChartRow {
-  const DiffRow* row;
+  std::string_view name;  // the full name: tooltips, and what labels are made from
   std::string label;  // distinct within its chart (util/display_name)
   double c, t, d;
   std::string ct, tt, dt;
@@ -37,17 +38,23 @@ struct Chart {
   ChartSet main;
   bool has_self = false;
   ChartSet self;  // self time instead of inclusive (default mode, durations)
+  std::string axis;  // the value axis' title, when not the script's own ("GPU time per step")
 };
 
+std::string_view name_of(const DiffRow& row) { return row.full_name.empty() ? row.name : row.full_name; }
+
+ChartRow duration_row(std::string_view name, double c, double t, const char* verdict) {
+  return {name, {}, c, t, t - c, dur(c, false), dur(t, false), dur(t - c, true), verdict};
+}
 ChartRow duration_row(const DiffRow& row, double c, double t, const char* verdict) {
-  return {&row, {}, c, t, t - c, dur(c, false), dur(t, false), dur(t - c, true), verdict};
+  return duration_row(name_of(row), c, t, verdict);
 }
 
 // The labels of one chart: the report's rule, at the width a chart's axis has.
 void label(ChartSet& set) {
   constexpr std::size_t k_chars = 40;
   std::vector<std::string_view> names;
-  for (const auto& cr : set.rows) names.push_back(cr.row->full_name.empty() ? cr.row->name : cr.row->full_name);
+  for (const auto& cr : set.rows) names.push_back(cr.name);
   auto labels = distinct_labels(names, k_chars);
   for (std::size_t i = 0; i < set.rows.size(); ++i) set.rows[i].label = fit(labels[i], k_label_bytes);
 }
@@ -61,13 +68,13 @@ std::vector<Chart> build_charts(const DiffReport& r) {
       if (i < r.rows.size()) out.push_back(i);
     return out;
   };
-  Chart count{"count", false, {}, false, {}};
-  Chart duration{"duration", true, {}, false, {}};
+  Chart count{"count", false, {}, false, {}, {}};
+  Chart duration{"duration", true, {}, false, {}, {}};
   if (!ps) {
     for (auto i : valid(r.charts.calls)) {
       const auto& row = r.rows[i];
       const auto c = static_cast<std::int64_t>(row.control.count), t = static_cast<std::int64_t>(row.test.count);
-      count.main.rows.push_back({&row, {}, static_cast<double>(c), static_cast<double>(t), static_cast<double>(t - c),
+      count.main.rows.push_back({name_of(row), {}, static_cast<double>(c), static_cast<double>(t), static_cast<double>(t - c),
                                  format_count(c, false), format_count(t, false), format_count(t - c, true), nullptr});
     }
     for (auto i : valid(r.charts.time)) {
@@ -88,7 +95,7 @@ std::vector<Chart> build_charts(const DiffReport& r) {
   for (auto i : valid(r.charts.calls)) {
     const auto& row = r.rows[i];
     const double c = row.control_step.count, t = row.test_step.count;
-    count.main.rows.push_back({&row, {}, c, t, t - c, format_count_per_step(c, false), format_count_per_step(t, false),
+    count.main.rows.push_back({name_of(row), {}, c, t, t - c, format_count_per_step(c, false), format_count_per_step(t, false),
                                format_count_per_step(t - c, true), nullptr});
   }
   for (auto i : valid(r.charts.time)) {
@@ -120,7 +127,7 @@ data chart_bars(const ChartSet& set) {
   for (const auto& cr : set.rows) {
     data d;
     d.set("label", cr.label);
-    const auto full = fit(cr.row->full_name.empty() ? cr.row->name : cr.row->full_name, k_name_bytes);
+    const auto full = fit(cr.name, k_name_bytes);
     d.set("has_tip", full != cr.label);
     d.set("tip", full);
     d.set("cw", width_pct(std::fabs(cr.c), max));
@@ -171,9 +178,8 @@ std::string chart_json(const DiffReport& r, const std::vector<Chart>& charts) {
     for (const auto& cr : set.rows) {
       if (!first) j += ',';
       first = false;
-      const auto& row = *cr.row;
       j += "{\"label\":" + json_string(fit(cr.label, k_label_bytes, Escaped::json));
-      j += ",\"name\":" + json_string(fit(row.full_name.empty() ? row.name : row.full_name, k_name_bytes, Escaped::json));
+      j += ",\"name\":" + json_string(fit(cr.name, k_name_bytes, Escaped::json));
       j += ",\"c\":" + num(cr.c, durations) + ",\"t\":" + num(cr.t, durations) + ",\"d\":" + num(cr.d, durations);
       j += ",\"ct\":" + json_string(cr.ct) + ",\"tt\":" + json_string(cr.tt) + ",\"dt\":" + json_string(cr.dt);
       if (cr.verdict) j += ",\"v\":" + json_string(cr.verdict);
@@ -195,6 +201,7 @@ std::string chart_json(const DiffReport& r, const std::vector<Chart>& charts) {
     first_chart = false;
     j += "{\"id\":" + json_string(ch.id) + ",\"unit\":" + json_string(ch.durations ? "ns" : "count") +
          ",\"rows\":" + rows_json(ch.main, ch.durations);
+    if (!ch.axis.empty()) j += ",\"axis\":" + json_string(ch.axis);
     if (ch.has_self) j += ",\"self\":" + rows_json(ch.self, ch.durations);
     j += "}";
   }
@@ -202,11 +209,32 @@ std::string chart_json(const DiffReport& r, const std::vector<Chart>& charts) {
   return j;
 }
 
+// GPU time per step by kernel family (DiffReport::families), drawn in the families
+// section (families.cpp), not among the charts above: its static bars are
+// families_chart {title, subtitle, empty, height, bars[]}.
+Chart family_chart(const DiffReport& r, data& ctx) {
+  Chart fam{"families", true, {}, false, {}, "GPU time per " + r.unit};
+  for (const auto& f : r.families)
+    fam.main.rows.push_back(duration_row(f.label, f.time.control, f.time.test, model::verdict_name(f.time.verdict)));
+  fam.main.title = "GPU time per " + r.unit + " by kernel family";
+  fam.main.subtitle = "\xCE\x94 bar coloured by verdict";
+  label(fam.main);
+  data c;
+  c.set("title", fam.main.title);
+  c.set("subtitle", fam.main.subtitle);
+  c.set("empty", fam.main.rows.empty());
+  c.set("height", std::to_string(80 + 36 * fam.main.rows.size()));
+  c.set("bars", chart_bars(fam.main));
+  ctx.set("families_chart", c);
+  return fam;
+}
+
 }  // namespace
 
 void add_charts(const DiffReport& r, data& ctx) {
-  const auto charts = build_charts(r);
+  auto charts = build_charts(r);
   add_bars(charts, ctx);
+  if (per_step_mode(r) && !r.families.empty()) charts.push_back(family_chart(r, ctx));
   ctx.set("data_json", chart_json(r, charts));
 }
 

@@ -6,7 +6,7 @@
 //   control_label, test_label, generator, csp, css, chart_js, report_js, flame_js, table_rows, tree_json, launchers
 //   per_step (the default mode; false in --hta-compat, which keeps HTA's totals), unit ("step")
 // and each section the keys listed at the top of its file: headline.cpp, findings.cpp,
-// steps.cpp, groups.cpp, charts.cpp, table.cpp, launchers.cpp, tree.cpp, diagnostics.cpp.
+// steps.cpp, groups.cpp, families.cpp, charts.cpp, table.cpp, launchers.cpp, tree.cpp, diagnostics.cpp.
 #include <future>
 #include <stdexcept>
 #include <string>
@@ -72,6 +72,7 @@ void write_html(const model::DiffReport& report, std::ostream& out) {
   add_findings(report, anchors, ctx);
   add_steps(report, ctx);
   add_groups(report, ctx);
+  add_families(report, ctx);
   add_charts(report, ctx);
   add_table(report, anchors, ctx);
   add_launchers(report, anchors, ctx);

@@ -14,6 +14,8 @@ void add_headline(const DiffReport& r, data& ctx);
 void add_findings(const DiffReport& r, const Anchors& a, data& ctx);
 void add_steps(const DiffReport& r, data& ctx);
 void add_groups(const DiffReport& r, data& ctx);
+// GPU time per step by kernel family (its chart is charts.cpp's families_chart).
+void add_families(const DiffReport& r, data& ctx);
 // The static bars, and data_json for the script that draws the charts: the rows
 // analysis chose (DiffReport::charts).
 void add_charts(const DiffReport& r, data& ctx);

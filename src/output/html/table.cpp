@@ -169,7 +169,7 @@ void table_row(const DiffReport& r, const Anchors& a, std::size_t p, Fields& f) 
   f.text("id", tag("r", p));
   f.text("nm", label_of(row));
   f.flag("has_tn", !row.test_name.empty());
-  f.text("tn", fit(row.test_name, k_label_bytes));
+  f.text("tn", fit(row.test_label, k_label_bytes));
   f.text("tn_why", row.matched_by);
   const auto tip = tip_name(row);
   f.flag("has_tip", !tip.empty());

@@ -1,0 +1,172 @@
+// Kernel families across vendors: an NVIDIA control against an AMD test whose kernel
+// names share nothing (tracegen --vendor amd: Tensile GEMMs, Composable Kernel norms,
+// hip* runtime calls), the GEMMs 20 % slower. The families still compare.
+#include <algorithm>
+
+#include <boost/json.hpp>
+#include <boost/test/unit_test.hpp>
+
+#include <cmath>
+#include <map>
+#include <string>
+
+#include "support/test_support.hpp"
+
+using namespace tracediff::test;
+
+namespace {
+
+struct Pair {
+  std::string control, test;
+};
+
+// Generated once for the suite: one rank, 8 steps (enough for the noise test).
+const Pair& vendor_pair() {
+  static const Pair p = [] {
+    Pair q;
+    q.control = tracegen("fam-nvidia", {"--ranks", "1", "--steps", "8", "--seed", "5"});
+    q.test = tracegen("fam-amd", {"--ranks", "1", "--steps", "8", "--seed", "5", "--vendor", "amd", "--slowdown",
+                                  "Cijk_=1.2"});
+    return q;
+  }();
+  return p;
+}
+
+std::map<std::string, boost::json::object> families_of(const boost::json::object& j) {
+  std::map<std::string, boost::json::object> out;
+  for (const auto& v : j.at("families").as_array()) {
+    const auto& f = v.as_object();
+    out[std::string(f.at("family").as_string())] = f;
+  }
+  return out;
+}
+
+double num(const boost::json::value& v) { return v.is_null() ? NAN : v.to_number<double>(); }
+
+}  // namespace
+
+BOOST_AUTO_TEST_SUITE(kernel_families_e2e)
+
+BOOST_AUTO_TEST_CASE(gemm_slower_across_vendors_other_families_same) {
+  const auto& p = vendor_pair();
+  const auto r = run_cli({p.control, p.test, "--json", "-", "-q"});
+  BOOST_REQUIRE_MESSAGE(r.exit_code == 0, r.err);
+  const auto j = parse_json(r.out).as_object();
+  const auto exact = run_cli({p.control, p.test, "--json", "-", "-q", "--exact-names"});
+  BOOST_REQUIRE_MESSAGE(exact.exit_code == 0, exact.err);
+
+  // No GEMM or norm kernel name is on both sides: by name, all are added or deleted.
+  std::size_t shared_gemm = 0;
+  const auto by_name = parse_json(exact.out);
+  for (const auto& v : by_name.at("rows").as_array()) {
+    const auto& row = v.as_object();
+    if (!row.contains("family")) continue;
+    const std::string fam(row.at("family").as_string());
+    if ((fam == "gemm" || fam == "normalization") && num(row.at("control_count")) > 0 && num(row.at("test_count")) > 0)
+      ++shared_gemm;
+  }
+  BOOST_TEST(shared_gemm == 0u);
+
+  const auto fams = families_of(j);
+  BOOST_REQUIRE(fams.count("gemm"));
+  const auto& gemm = fams.at("gemm");
+  BOOST_TEST(std::string(gemm.at("verdict").as_string()) == "slower");
+  BOOST_TEST(gemm.at("significant").as_bool());
+  BOOST_TEST(num(gemm.at("diff_pct")) > 18.0);
+  BOOST_TEST(num(gemm.at("diff_pct")) < 22.0);
+  BOOST_TEST(num(gemm.at("diff_per_step_us")) ==
+                 num(gemm.at("test_per_step_us")) - num(gemm.at("control_per_step_us")),
+             boost::test_tools::tolerance(0.01));
+  BOOST_TEST(num(gemm.at("kernels")) == 18.0);  // 9 NVIDIA names + 9 Tensile names
+  // The families are ordered by |Δ per step|: GEMM first.
+  BOOST_TEST(std::string(j.at("families").as_array().at(0).as_object().at("family").as_string()) == "gemm");
+
+  // Everything else did the same work at the same speed.
+  for (const char* id : {"normalization", "elementwise", "reduction", "memcpy_htod", "memset"}) {
+    BOOST_REQUIRE_MESSAGE(fams.count(id), id);
+    const auto& f = fams.at(id);
+    BOOST_TEST(std::string(f.at("verdict").as_string()) == "same", id);
+    // A few µs per step (memset) move by a rounding step; the rest by well under 3 %.
+    if (num(f.at("control_per_step_us")) > 10.0) BOOST_TEST(std::abs(num(f.at("diff_pct"))) < 3.0, id);
+  }
+  BOOST_TEST(num(fams.at("normalization").at("kernels")) == 6.0);  // 3 at::native + 3 ck_tile
+  // The forward layer norm is the only normalization kernel where it runs on each side:
+  // one row, paired by family and place, the same speed.
+  std::size_t paired = 0;
+  for (const auto& v : j.at("rows").as_array()) {
+    const auto& row = v.as_object();
+    if (!row.contains("matched_by") || row.at("matched_by").as_string() != "family") continue;
+    ++paired;
+    BOOST_TEST(row.at("family").as_string() == "normalization");
+    BOOST_TEST(std::string(row.at("test_name").as_string()).find("ck_tile::Layernorm2dFwd") != std::string::npos);
+    BOOST_TEST(row.at("verdict").as_string() == "same");
+  }
+  BOOST_TEST(paired == 1u);
+  BOOST_TEST(!fams.count("attention"));  // no time on either side: left out
+}
+
+BOOST_AUTO_TEST_CASE(csv_markdown_terminal_show_families) {
+  const auto& p = vendor_pair();
+  const auto dir = temp_dir("fam-out");
+  const auto r = run_cli({p.control, p.test, "--csv", dir + "/d.csv", "--markdown", dir + "/d.md", "-o",
+                          dir + "/r.html"});
+  BOOST_REQUIRE_MESSAGE(r.exit_code == 0, r.err);
+  const auto csv = parse_csv(read_file(dir + "/d.csv"));
+  BOOST_REQUIRE(!csv.empty());
+  const auto col = std::find(csv[0].begin(), csv[0].end(), "family") - csv[0].begin();
+  BOOST_REQUIRE(col < static_cast<std::ptrdiff_t>(csv[0].size()));
+  std::size_t tensile = 0;
+  for (std::size_t i = 1; i < csv.size(); ++i) {
+    if (csv[i][0].rfind("Cijk_", 0) == 0) {
+      BOOST_TEST(csv[i][col] == "gemm");
+      ++tensile;
+    }
+    if (csv[i][2] != "gpu") BOOST_TEST(csv[i][col] == "", csv[i][0]);  // host rows have none
+  }
+  BOOST_TEST(tensile == 9u);
+  const auto md = read_file(dir + "/d.md");
+  BOOST_TEST(md.find("#### Kernel families") != std::string::npos);
+  BOOST_TEST(md.find("| GEMM |") != std::string::npos);
+  BOOST_TEST(md.find("| Normalization |") == std::string::npos);  // only the significant ones
+  // The terminal summary: one line per significant family.
+  BOOST_TEST(r.out.find("Kernel families:") != std::string::npos, r.out);
+  BOOST_TEST(r.out.find("  GEMM +") != std::string::npos, r.out);
+  BOOST_TEST(r.out.find("slower") != std::string::npos);
+  const auto html = read_file(dir + "/r.html");
+  BOOST_TEST(html.find("id=\"families\"") != std::string::npos);
+  BOOST_TEST(html.find("id=\"chart-families\"") != std::string::npos);
+  BOOST_TEST(html.find("\"id\":\"families\"") != std::string::npos);  // the chart's data
+}
+
+BOOST_AUTO_TEST_CASE(gate_on_families) {
+  const auto& p = vendor_pair();
+  // GEMM +20 % fires a 10 % gate; normalization, unchanged, does not.
+  auto r = run_cli({p.control, p.test, "--json", "-", "-q", "--fail-on", "family:gemm>+10%"});
+  BOOST_TEST(r.exit_code == 3, r.err);
+  r = run_cli({p.control, p.test, "--json", "-", "-q", "--fail-on", "family:gemm>+30%", "--fail-on",
+               "family:normalization>+1us"});
+  BOOST_TEST(r.exit_code == 0, r.err);
+  const auto j = parse_json(r.out).as_object();
+  const auto& gate = j.at("gate").as_array();
+  BOOST_REQUIRE(gate.size() == 2u);
+  BOOST_TEST(std::string(gate.at(0).as_object().at("outcome").as_string()) == "passed");
+  BOOST_TEST(std::string(gate.at(1).as_object().at("outcome").as_string()) != "fired");
+  // A family with no GPU work on either side: not evaluated, no error.
+  r = run_cli({p.control, p.test, "--json", "-", "-q", "--fail-on", "family:attention>+1%"});
+  BOOST_TEST(r.exit_code == 0, r.err);
+  // An unknown family: a usage error that lists the ids, before anything is read.
+  r = run_cli({"/nonexistent/c", "/nonexistent/t", "--fail-on", "family:matmul>+5%"});
+  BOOST_TEST(r.exit_code == 2);
+  BOOST_TEST(r.err.find("unknown kernel family 'matmul'") != std::string::npos, r.err);
+  BOOST_TEST(r.err.find("gemm, convolution, attention") != std::string::npos, r.err);
+}
+
+BOOST_AUTO_TEST_CASE(hta_compat_has_no_families) {
+  const auto& p = vendor_pair();
+  const auto r = run_cli({p.control, p.test, "--hta-compat", "--json", "-", "-q"});
+  BOOST_REQUIRE_MESSAGE(r.exit_code == 0, r.err);
+  const auto j = parse_json(r.out).as_object();
+  BOOST_TEST(!j.contains("families"));
+}
+
+BOOST_AUTO_TEST_SUITE_END()
