@@ -13,7 +13,7 @@
 # Exit: 0 passed, 1 failed, 77 skipped (not root, Slurm cannot be installed or started).
 # The last line is "slurm: passed", "slurm: failed (REASON)" or "slurm: skipped (REASON)".
 set -uo pipefail
-cd "$(dirname "$0")/../.."
+cd "$(dirname "$0")/../.." || exit 1
 repo=$PWD
 build=$(realpath -m "${1:-build}")
 job_script=examples/slurm/summarize-ranks.sbatch
@@ -44,7 +44,7 @@ if ! have_slurm; then
   export DEBIAN_FRONTEND=noninteractive
   # The packages' own services are not started (slurmctld would look for /etc/slurm/slurm.conf):
   # a policy-rc.d says no for the install, as Docker's images do, where there is none.
-  policy=/usr/sbin/policy-rc.d made_policy=
+  policy=/usr/sbin/policy-rc.d made_policy=''
   if [[ ! -e $policy ]]; then
     printf '#!/bin/sh\nexit 101\n' >"$policy" && chmod 755 "$policy" && made_policy=1
     trap '[[ -n "$made_policy" ]] && rm -f "$policy"' EXIT
@@ -62,7 +62,7 @@ fi
 # --- A private cluster in a temporary folder, stopped whatever happens.
 tmp=$(mktemp -d /tmp/tracediff-slurm.XXXXXX)
 chmod 700 "$tmp"
-pids=() job= sbatch_pid=
+pids=() job='' sbatch_pid=''
 cleanup() {
   [[ -n "$sbatch_pid" ]] && kill "$sbatch_pid" 2>/dev/null
   [[ -z "$job" && -f "$tmp/sbatch.out" ]] && job=$(grep -m1 -oE '^[0-9]+' "$tmp/sbatch.out")
@@ -79,19 +79,16 @@ trap 'exit 130' INT
 trap 'exit 143' TERM
 
 # Two free TCP ports, so that a Slurm already on this machine is left alone.
-free_port() {
-  local p
-  for _ in $(seq 50); do
-    p=$((20000 + RANDOM % 40000))
-    [[ " ${used_ports:-} " == *" $p "* ]] && continue
-    (exec 3<>"/dev/tcp/127.0.0.1/$p") 2>/dev/null && continue
-    used_ports="${used_ports:-} $p"
-    echo "$p"
-    return
-  done
-  return 1
-}
-ctld_port=$(free_port) && slurmd_port=$(free_port) || skip "no free TCP port for slurmctld and slurmd"
+ports=()
+for _ in $(seq 50); do
+  p=$((20000 + RANDOM % 40000))
+  [[ " ${ports[*]} " == *" $p "* ]] && continue
+  (exec 3<>"/dev/tcp/127.0.0.1/$p") 2>/dev/null && continue  # something listens there
+  ports+=("$p")
+  ((${#ports[@]} == 2)) && break
+done
+((${#ports[@]} == 2)) || skip "no free TCP port for slurmctld and slurmd"
+ctld_port=${ports[0]} slurmd_port=${ports[1]}
 
 node=$(hostname -s 2>/dev/null)
 [[ -n "$node" ]] || skip "hostname -s gives no name for the Slurm node"
@@ -155,13 +152,14 @@ echo "ok: single-node Slurm cluster up (node $node, ports $ctld_port/$slurmd_por
 # --- The recipe. From here on, every problem is a failure.
 td=$build/tracediff
 tg=$build/tools/tracegen/tracegen
-cd "$tmp"
+cd "$tmp" || fail "cannot enter $tmp"
 "$tg" --out control --ranks $ranks --steps 3 --seed 1 --gzip >/dev/null 2>&1 || fail "tracegen (control)"
 "$tg" --out gen --ranks $ranks --steps 3 --seed 2 --gzip --jitter 3 --slowdown gemm=1.4 >/dev/null 2>&1 ||
   fail "tracegen (test)"
 # One folder per rank, as each rank's machine would have written it.
 for ((r = 0; r < ranks; r++)); do
-  mkdir -p "traces/rank$r" && mv "gen/rank$r.pt.trace.json.gz" "traces/rank$r/" || fail "layout of rank $r"
+  mkdir -p "traces/rank$r" || fail "mkdir traces/rank$r"
+  mv "gen/rank$r.pt.trace.json.gz" "traces/rank$r/" || fail "no trace of rank $r"
 done
 
 # The job runs tracediff from PATH, in this folder (sbatch's default working directory).
