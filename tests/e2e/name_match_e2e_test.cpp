@@ -15,11 +15,8 @@ namespace json = boost::json;
 namespace {
 
 json::object compare(const std::string& c, const std::string& t, std::vector<std::string> extra = {}) {
-  std::vector<std::string> args{c, t, "--json", "-", "-q"};
-  args.insert(args.end(), extra.begin(), extra.end());
-  const auto r = run_cli(args);
-  BOOST_REQUIRE_MESSAGE(r.exit_code == 0, r.err);
-  return parse_json(r.out).as_object();
+  extra.insert(extra.begin(), {c, t});
+  return report_json(std::move(extra));
 }
 
 std::map<std::string, int> changes(const json::object& j) {

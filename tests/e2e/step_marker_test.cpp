@@ -18,12 +18,7 @@ namespace json = boost::json;
 
 namespace {
 
-json::object compare_json(std::vector<std::string> args) {
-  args.insert(args.end(), {"--json", "-", "-q"});
-  const auto r = run_cli(args);
-  BOOST_REQUIRE_MESSAGE(r.exit_code == 0, r.err);
-  return parse_json(r.out).as_object();
-}
+json::object compare_json(std::vector<std::string> args) { return report_json(std::move(args)); }
 
 double num(const json::value& v) { return v.is_null() ? NAN : v.to_number<double>(); }
 

@@ -184,3 +184,14 @@ boost::json::value parse_json(std::string_view text) {
 }
 
 }  // namespace tracediff::test
+
+namespace tracediff::test {
+
+boost::json::object report_json(std::vector<std::string> args) {
+  args.insert(args.end(), {"--json", "-", "-q"});
+  const auto r = run_cli(args);
+  if (r.exit_code != 0) throw std::runtime_error("tracediff exited " + std::to_string(r.exit_code) + ": " + r.err);
+  return parse_json(r.out).as_object();
+}
+
+}  // namespace tracediff::test

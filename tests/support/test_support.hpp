@@ -46,6 +46,9 @@ std::string trace_json(const std::vector<std::string>& events);
 // per level, up to k_tree_depth levels; Boost.JSON's default stops at 32).
 boost::json::value parse_json(std::string_view text);
 boost::json::value parse_json(std::string_view text, boost::system::error_code& ec);
+// The report's JSON of `tracediff ARGS --json - -q`. A run that does not exit 0 throws
+// std::runtime_error with its stderr, which fails the test case.
+boost::json::object report_json(std::vector<std::string> args);
 
 // Runs tools/tracegen with args into a fresh temp dir (tagged) and returns the dir.
 std::string tracegen(const std::string& tag, const std::vector<std::string>& args);
