@@ -13,6 +13,7 @@
 #include "cli/options.hpp"
 #include "output/human_writers.hpp"
 #include "support/report_support.hpp"
+#include "support/sanitize_support.hpp"
 #include "util/errors.hpp"
 
 using namespace tracediff;
@@ -101,6 +102,15 @@ BOOST_AUTO_TEST_CASE(report_url_is_linked_and_escaped) {
                  std::string::npos,
              md);
   BOOST_TEST(md.size() <= o.max_bytes);
+  // GitHub's renderer sees one link, to that URL, and nothing else (when cmark-gfm is here).
+  if (const auto html = test::render_gfm(md)) {
+    const auto first = html->find("<a ");
+    BOOST_TEST(first != std::string::npos, *html);
+    BOOST_TEST(html->find("<a ", first + 1) == std::string::npos, *html);
+    BOOST_TEST(html->find("href=\"https://ci.example.com/run/1?a=%28b%29&amp;c=%5Bd%5D%3Ce%3E%7C%60f%60\"") !=
+                   std::string::npos,
+               *html);
+  }
 }
 
 BOOST_AUTO_TEST_CASE(report_url_must_be_http) {
