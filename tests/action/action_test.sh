@@ -83,7 +83,8 @@ INPUT_LABEL_CONTROL="main@abc1234" INPUT_LABEL_TEST="PR-42" INPUT_REPORT_URL="ht
   GITHUB_OUTPUT=$tmp/out2 bash "$root/scripts/action/compare.sh" >"$tmp/compare2.log" 2>&1
 check "second compare exits 0" test $? = 0
 md2=$(output "$tmp/out2" markdown-path)
-check "the given labels win" grep -q '^tracediff: \*\*main@abc1234\*\* → \*\*PR-42\*\*' "$md2"
+# (a zero-width space after '@': no label becomes a mention)
+check "the given labels win" grep -qF "tracediff: **main@$(printf '\342\200\213')abc1234** → **PR-42**" "$md2"
 check "--report-url is linked, escaped" grep -qF '[Full report](https://ci.example/r?id=%281%29)' "$md2"
 GITHUB_OUTPUT=$tmp/out2 bash "$root/scripts/pr-comment.sh" "$md2" >"$tmp/comment2.log" 2>&1
 check "second pr-comment.sh succeeds" test $? = 0
