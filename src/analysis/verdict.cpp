@@ -23,7 +23,9 @@ const model::Figure* step_figure(const model::DiffReport& r) {
 }
 
 std::string lower_first(std::string s) {
-  if (!s.empty() && s[0] >= 'A' && s[0] <= 'Z') s[0] = static_cast<char>(s[0] - 'A' + 'a');
+  // "Step time" -> "step time"; an acronym ("CPU operators", "GPU busy") stays.
+  if (s.size() > 1 && s[0] >= 'A' && s[0] <= 'Z' && !(s[1] >= 'A' && s[1] <= 'Z'))
+    s[0] = static_cast<char>(s[0] - 'A' + 'a');
   return s;
 }
 
