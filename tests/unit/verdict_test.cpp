@@ -14,6 +14,7 @@
 #include "output/human_writers.hpp"
 #include "support/report_support.hpp"
 #include "support/sanitize_support.hpp"
+#include "support/test_support.hpp"
 #include "util/errors.hpp"
 
 using namespace tracediff;
@@ -120,6 +121,10 @@ BOOST_AUTO_TEST_CASE(report_url_must_be_http) {
                           "https://x/a b", "https://x/\x1b[2J", "https://x/\xC3\xA9", "data:text/html,x"})
     BOOST_CHECK_THROW(cli::check_report_url(bad), UsageError);
   BOOST_CHECK_THROW(cli::check_report_url("https://x/" + std::string(3000, 'a')), UsageError);
+  // The binary: a usage error (exit 2) before anything is read.
+  const auto r = test::run_cli({"/nonexistent/a", "/nonexistent/b", "--markdown", "-", "--report-url", "javascript:alert(1)"});
+  BOOST_TEST(r.exit_code == 2, r.err);
+  BOOST_TEST(r.err.find("--report-url: only http:// and https:// URLs are linked") != std::string::npos, r.err);
 }
 
 BOOST_AUTO_TEST_CASE(labels_default_from_ci_commits) {
