@@ -25,8 +25,8 @@ if [ -n "${INPUT_DEB:-}" ]; then
   bin=$(command -v tracediff)
 elif command -v tracediff >/dev/null && [ -z "${TRACEDIFF_FORCE_BUILD:-}" ]; then
   bin=$(command -v tracediff)
-elif [ -x "$build/tracediff" ]; then
-  bin=$build/tracediff   # the cache restored it
+elif [ -x "$build/tracediff" ] && "$build/tracediff" --version >/dev/null 2>&1; then
+  bin=$build/tracediff   # the cache restored it, and it runs here
 else
   $sudo_ apt-get update -q
   # Boost with Boost.JSON: Debian 12 names it by version (its default Boost, 1.74, has
