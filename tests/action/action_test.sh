@@ -120,6 +120,30 @@ for want in "scripts/action/install.sh" "scripts/action/compare.sh" "scripts/pr-
   check "action.yml has '$want'" grep -qF -- "$want" "$root/action.yml"
 done
 
+# With PyYAML (optional): action.yml and the example workflows parse, with the inputs,
+# outputs and steps the README promises.
+if python3 -c 'import yaml' 2>/dev/null; then
+  python3 - "$root" <<'PY' && echo "ok: action.yml and examples/ci parse as YAML" || failures=$((failures + 1))
+import sys, yaml
+root = sys.argv[1]
+a = yaml.safe_load(open(f"{root}/action.yml"))
+assert a["runs"]["using"] == "composite"
+for k in ["control", "test", "fail-on", "label-control", "label-test", "report-url", "comment"]:
+    assert k in a["inputs"], k
+for k in ["verdict", "exit-code", "report-path"]:
+    assert k in a["outputs"], k
+steps = " ".join(str(s.get("run", "")) + str(s.get("uses", "")) for s in a["runs"]["steps"])
+for k in ["install.sh", "compare.sh", "pr-comment.sh", "actions/upload-artifact"]:
+    assert k in steps, k
+for f in ["github-action.yml", "github-actions.yml", "gitlab-ci.yml"]:
+    yaml.safe_load(open(f"{root}/examples/ci/{f}"))
+w = open(f"{root}/examples/ci/github-action.yml").read()
+assert 'git merge-base "origin/$GITHUB_BASE_REF" HEAD' in w
+PY
+else
+  echo "note: no PyYAML: action.yml was not parsed"
+fi
+
 if ((failures)); then
   for f in "$tmp"/*.log; do echo "--- $f"; head -c 2000 "$f"; done
   echo "action test: $failures failed"
