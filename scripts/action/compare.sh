@@ -37,8 +37,11 @@ while IFS= read -r line; do
   [ -z "$line" ] || [ "${line:0:1}" = "#" ] && continue
   args+=(--fail-on "$line")
 done <<<"${INPUT_FAIL_ON:-}"
-# shellcheck disable=SC2206  # INPUT_ARGS is split on white space on purpose
-[ -n "${INPUT_ARGS:-}" ] && args+=(${INPUT_ARGS})
+# Split on white space, never glob-expanded ('kernel:*gemm*' stays as it is).
+if [ -n "${INPUT_ARGS:-}" ]; then
+  read -ra extra <<<"$INPUT_ARGS"
+  args+=("${extra[@]}")
+fi
 
 "$bin" "${args[@]}"
 status=$?

@@ -10,7 +10,7 @@
 #   action_test.sh TRACEDIFF_BINARY
 # Exit 77 (ctest: skipped) without python3 or curl.
 set -uo pipefail
-bin=${1:?usage: action_test.sh TRACEDIFF_BINARY}
+bin=$(realpath "${1:?usage: action_test.sh TRACEDIFF_BINARY}")
 root=$(cd "$(dirname "$0")/../.." && pwd)
 for tool in python3 curl; do
   command -v "$tool" >/dev/null || { echo "action test: skipped: no $tool"; exit 77; }
@@ -79,12 +79,16 @@ check "comment-id output is set" test "$(output "$tmp/out1" comment-id)" = 5000
 
 # --- second push: other labels, the same comment updated.
 : >"$tmp/api.log"
-INPUT_LABEL_CONTROL="main@abc1234" INPUT_LABEL_TEST="PR-42" INPUT_REPORT_URL="https://ci.example/r?id=(1)" \
-  GITHUB_OUTPUT=$tmp/out2 bash "$root/scripts/action/compare.sh" >"$tmp/compare2.log" 2>&1
+# (INPUT_ARGS with a glob that matches files here: passed as it is, not expanded)
+touch "$tmp/optional:kernel:x-gemm-y>+1000%"
+(cd "$tmp" && INPUT_LABEL_CONTROL="main@abc1234" INPUT_LABEL_TEST="PR-42" INPUT_REPORT_URL="https://ci.example/r?id=(1)" \
+  INPUT_ARGS="--fail-on optional:kernel:*gemm*>+1000%  --top 3" \
+  GITHUB_OUTPUT=$tmp/out2 bash "$root/scripts/action/compare.sh" >"$tmp/compare2.log" 2>&1)
 check "second compare exits 0" test $? = 0
 md2=$(output "$tmp/out2" markdown-path)
 # (a zero-width space after '@': no label becomes a mention)
 check "the given labels win" grep -qF "tracediff: **main@$(printf '\342\200\213')abc1234** → **PR-42**" "$md2"
+check "INPUT_ARGS reach tracediff unexpanded" grep -qF 'optional:kernel:*gemm*>+1000%' "$md2"
 check "--report-url is linked, escaped" grep -qF '[Full report](https://ci.example/r?id=%281%29)' "$md2"
 GITHUB_OUTPUT=$tmp/out2 bash "$root/scripts/pr-comment.sh" "$md2" >"$tmp/comment2.log" 2>&1
 check "second pr-comment.sh succeeds" test $? = 0
