@@ -10,7 +10,7 @@ cd "$(dirname "$0")/.."
 packages=(g++ cmake make pkg-config libboost-json1.81-dev libboost-test1.81-dev libcli11-dev
           libkainjow-mustache-dev zlib1g-dev libdeflate-dev libisal-dev)
 if [[ "${1:-}" == "--test" ]]; then
-  packages+=(chromium clang ninja-build time cmark-gfm)
+  packages+=(chromium clang ninja-build time cmark-gfm python3 curl)  # python3, curl: the GitHub Action test
   # node and npm may come from elsewhere (nodesource's nodejs bundles npm).
   command -v node >/dev/null && command -v npm >/dev/null || packages+=(nodejs npm)
 fi

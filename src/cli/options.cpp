@@ -4,7 +4,9 @@
 
 #include <charconv>
 #include <cmath>
+#include <cstdlib>
 #include <iostream>
+#include <optional>
 #include <set>
 #include <tuple>
 
@@ -75,6 +77,42 @@ const std::map<std::string, analysis::LauncherLevel>& launcher_levels() {
       {"outermost", analysis::LauncherLevel::outermost},
       {"module", analysis::LauncherLevel::module}};
   return levels;
+}
+
+namespace {
+
+// A commit hash as CI systems give it: 7 to 64 hex digits (the first 7 kept).
+std::optional<std::string> short_sha(const char* value) {
+  if (value == nullptr) return std::nullopt;
+  const std::string_view v(value);
+  if (v.size() < 7 || v.size() > 64) return std::nullopt;
+  for (char c : v)
+    if (!((c >= '0' && c <= '9') || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F'))) return std::nullopt;
+  return std::string(v.substr(0, 7));
+}
+
+}  // namespace
+
+void default_labels_from_ci(Options& o, const char* (*getenv)(const char*)) {
+  auto test = short_sha(getenv("GITHUB_SHA"));
+  if (!test) test = short_sha(getenv("CI_COMMIT_SHORT_SHA"));
+  const auto control = short_sha(getenv("CI_MERGE_REQUEST_DIFF_BASE_SHA"));
+  if (test && *test != o.label_control) o.label_test = *test;
+  if (control && *control != o.label_test) o.label_control = *control;
+}
+
+void check_report_url(const std::string& url) {
+  constexpr std::size_t k_max = 2000;
+  if (url.size() > k_max) throw UsageError("--report-url: longer than 2,000 characters");
+  std::string lower;
+  for (char c : url.substr(0, 8)) lower += static_cast<char>(c >= 'A' && c <= 'Z' ? c - 'A' + 'a' : c);
+  const std::size_t host = lower.rfind("https://", 0) == 0 ? 8 : lower.rfind("http://", 0) == 0 ? 7 : 0;
+  if (host == 0) throw UsageError("--report-url: only http:// and https:// URLs are linked");
+  if (url.size() == host || url[host] == '/' || url[host] == '?' || url[host] == '#')
+    throw UsageError("--report-url: no host after the scheme");
+  for (unsigned char c : url)
+    if (c <= 0x20 || c >= 0x7f)
+      throw UsageError("--report-url: spaces, control characters and non-ASCII must be percent-encoded");
 }
 
 void parse_min_change(const std::string& text, analysis::CompareOptions& o) {
@@ -178,6 +216,10 @@ ParseOutcome parse_options(int argc, const char* const* argv, Options& o) {
   app.add_option("--label-control", o.label_control, "Display label of CONTROL")
       ->default_val("Control")->group("Outputs");
   app.add_option("--label-test", o.label_test, "Display label of TEST")->default_val("Test")->group("Outputs");
+  app.add_option("--report-url", o.report_url,
+                 "Link to the full report under the Markdown's verdict (http or https), e.g. the\n"
+                 "CI run's artifacts")
+      ->type_name("URL")->group("CI");
   app.add_flag("-q,--quiet", o.quiet, "No warnings on stderr (they stay in the outputs)")->group("Outputs");
 
   std::string control_rank = "default", test_rank = "default";
@@ -268,7 +310,10 @@ ParseOutcome parse_options(int argc, const char* const* argv, Options& o) {
   for (const auto& expr : fail_on) o.fail_on.push_back(analysis::parse_gate_condition(expr));
   const int to_stdout = (o.csv == "-") + (o.json == "-") + (o.html == "-") + (o.markdown == "-");
   if (to_stdout > 1) throw UsageError("only one output can go to stdout ('-')");
+  if (app.count("--label-control") == 0 && app.count("--label-test") == 0)
+    default_labels_from_ci(o, [](const char* name) -> const char* { return std::getenv(name); });
   if (o.label_control == o.label_test) throw UsageError("--label-control and --label-test must differ");
+  if (app.count("--report-url") > 0) check_report_url(o.report_url);
 
   for (const auto& m : min_change) parse_min_change(m, o.compare);
   o.compare.top = o.top;

@@ -20,6 +20,7 @@ struct Options {
   analysis::CompareOptions compare;
   analysis::SummarizeOptions summarize;
   std::string label_control = "Control", label_test = "Test";
+  std::string report_url;   // --report-url: http(s) only, no control characters or spaces
   int top = 10;
   unsigned threads = 0;
   bool quiet = false;
@@ -40,6 +41,16 @@ ParseOutcome parse_options(int argc, const char* const* argv, Options& options);
 
 // --launcher's values, for both commands that summarise.
 const std::map<std::string, analysis::LauncherLevel>& launcher_levels();
+
+// Labels from the CI's commit when no --label-* is given: TEST from GITHUB_SHA (its
+// first 7 characters) or CI_COMMIT_SHORT_SHA, CONTROL from
+// CI_MERGE_REQUEST_DIFF_BASE_SHA (GitLab). Values that are not a plain hash are
+// ignored. getenv is a parameter so that tests need no environment.
+void default_labels_from_ci(Options& options, const char* (*getenv)(const char*));
+
+// --report-url: http:// or https:// with a host, printable ASCII only, at most 2,000
+// characters. Throws UsageError.
+void check_report_url(const std::string& url);
 
 // "5%" sets the relative threshold, "2us"/"0.5ms"/... the absolute one. Throws UsageError.
 void parse_min_change(const std::string& text, analysis::CompareOptions& options);

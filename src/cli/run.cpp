@@ -12,6 +12,7 @@
 #include <thread>
 
 #include "analysis/compare.hpp"
+#include "analysis/verdict.hpp"
 #include "cli/load.hpp"
 #include "cli/options.hpp"
 #include "cli/summary_commands.hpp"
@@ -173,6 +174,7 @@ int run_checked(int argc, const char* const* argv) {
   progress.finish();
   report.gate = analysis::evaluate_gate(o.fail_on, report);
   report.gate_heading = analysis::gate_heading(report.gate);
+  report.verdict_line = analysis::verdict_line(report);
 
   // All or nothing: every file output is written to a temporary, then all are swapped
   // into place together; standard output comes last, so a reader that goes away
@@ -188,6 +190,7 @@ int run_checked(int argc, const char* const* argv) {
     out.add(*o.markdown, [&](std::ostream& s) {
       output::MarkdownOptions mo;
       mo.top = o.top;
+      mo.report_url = o.report_url;
       output::write_markdown(report, mo, s);
     });
   }

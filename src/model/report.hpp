@@ -378,6 +378,7 @@ struct DiffReport {
   std::vector<SideDifference> sides_differ;
   std::vector<GateResult> gate;         // --fail-on, in the order given
   std::string gate_heading;             // "Gate failed: 1 of 3 --fail-on conditions hold", ...
+  std::string verdict_line;             // analysis::verdict_line, after the gate: what a PR comment opens with
   bool queue_backs_up = false;          // GPU work outlives its step on a side (a note says where)
   ChartRows charts;                     // what the HTML report's charts draw
   Embedded embedded;                    // what the HTML report embeds of its long lists

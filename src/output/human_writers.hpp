@@ -34,9 +34,11 @@ void write_terminal_summary(const model::DiffReport& report, const TerminalOptio
 struct MarkdownOptions {
   int top = 10;                  // rows in each of the regressions and improvements tables
   std::size_t max_bytes = 65000; // hard cap (a GitHub comment holds 65,536 characters)
+  std::string report_url;        // --report-url: linked under the verdict (validated by cli: http or https)
 };
 
-// GitHub-flavoured Markdown: headline, gate, group sizes, top regressions and
+// GitHub-flavoured Markdown: the verdict line (report.verdict_line), the commits and
+// a link to the full report, headline, gate, group sizes, top regressions and
 // improvements, added and deleted names, input problems. Never longer than
 // options.max_bytes bytes whatever the input: tables are cut with "… N more rows".
 // Every trace string is escaped, so names cannot break a table or inject HTML.

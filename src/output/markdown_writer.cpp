@@ -152,8 +152,8 @@ std::string top_table(const char* title, const model::TopList& list, const DiffR
   std::string head = "#### " + md_text(detail::top_heading(title, list, r)) + "\n\n";
   if (list.rows.empty()) return head + "None.\n\n";
   head +=
-      "| Name | Device | Control | Test | \xCE\x94 | \xCE\x94% | Called from |\n"
-      "|:--|:--|--:|--:|--:|--:|:--|\n";
+      "| \xCE\x94% | \xCE\x94 | Control | Test | Name | Device | Called from |\n"
+      "|--:|--:|--:|--:|:--|:--|:--|\n";
   std::vector<std::string> lines;
   for (std::size_t k = 0; k < list.rows.size(); ++k) {
     const auto& row = r.rows[list.rows[k]];
@@ -164,10 +164,12 @@ std::string top_table(const char* title, const model::TopList& list, const DiffR
     const double c = row.per_step_basis ? row.control_step.total_ns : static_cast<double>(row.control.total_ns);
     const double t = row.per_step_basis ? row.test_step.total_ns : static_cast<double>(row.test.total_ns);
     const auto test_name = row.test_label.empty() ? std::string() : "<br>test: " + markdown_code_cell(plain(row.test_label));
-    lines.push_back("| " + markdown_code_cell(plain(row.label)) + test_name + " | " + model::device_name(row.device) + " | " +
-                    format_duration_ns(to_ns(c), false) + " | " + format_duration_ns(to_ns(t), false) + " | " +
-                    format_duration_ns(to_ns(t - c), true) + " | " + format_pct(row.pct, c == 0 && t != 0) +
-                    mark(row.verdict, r.hta_compat) + " | " + (path.empty() ? std::string() : markdown_code_cell(plain(path))) +
+    // Numbers first: a long name must not push them off a narrow screen.
+    lines.push_back("| " + format_pct(row.pct, c == 0 && t != 0) + mark(row.verdict, r.hta_compat) + " | " +
+                    format_duration_ns(to_ns(t - c), true) + " | " + format_duration_ns(to_ns(c), false) + " | " +
+                    format_duration_ns(to_ns(t), false) + " | " + markdown_code_cell(plain(row.label)) + test_name + " | " +
+                    model::device_name(row.device) + " | " +
+                    (path.empty() ? std::string() : markdown_code_cell(plain(path))) +
                     (row.flops_per_call ? " " + md_text(detail::flops_words(row)) : std::string()) + " |\n");
   }
   return bounded_block(head, lines, list.rows.size(), budget) + "\n";
@@ -209,11 +211,42 @@ std::string gate_section(const std::vector<model::GateResult>& gate, const std::
   return bounded_block(head, lines, lines.size(), budget) + "\n";
 }
 
-std::string headline(const DiffReport& r) {
+// A URL made safe as a Markdown link destination: cli/ let only http(s) and printable
+// ASCII through; what could end the destination or the link is percent-encoded.
+std::string link_target(std::string_view url) {
+  static constexpr char k_hex[] = "0123456789ABCDEF";
+  std::string out;
+  for (unsigned char c : url) {
+    const bool keep = (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') ||
+                      std::string_view("-._~:/?#@!$&*+,;=%").find(static_cast<char>(c)) != std::string_view::npos;
+    if (keep) {
+      out += static_cast<char>(c);
+    } else {
+      out += '%';
+      out += k_hex[c >> 4];
+      out += k_hex[c & 15];
+    }
+  }
+  return out;
+}
+
+// The verdict first (what a reviewer reads in a notification), then the commits and
+// the link to the full report.
+std::string headline(const DiffReport& r, const MarkdownOptions& o) {
   const auto& c = r.control;
   const auto& t = r.test;
-  std::string out = "<!-- tracediff-report -->\n### tracediff: " + label(c, "Control") + " \xE2\x86\x92 " +
-                    label(t, "Test") + "\n\n";
+  const std::string sides = label(c, "Control") + " \xE2\x86\x92 " + label(t, "Test");
+  std::string out = "<!-- tracediff-report -->\n";
+  if (r.verdict_line.empty()) {
+    out += "### tracediff: " + sides + "\n\n";
+  } else {
+    out += "### " + md_text(r.verdict_line) + "\n\n";
+    out += "tracediff: **" + label(c, "Control") + "** \xE2\x86\x92 **" + label(t, "Test") + "**";
+    if (!o.report_url.empty()) out += " \xC2\xB7 [Full report](" + link_target(o.report_url) + ")";
+    out += "\n\n";
+  }
+  if (r.verdict_line.empty() && !o.report_url.empty())
+    out += "[Full report](" + link_target(o.report_url) + ")\n\n";
   if (!r.sides_differ.empty()) {
     out += "> [!WARNING]\n> **The sides differ**, the likeliest cause of a change:\n";
     for (const auto& d : r.sides_differ)
@@ -299,7 +332,7 @@ void hard_cap(std::string& s, std::size_t n) {
 
 void write_markdown(const model::DiffReport& r, const MarkdownOptions& o, std::ostream& out) {
   const std::size_t cap = o.max_bytes;
-  const std::string head = headline(r);
+  const std::string head = headline(r, o);
   const std::string gate = gate_section(r.gate, r.gate_heading, 8000);
   // Notes right under the headline, as in the other views; input problems at the end.
   const std::string note_block = notes(r, 4000);

@@ -65,7 +65,8 @@ std::vector<std::string> markdown_list(const std::string& md, const std::string&
   if (start == std::string::npos) return out;
   const auto end = md.find("\n\n####", start + 1);
   for (const auto& l : lines_of(md.substr(start, end == std::string::npos ? std::string::npos : end - start))) {
-    if (l.rfind("| `", 0) != 0) continue;
+    // Numbers come first; the name is the row's first code span.
+    if (l.rfind("| ", 0) != 0 || l.find('`') == std::string::npos) continue;
     const auto a = l.find('`') + 1;
     out.push_back(l.substr(a, l.find('`', a) - a));
   }

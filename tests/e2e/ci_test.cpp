@@ -88,7 +88,9 @@ BOOST_AUTO_TEST_CASE(malformed_gate_is_a_usage_error_before_reading) {
 BOOST_AUTO_TEST_CASE(markdown_to_stdout) {
   const auto r = run_cli(args({"--markdown", "-", "--fail-on", "added>0"}));
   BOOST_TEST(r.exit_code == 3, r.err);
-  BOOST_TEST(r.out.rfind("<!-- tracediff-report -->\n### tracediff: Control \xE2\x86\x92 Test", 0) == 0, r.out);
+  // The verdict first (the gate failed), then the sides.
+  BOOST_TEST(r.out.rfind("<!-- tracediff-report -->\n### \xE2\x9D\x8C Gate failed (1 of 1 condition)", 0) == 0, r.out);
+  BOOST_TEST(r.out.find("\n\ntracediff: **Control** \xE2\x86\x92 **Test**\n") != std::string::npos, r.out);
   BOOST_TEST(r.out.find("| Step time |") != std::string::npos, r.out);
   BOOST_TEST(r.out.find("**By count:** 1 added \xC2\xB7 1 deleted") != std::string::npos, r.out);
   BOOST_TEST(r.out.find("#### Regressions (per step)") != std::string::npos);
@@ -104,7 +106,7 @@ BOOST_AUTO_TEST_CASE(markdown_to_file_and_summary_on_stdout) {
   const auto r = run_cli(args({"--markdown", out + "/comment.md", "--label-control", "main", "--label-test", "PR"}));
   BOOST_TEST(r.exit_code == 0, r.err);
   const auto md = read_file(out + "/comment.md");
-  BOOST_TEST(md.find("### tracediff: main \xE2\x86\x92 PR") != std::string::npos, md);
+  BOOST_TEST(md.find("tracediff: **main** \xE2\x86\x92 **PR**") != std::string::npos, md);
   // The terminal summary: stdout is not a terminal here, so no colour.
   BOOST_TEST(r.out.rfind("tracediff: main \xE2\x86\x92 PR\n", 0) == 0, r.out);
   BOOST_TEST(r.out.find("Step time") != std::string::npos);

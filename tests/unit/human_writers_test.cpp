@@ -103,7 +103,7 @@ BOOST_AUTO_TEST_CASE(markdown_escapes_hostile_names) {
   // Every row of the top tables keeps its seven cells (the last: where it was called from).
   bool saw_top = false;
   for (const auto& r : table_rows(md)) {
-    if (r.find("| Name |") == 0) saw_top = true;
+    if (r.find("| Name |") != std::string::npos) saw_top = true;  // after the numbers
     if (r.find("cpu |") != std::string::npos || r.find("gpu |") != std::string::npos)
       BOOST_TEST(cell_count(r) == 7u, r);
   }
