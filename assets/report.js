@@ -66,7 +66,18 @@
 
   // --- charts
   var COLORS = { c: '#4e79a7', t: '#e8772e', d: '#7a6bb0', slower: '#b42318', faster: '#067647', same: '#a3abb8',
-                 untestable: '#d0d5dd' };
+                 untestable: '#d0d5dd', fg: '#1d2433', grid: '#e6e9ee' };
+  // The chart colours come from the stylesheet's variables, so that they follow the
+  // light or dark theme (read again when the theme changes).
+  var CSS_VARS = { c: '--control', t: '--test', d: '--diff', slower: '--worse', faster: '--better', same: '--same',
+                   untestable: '--faint', fg: '--fg', grid: '--grid' };
+  function readColors() {
+    var style = getComputedStyle(root);
+    Object.keys(CSS_VARS).forEach(function (k) {
+      var v = style.getPropertyValue(CSS_VARS[k]).trim();
+      if (v) COLORS[k] = v;
+    });
+  }
   var VERDICT_WORDS = { same: 'same within noise', untestable: 'not testable' };
   var charts = {};
 
@@ -151,7 +162,7 @@
           },
           scales: {
             x: {
-              grid: { color: '#eef0f3' },
+              grid: { color: COLORS.grid },
               title: { display: true, text: axis },
               ticks: {
                 maxRotation: 0,
@@ -179,11 +190,21 @@
     var font = getComputedStyle(document.body).fontFamily;
     Chart.defaults.font.family = font;
     Chart.defaults.font.size = 12;
-    Chart.defaults.color = '#1d2433';
+    readColors();
+    Chart.defaults.color = COLORS.fg;
     data.charts.forEach(drawChart);
     onTimeChange.push(function () {
       data.charts.forEach(function (spec) { if (spec.self) drawChart(spec); });
     });
+    // Light <-> dark while the page is open: recolour the charts.
+    var scheme = window.matchMedia && window.matchMedia('(prefers-color-scheme: dark)');
+    if (scheme && scheme.addEventListener) {
+      scheme.addEventListener('change', function () {
+        readColors();
+        Chart.defaults.color = COLORS.fg;
+        data.charts.forEach(drawChart);
+      });
+    }
   }
 
   // --- the table
@@ -335,7 +356,33 @@
     openTarget();
   }
 
+  // --- the sticky header's height, for scroll-margin-top (it wraps on narrow windows)
+  function trackHeader() {
+    var top = document.querySelector('.top');
+    if (!top) return;
+    function measure() {
+      var sticky = getComputedStyle(top).position === 'sticky';
+      root.style.setProperty('--top-h', (sticky ? Math.ceil(top.getBoundingClientRect().height) : 0) + 'px');
+    }
+    measure();
+    if (typeof ResizeObserver !== 'undefined') new ResizeObserver(measure).observe(top);
+    window.addEventListener('resize', measure);
+  }
+
+  // --- paper: the charts take the printed page's width, and the window's again after
+  function trackPrint() {
+    function resizeAll() {
+      Object.keys(charts).forEach(function (id) {
+        try { charts[id].resize(); } catch (e) { /* keep the last drawing */ }
+      });
+    }
+    window.addEventListener('beforeprint', resizeAll);
+    window.addEventListener('afterprint', resizeAll);
+  }
+
   root.classList.add('js');
+  trackHeader();
+  trackPrint();
   initTable();
   initLaunchers();
   drawCharts();
