@@ -5,7 +5,8 @@
 # operator name shown as text, the call tree (flame graph drawn, zoom, search, hover, the
 # tree table's keyboard, a hostile name inert in it), the page without JavaScript, a
 # --hta-compat report, dark mode and text contrast in both themes, print (A4, colours
-# kept, pdf), 900 px and 400 px windows, and a
+# kept, pdf), 900 px and 400 px windows, the filter's syntax (terms, -term, /regex/), the
+# view in the URL hash, the charts following the filter and a click on a bar, and a
 # comparison of 100,000 names a side (a page under 10 MB that says what it left out and
 # is interactive within a few seconds). Installs what is missing first (Debian's chromium,
 # node and npm when run as root; the pinned playwright-core with npm ci).

@@ -56,7 +56,7 @@ async function step(name, fn) {
 
 // Opens a report and records what would betray a broken page.
 async function open(context, file) {
-  const url = pathToFileURL(resolve(file)).href;
+  const url = file.startsWith('file:') ? file : pathToFileURL(resolve(file)).href;
   const page = await context.newPage();
   page.setDefaultTimeout(10000);
   const log = { errors: [], requests: [], dialogs: [] };
@@ -564,6 +564,113 @@ try {
   await context.close();
 
   // --- the hostile name
+  await step('filter syntax, URL hash, charts follow, chart click', async () => {
+    const ctx = await browser.newContext({ viewport: { width: 1400, height: 1000 } });
+    const { page: p, log: l, url } = await open(ctx, args.report);
+    await p.waitForFunction(() => document.querySelectorAll('figure.chart.drawn').length >= 2, null, { timeout: 10000 }).catch(() => {});
+    // What the filter sees of a row: its name (full), category and launcher, lower case.
+    const visible = () => p.$$eval('#diff-table tbody tr:not([hidden])', (trs) => trs.map((tr) => {
+      const nm = tr.cells[0];
+      const name = nm.getAttribute('title') || (nm.firstChild && nm.firstChild.nodeType === 3 ? nm.firstChild.nodeValue : '');
+      return { name, text: (name + '\n' + nm.textContent + '\n' + tr.cells[1].textContent).toLowerCase() };
+    }));
+    const setFilter = async (q) => {
+      await p.fill('#filter', q);
+      await p.evaluate(() => new Promise((r) => requestAnimationFrame(() => setTimeout(r, 0))));
+    };
+    const all = (await visible()).length;
+    await setFilter('aten');
+    const aten = await visible();
+    await setFilter('aten mm');
+    const both = await visible();
+    check('filter: several terms are ANDed', both.length > 0 && both.length < aten.length &&
+      both.every((r) => r.text.includes('aten') && r.text.includes('mm')), `${both.length} of ${aten.length}`);
+    await setFilter('-aten');
+    const notAten = await visible();
+    check('filter: -term excludes', notAten.length > 0 && notAten.every((r) => !r.text.includes('aten')) &&
+      notAten.length + aten.length === all, `${notAten.length} + ${aten.length} vs ${all}`);
+    await setFilter('/^aten::(mm|bmm|addmm)$/');
+    const re = await visible();
+    check('filter: /regex/ matches', re.length > 0 && re.every((r) => /^aten::(mm|bmm|addmm)$/m.test(r.text)),
+      re.slice(0, 4).map((r) => r.name).join(', '));
+    await setFilter('/[unclosed/');
+    const bad = await visible();
+    check('filter: an invalid regex is text, no exception', l.errors.length === 0 &&
+      bad.length === (await p.$$eval('#diff-table tbody tr', (trs) => trs.filter((tr) => tr.textContent.toLowerCase().includes('/[unclosed/')).length)),
+      `${bad.length} rows; ${l.errors.join('; ')}`);
+
+    // The charts follow the filter: the time chart shows the visible rows only.
+    const chartNames = () => p.evaluate(() => {
+      const c = Chart.getChart(document.querySelector('#chart-duration canvas'));
+      return c ? c.data.labels.map(String) : null;
+    });
+    const before = await chartNames();
+    const hash0 = await canvasHash(p, 'duration');
+    await setFilter('aten -mm');
+    const vis = (await visible()).map((r) => r.name);
+    const after = await chartNames();
+    const inVis = (label) => vis.some((n) => n.startsWith(label.replace(/\u2026$/, '')));
+    check('charts follow the filter: bars of visible rows only', after && after.length > 0 && after.every(inVis) &&
+      (await canvasHash(p, 'duration')) !== hash0, JSON.stringify(after && after.slice(0, 3)));
+    check('charts follow the filter: a hidden row is no bar', !after.some((lab) => /^aten::mm$/.test(lab)));
+
+    // The view in the URL: filter, sort and an unticked box, opened again elsewhere.
+    const dcol = await headerIndex(p, (t) => t.startsWith('Δ') && t.includes('/ step'));
+    await p.locator('#diff-table thead th').nth(dcol).locator('button').click();
+    await p.evaluate(() => {
+      const box = document.querySelector('.controls input[name="verdict"][value="same"]');
+      box.checked = false;
+      box.dispatchEvent(new Event('change', { bubbles: true }));
+    });
+    const hash = await p.evaluate(() => location.hash);
+    const order = (await visible()).map((r) => r.name);
+    check('hash holds the view', /f=/.test(hash) && /s=\d+[ad]/.test(hash) && /x=/.test(hash), hash);
+    const { page: q, log: lq } = await open(ctx, url + hash);
+    await q.waitForFunction(() => document.querySelectorAll('figure.chart.drawn').length >= 2, null, { timeout: 10000 }).catch(() => {});
+    const restored = await q.evaluate((dcol) => ({
+      filter: document.getElementById('filter').value,
+      sort: document.querySelectorAll('#diff-table thead th')[dcol].getAttribute('aria-sort'),
+      same: document.querySelector('.controls input[name="verdict"][value="same"]').checked,
+      order: [...document.querySelectorAll('#diff-table tbody tr:not([hidden])')].map((tr) => {
+        const nm = tr.cells[0];
+        return nm.getAttribute('title') || (nm.firstChild && nm.firstChild.nodeType === 3 ? nm.firstChild.nodeValue : '');
+      }),
+      labels: Chart.getChart(document.querySelector('#chart-duration canvas')).data.labels.map(String),
+    }), dcol);
+    check('hash restored: filter', restored.filter === 'aten -mm', restored.filter);
+    check('hash restored: sort', restored.sort !== null, String(restored.sort));
+    check('hash restored: unticked box', restored.same === false);
+    check('hash restored: same rows in the same order', JSON.stringify(restored.order) === JSON.stringify(order),
+      `${restored.order.length} vs ${order.length}`);
+    check('hash restored: charts follow', restored.labels.every(inVis));
+    check('hash restored: no script errors', lq.errors.length === 0, lq.errors.join('; '));
+    await q.close();
+
+    // A click on a bar: its row scrolled into view and highlighted.
+    await setFilter('');
+    const bar = await p.evaluate(() => {
+      const canvas = document.querySelector('#chart-duration canvas');
+      canvas.scrollIntoView({ block: 'center' });
+      const c = Chart.getChart(canvas);
+      const el = c.getDatasetMeta(1).data[0];
+      const b = canvas.getBoundingClientRect();
+      return { x: b.x + (el.x + el.base) / 2, y: b.y + el.y, label: String(c.data.labels[0]) };
+    });
+    await p.mouse.click(bar.x, bar.y);
+    await p.evaluate(() => new Promise((r) => requestAnimationFrame(() => setTimeout(r, 50))));
+    const lit = await p.evaluate(() => {
+      const tr = document.querySelector('#diff-table tbody tr.lit');
+      if (!tr) return null;
+      const nm = tr.cells[0];
+      const r = tr.getBoundingClientRect();
+      return { name: nm.getAttribute('title') || nm.firstChild.nodeValue, inView: r.top >= 0 && r.bottom <= innerHeight };
+    });
+    check('chart click: the bar\'s row highlighted and in view', lit && lit.inView && lit.name.startsWith(bar.label.replace(/\u2026$/, '')),
+      JSON.stringify({ lit, bar: bar.label }));
+    check('filter/hash/chart: no script errors', l.errors.length === 0, l.errors.join('; '));
+    await ctx.close();
+  });
+
   await step('dark mode and contrast', async () => {
     for (const scheme of ['light', 'dark']) {
       const ctx = await browser.newContext({ viewport: { width: 1400, height: 1000 }, colorScheme: scheme });
