@@ -121,13 +121,14 @@ say "rendering the --hta-compat report"
 "$bin" "${pair[@]}" --hta-compat -o "$work/compat.html" -q >&2
 
 # Kernel names of ~1,800 characters that differ only in the middle, on two different
-# GPUs: labels must differ, the banner must say the sides differ, tooltips must wrap.
+# GPUs: labels must differ, the banner must say the sides differ, tooltips must wrap;
+# a warm-up step on each side, marked in the step-time chart.
 tracegen="$(dirname "$bin")/tools/tracegen/tracegen"
 names=()
 if [ -x "$tracegen" ]; then
   say "rendering the long-names report"
-  "$tracegen" --out "$work/names/c" --ranks 1 --steps 6 --long-names 5 >/dev/null 2>&1
-  "$tracegen" --out "$work/names/t" --ranks 1 --steps 6 --long-names 5 --slowdown cutlass=1.5 \
+  "$tracegen" --out "$work/names/c" --ranks 1 --steps 6 --long-names 5 --warmup-steps 1 >/dev/null 2>&1
+  "$tracegen" --out "$work/names/t" --ranks 1 --steps 6 --long-names 5 --warmup-steps 1 --slowdown cutlass=1.5 \
     --gpu-name "Tesla V100-SXM2-16GB" >/dev/null 2>&1
   "$bin" "$work/names/c" "$work/names/t" -o "$work/names.html" -q >&2
   names=(--names-report "$work/names.html")

@@ -564,6 +564,55 @@ try {
   await context.close();
 
   // --- the hostile name
+  // R.html, and N.html (a warm-up step a side) when given.
+  for (const [tag, file] of [['', args.report], ['names report: ', args['names-report']]]) {
+  if (!file) continue;
+  await step(`${tag}the spread: sparklines and step time per step`, async () => {
+    const ctx = await browser.newContext({ viewport: { width: 1400, height: 1000 } });
+    const { page: p } = await open(ctx, file);
+    const sp = await p.evaluate(() => {
+      const rows = [...document.querySelectorAll('#diff-table tbody tr')];
+      const pts = (pl) => (pl ? pl.getAttribute('points').trim().split(/\s+/).map((p) => p.split(',').map(Number)) : []);
+      const sparks = rows.map((tr) => {
+        const svg = tr.querySelector('td.vd svg.spark');
+        if (!svg) return null;
+        const c = pts(svg.querySelector('polyline.c'));
+        const t = pts(svg.querySelector('polyline.t'));
+        const b = svg.getBoundingClientRect();
+        return { c: c.length, t: t.length, inBox: [...c, ...t].every(([x, y]) => x >= 0 && x <= 72 && y >= 0 && y <= 18), w: b.width };
+      });
+      const fig = document.getElementById('step-chart');
+      const chart = fig && fig.querySelector('svg.step-chart');
+      const details = [...document.querySelectorAll('details.step-details tbody tr')];
+      const cut = !!document.querySelector('details.step-details .hint');
+      return {
+        rows: rows.length,
+        sparks: sparks.filter(Boolean),
+        chart: chart ? {
+          c: pts(chart.querySelector('polyline.c')).length,
+          t: pts(chart.querySelector('polyline.t')).length,
+          warm: chart.querySelectorAll('circle.warm').length,
+          width: chart.getBoundingClientRect().width,
+          figWidth: fig.getBoundingClientRect().width,
+        } : null,
+        steps: { c: details.filter((tr) => tr.classList.contains('side-c')).length, t: details.filter((tr) => tr.classList.contains('side-t')).length,
+          warm: details.filter((tr) => tr.classList.contains('warm')).length, cut },
+      };
+    });
+    check(`${tag}sparklines: one in every row`, sp.sparks.length === sp.rows && sp.rows > 0, `${sp.sparks.length} of ${sp.rows}`);
+    check(`${tag}sparklines: both sides, at most 48 points each, inside their box`,
+      sp.sparks.every((k) => k.c >= 2 && k.t >= 2 && k.c <= 48 && k.t <= 48 && k.inBox && k.w > 40), JSON.stringify(sp.sparks.find((k) => !(k.c >= 2 && k.t >= 2 && k.inBox))));
+    check(`${tag}step time per step: chart present`, sp.chart !== null);
+    if (sp.chart) {
+      check(`${tag}step time per step: a point per step on each side`, sp.steps.cut || (sp.chart.c === sp.steps.c && sp.chart.t === sp.steps.t),
+        `${JSON.stringify(sp.chart)} vs ${JSON.stringify(sp.steps)}`);
+      check(`${tag}step time per step: warm-up steps marked`, sp.steps.cut || (sp.chart.warm === sp.steps.warm && (tag === '' || sp.steps.warm > 0)), `${sp.chart.warm} vs ${sp.steps.warm}`);
+      check(`${tag}step time per step: spans its figure`, sp.chart.width >= 0.6 * sp.chart.figWidth, `${sp.chart.width} of ${sp.chart.figWidth}`);
+    }
+    await ctx.close();
+  });
+  }
+
   await step('filter syntax, URL hash, charts follow, chart click', async () => {
     const ctx = await browser.newContext({ viewport: { width: 1400, height: 1000 } });
     const { page: p, log: l, url } = await open(ctx, args.report);
