@@ -600,8 +600,8 @@ try {
       };
     });
     check(`${tag}sparklines: one in every row`, sp.sparks.length === sp.rows && sp.rows > 0, `${sp.sparks.length} of ${sp.rows}`);
-    check(`${tag}sparklines: both sides, at most 48 points each, inside their box`,
-      sp.sparks.every((k) => k.c >= 2 && k.t >= 2 && k.c <= 48 && k.t <= 48 && k.inBox && k.w > 40), JSON.stringify(sp.sparks.find((k) => !(k.c >= 2 && k.t >= 2 && k.inBox))));
+    check(`${tag}sparklines: both sides, at most 20 points each, inside their box`,
+      sp.sparks.every((k) => k.c >= 2 && k.t >= 2 && k.c <= 20 && k.t <= 20 && k.inBox && k.w > 40), JSON.stringify(sp.sparks.find((k) => !(k.c >= 2 && k.t >= 2 && k.inBox))));
     check(`${tag}step time per step: chart present`, sp.chart !== null);
     if (sp.chart) {
       check(`${tag}step time per step: a point per step on each side`, sp.steps.cut || (sp.chart.c === sp.steps.c && sp.chart.t === sp.steps.t),
