@@ -87,7 +87,7 @@
   var tableApi = null;
 
   // A chart's rows: those analysis chose, or, while the table is filtered, the visible rows
-  // that changed most (time per step: built from the table's cells), else the chosen rows
+  // that changed most (the time chart: built from the table's cells), else the chosen rows
   // that are still visible.
   function chartRows(spec) {
     var rows = spec.self && selfMode() ? spec.self : spec.rows;
@@ -459,7 +459,7 @@
         var tr = rowByName(name);
         return !!tr && !tr.hidden;
       },
-      // The visible rows that changed most per step (|Δ|), as chart rows.
+      // The visible rows that changed most (largest |Δ|), as chart rows.
       topRows: function (k) {
         var self = selfMode();
         var pick = function (td) {

@@ -404,9 +404,9 @@ BOOST_AUTO_TEST_CASE(no_js_table_has_every_row_in_impact_order) {
   // Regressions and improvements differ by colour class and by verdict symbol and word.
   BOOST_TEST(html.find("class=\"worse\" data-change") != std::string::npos);
   BOOST_TEST(html.find("class=\"better\" data-change") != std::string::npos);
-  BOOST_TEST(html.find("<span aria-hidden=\"true\">\xE2\x96\xB2</span> slower</td>") != std::string::npos);  // ▲
-  BOOST_TEST(html.find("<span aria-hidden=\"true\">\xE2\x96\xBC</span> faster</td>") != std::string::npos);  // ▼
-  BOOST_TEST(html.find("<span aria-hidden=\"true\">\xE2\x89\x88</span> same within noise</td>") != std::string::npos);  // ≈
+  BOOST_TEST(html.find("<span aria-hidden=\"true\">\xE2\x96\xB2</span> slower<svg class=\"spark\"") != std::string::npos);  // ▲
+  BOOST_TEST(html.find("<span aria-hidden=\"true\">\xE2\x96\xBC</span> faster<svg class=\"spark\"") != std::string::npos);  // ▼
+  BOOST_TEST(html.find("<span aria-hidden=\"true\">\xE2\x89\x88</span> same within noise<svg class=\"spark\"") != std::string::npos);  // ≈
 }
 
 BOOST_AUTO_TEST_CASE(table_cells_show_per_step_totals_self_and_verdicts) {
@@ -834,7 +834,7 @@ BOOST_AUTO_TEST_CASE(a_report_past_every_bound_stays_under_ten_megabytes) {
   BOOST_TEST(table_rows(html).size() == analysis::detail::k_embedded_rows);
   // Every row shows both sides' spread, each at its bound of 20 points.
   BOOST_TEST(count(html, "<svg class=\"spark\"") == analysis::detail::k_embedded_rows);
-  BOOST_TEST(count(html, "<polyline class=\"c\"") == analysis::detail::k_embedded_rows);
+  BOOST_TEST(count(html, "<svg class=\"spark\" viewBox=\"0 0 72 18\"><polyline class=\"c\"") == analysis::detail::k_embedded_rows);
   BOOST_TEST(html.find("<strong>4,000 rows left out</strong> of this page") != std::string::npos);
   BOOST_TEST(html.find("<code>--csv FILE</code>, <code>--json FILE</code>") != std::string::npos);
   BOOST_TEST(html.find("<strong>350 launching operators left out</strong>") != std::string::npos);

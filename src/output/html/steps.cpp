@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "output/html/sections.hpp"
+#include "util/escape.hpp"
 #include "util/format.hpp"
 
 namespace tracediff::output::html {
@@ -113,11 +114,12 @@ void step_chart(const DiffReport& r, data& ctx) {
     ctx.set("step_chart", std::string());
     return;
   }
+  const auto unit = html_escape(r.unit);  // the only text in the markup: escaped here
   // Plot area: x 56..712, y 8..148 of a 720 × 172 box.
   constexpr double x0 = 56, x1 = 712, y0 = 8, y1 = 148;
   const std::size_t most = std::max(sides[0].size(), sides[1].size());
   char buf[96];
-  std::string svg = "<svg class=\"step-chart\" viewBox=\"0 0 720 172\" role=\"img\" aria-label=\"step time per step\">";
+  std::string svg = "<svg class=\"step-chart\" viewBox=\"0 0 720 172\" role=\"img\" aria-label=\"" + unit + " time per " + unit + "\">";
   // The axes: 0 and the largest value, the steps in order.
   std::snprintf(buf, sizeof buf, "<line class=\"ax\" x1=\"%g\" y1=\"%g\" x2=\"%g\" y2=\"%g\"/>", x0, y1, x1, y1);
   svg += buf;
@@ -126,8 +128,8 @@ void step_chart(const DiffReport& r, data& ctx) {
   svg += "<text class=\"tick\" x=\"50\" y=\"152\" text-anchor=\"end\">0</text>";
   std::snprintf(buf, sizeof buf, "<text class=\"tick\" x=\"50\" y=\"%g\" text-anchor=\"end\">", y0 + 4);
   svg += buf + format_duration_ns(static_cast<std::int64_t>(std::llround(top)), false) + "</text>";
-  svg += "<text class=\"tick\" x=\"384\" y=\"168\" text-anchor=\"middle\">" + r.unit + "s in order (rank, then " +
-         r.unit + ")</text>";
+  svg += "<text class=\"tick\" x=\"384\" y=\"168\" text-anchor=\"middle\">" + unit + "s in order (rank, then " + unit +
+         ")</text>";
   for (int k = 0; k < 2; ++k) {
     const auto& pts = sides[k];
     if (pts.empty()) continue;
