@@ -18,6 +18,8 @@
   var selfBox = document.getElementById('time-self');
   function selfMode() { return !!(selfBox && selfBox.checked); }
   var onTimeChange = [];
+  var onFilter = [];  // the table's filters changed: the charts follow
+  var onSort = [];
   if (selfBox) {
     document.querySelectorAll('input[name="time"]').forEach(function (box) {
       box.addEventListener('change', function () {
@@ -66,13 +68,45 @@
 
   // --- charts
   var COLORS = { c: '#4e79a7', t: '#e8772e', d: '#7a6bb0', slower: '#b42318', faster: '#067647', same: '#a3abb8',
-                 untestable: '#d0d5dd' };
+                 untestable: '#d0d5dd', fg: '#1d2433', grid: '#e6e9ee' };
+  // The chart colours come from the stylesheet's variables, so that they follow the
+  // light or dark theme (read again when the theme changes).
+  var CSS_VARS = { c: '--control', t: '--test', d: '--diff', slower: '--worse', faster: '--better', same: '--same',
+                   untestable: '--faint', fg: '--fg', grid: '--grid' };
+  function readColors() {
+    var style = getComputedStyle(root);
+    Object.keys(CSS_VARS).forEach(function (k) {
+      var v = style.getPropertyValue(CSS_VARS[k]).trim();
+      if (v) COLORS[k] = v;
+    });
+  }
   var VERDICT_WORDS = { same: 'same within noise', untestable: 'not testable' };
   var charts = {};
 
+  // The table's side of the charts (set by initTable): which rows the filters show.
+  var tableApi = null;
+
+  // A chart's rows: those analysis chose, or, while the table is filtered, the visible rows
+  // that changed most (the time chart: built from the table's cells), else the chosen rows
+  // that are still visible.
+  function chartRows(spec) {
+    var rows = spec.self && selfMode() ? spec.self : spec.rows;
+    if (!tableApi || !tableApi.filtered()) return rows;
+    if (spec.id === 'duration' && data.per_step) return tableApi.topRows(Math.max(rows.length, 10));
+    return rows.filter(function (r) { return tableApi.visible(r.name); });
+  }
+
   function drawChart(spec) {
     var fig = document.getElementById('chart-' + spec.id);
-    var rows = spec.self && selfMode() ? spec.self : spec.rows;
+    var rows = chartRows(spec);
+    var canvasWrap = fig && fig.querySelector('.canvas-wrap');
+    if (fig && (!rows || !rows.length) && charts[spec.id]) {
+      charts[spec.id].destroy();  // nothing visible: an empty chart, not the last one
+      delete charts[spec.id];
+      if (canvasWrap) canvasWrap.style.height = '80px';
+      fig.setAttribute('data-rows', '0');
+      return;
+    }
     if (!fig || !rows || !rows.length) return;
     var wrap = fig.querySelector('.canvas-wrap');
     var canvas = wrap && wrap.querySelector('canvas');
@@ -119,6 +153,10 @@
           barPercentage: 0.9,
           categoryPercentage: 0.8,
           interaction: { mode: 'index', axis: 'y', intersect: false },
+          // A click on a bar: to its row in the table, highlighted.
+          onClick: function (ev, items) {
+            if (tableApi && items && items.length) tableApi.reveal(rows[items[0].index].name);
+          },
           plugins: {
             legend: {
               position: 'top',
@@ -151,7 +189,7 @@
           },
           scales: {
             x: {
-              grid: { color: '#eef0f3' },
+              grid: { color: COLORS.grid },
               title: { display: true, text: axis },
               ticks: {
                 maxRotation: 0,
@@ -167,6 +205,7 @@
         }
       });
       fig.classList.add('drawn');
+      fig.setAttribute('data-rows', String(rows.length));
       fig.setAttribute('data-drawn', spec.self && selfMode() ? 'self' : 'incl');
     } catch (e) {
       wrap.hidden = true;  // keep the static bars
@@ -179,11 +218,24 @@
     var font = getComputedStyle(document.body).fontFamily;
     Chart.defaults.font.family = font;
     Chart.defaults.font.size = 12;
-    Chart.defaults.color = '#1d2433';
+    readColors();
+    Chart.defaults.color = COLORS.fg;
     data.charts.forEach(drawChart);
     onTimeChange.push(function () {
       data.charts.forEach(function (spec) { if (spec.self) drawChart(spec); });
     });
+    onFilter.push(function () {
+      data.charts.forEach(function (spec) { if (spec.id !== 'families') drawChart(spec); });
+    });
+    // Light <-> dark while the page is open: recolour the charts.
+    var scheme = window.matchMedia && window.matchMedia('(prefers-color-scheme: dark)');
+    if (scheme && scheme.addEventListener) {
+      scheme.addEventListener('change', function () {
+        readColors();
+        Chart.defaults.color = COLORS.fg;
+        data.charts.forEach(drawChart);
+      });
+    }
   }
 
   // --- the table
@@ -240,6 +292,7 @@
         else th.removeAttribute('aria-sort');
       });
       sortState = { col: col, dir: dir };
+      onSort.forEach(function (f) { f(); });
     }
 
     function render(order) {
@@ -266,6 +319,7 @@
       render(rows.slice().sort(function (a, b) { return a.__order - b.__order; }));
       ths.forEach(function (th) { th.removeAttribute('aria-sort'); });
       sortState = { col: -1, dir: 0 };
+      onSort.forEach(function (f) { f(); });
     });
 
     // Inclusive <-> self: the cells switch by CSS; the order follows the shown values.
@@ -281,8 +335,30 @@
       return on;
     }
 
+    // The filter's terms, all of which a row must match: `word` (a substring), `-word`
+    // (excluded), `/regex/` (case-insensitive; an invalid one is taken as text).
+    function parseQuery(q) {
+      return q.trim().toLowerCase().split(/\s+/).filter(Boolean).map(function (t) {
+        var neg = t.length > 1 && t.charAt(0) === '-';
+        if (neg) t = t.slice(1);
+        var re = null;
+        if (t.length > 2 && t.charAt(0) === '/' && t.charAt(t.length - 1) === '/') {
+          try { re = new RegExp(t.slice(1, -1), 'im'); } catch (e) { re = null; }
+        }
+        return { neg: neg, re: re, text: t };
+      });
+    }
+    function matches(terms, text) {
+      for (var i = 0; i < terms.length; ++i) {
+        var hit = terms[i].re ? terms[i].re.test(text) : text.indexOf(terms[i].text) !== -1;
+        if (hit === terms[i].neg) return false;
+      }
+      return true;
+    }
+
+    var filtered = false;
     function applyFilter() {
-      var q = filter.value.trim().toLowerCase();
+      var terms = parseQuery(filter.value);
       var changes = checked('change');
       var devices = checked('device');
       var verdicts = checked('verdict');
@@ -291,17 +367,138 @@
         var ok = changes[tr.getAttribute('data-change')] !== false &&
                  devices[tr.getAttribute('data-device')] !== false &&
                  verdicts[tr.getAttribute('data-verdict')] !== false &&
-                 (q === '' || tr.__text.indexOf(q) !== -1);
+                 matches(terms, tr.__text);
         tr.hidden = !ok;
         if (ok) ++n;
       });
       shown.textContent = 'Showing ' + n.toLocaleString('en-US') + ' of ' + rows.length.toLocaleString('en-US') + ' rows';
+      var was = filtered;
+      filtered = n !== rows.length;
+      if (filtered || was) onFilter.forEach(function (f) { f(); });
     }
 
-    filter.addEventListener('input', applyFilter);
-    controls.addEventListener('change', applyFilter);
+    // --- the view in the URL's hash: f=filter, s=column.a|d (sort), x=unticked boxes
+    // (name:value), t=self; a link opens the same view. Row and section links (#r12,
+    // #diff) carry no '=' and are left alone.
+    var restoring = false;
+    function stateHash() {
+      var parts = [];
+      if (filter.value.trim()) parts.push('f=' + encodeURIComponent(filter.value.trim()));
+      if (sortState.col >= 0) parts.push('s=' + sortState.col + (sortState.dir > 0 ? 'a' : 'd'));
+      var off = [];
+      controls.querySelectorAll('input[type=checkbox]').forEach(function (box) {
+        if (!box.checked) off.push(box.name + ':' + box.value);
+      });
+      if (off.length) parts.push('x=' + off.map(encodeURIComponent).join(','));
+      if (selfMode()) parts.push('t=self');
+      return parts.join('&');
+    }
+    function saveState() {
+      if (restoring || !window.history || !history.replaceState) return;
+      var h = stateHash();
+      var cur = location.hash.slice(1);
+      if (!h && cur.indexOf('=') === -1) return;  // keep a row or section link
+      history.replaceState(null, '', h ? '#' + h : location.pathname + location.search);
+    }
+    function restoreState() {
+      var h = location.hash.slice(1);
+      if (h.indexOf('=') === -1) return false;
+      var st = {};
+      h.split('&').forEach(function (kv) {
+        var i = kv.indexOf('=');
+        if (i > 0) st[kv.slice(0, i)] = kv.slice(i + 1);
+      });
+      restoring = true;
+      try {
+        try { filter.value = st.f ? decodeURIComponent(st.f) : ''; } catch (e) { filter.value = st.f; }
+        var off = {};
+        (st.x ? st.x.split(',') : []).forEach(function (v) {
+          try { off[decodeURIComponent(v)] = true; } catch (e) { /* ignore a broken one */ }
+        });
+        controls.querySelectorAll('input[type=checkbox]').forEach(function (box) {
+          box.checked = !off[box.name + ':' + box.value];
+        });
+        var selfWanted = st.t === 'self';
+        if (selfBox && selfWanted !== selfMode()) {
+          var box = document.getElementById(selfWanted ? 'time-self' : 'time-incl') ||
+                    document.querySelector('input[name="time"]:not(#time-self)');
+          if (box) {
+            box.checked = true;
+            box.dispatchEvent(new Event('change', { bubbles: true }));
+          }
+        }
+        applyFilter();
+        var m = /^(\d+)([ad])$/.exec(st.s || '');
+        if (m && +m[1] < ths.length) sortBy(+m[1], m[2] === 'a' ? 1 : -1);
+      } finally {
+        restoring = false;
+      }
+      return true;
+    }
+
+    filter.addEventListener('input', function () { applyFilter(); saveState(); });
+    controls.addEventListener('change', function () { applyFilter(); saveState(); });
     controls.hidden = false;
     applyFilter();
+
+    var byName = null;
+    function rowByName(name) {
+      if (!byName) {
+        byName = {};
+        rows.forEach(function (tr) {
+          var k = nameOf(tr.cells[0]);
+          if (!(k in byName)) byName[k] = tr;
+        });
+      }
+      return Object.prototype.hasOwnProperty.call(byName, name) ? byName[name] : null;
+    }
+    var lit = null;
+    tableApi = {
+      filtered: function () { return filtered; },
+      visible: function (name) {
+        var tr = rowByName(name);
+        return !!tr && !tr.hidden;
+      },
+      // The visible rows that changed most (largest |Δ|), as chart rows.
+      topRows: function (k) {
+        var self = selfMode();
+        var pick = function (td) {
+          var v = self && td.hasAttribute('data-s') ? td.getAttribute('data-s') : td.getAttribute('data-v');
+          var n = Number(v);
+          return v === null || v === '' || isNaN(n) ? 0 : n;
+        };
+        var text = function (td) {
+          var sp = td.querySelector(self ? '.s' : '.i');
+          return (sp || td).textContent.trim();
+        };
+        var vis = rows.filter(function (tr) { return !tr.hidden && tr.cells.length > 5; });
+        vis.sort(function (a, b) { return Math.abs(pick(b.cells[5])) - Math.abs(pick(a.cells[5])) || a.__order - b.__order; });
+        return vis.slice(0, k).map(function (tr) {
+          var name = nameOf(tr.cells[0]);
+          var cps = Array.from(name);
+          return {
+            name: name,
+            label: cps.length > 40 ? cps.slice(0, 39).join('') + '\u2026' : name,
+            c: pick(tr.cells[3]), t: pick(tr.cells[4]), d: pick(tr.cells[5]),
+            ct: text(tr.cells[3]), tt: text(tr.cells[4]), dt: text(tr.cells[5]),
+            v: tr.getAttribute('data-verdict') || undefined
+          };
+        });
+      },
+      // To a row (shown even if the filters hide it), highlighted.
+      reveal: function (name) {
+        var tr = rowByName(name);
+        if (!tr) return;
+        tr.hidden = false;
+        if (lit) lit.classList.remove('lit');
+        tr.classList.add('lit');
+        lit = tr;
+        tr.scrollIntoView({ block: 'center' });
+      }
+    };
+    onSort.push(saveState);
+    onTimeChange.push(saveState);
+    return restoreState;
 
     // A link to a row the filters hide: show it anyway.
     window.addEventListener('hashchange', function () {
@@ -335,8 +532,39 @@
     openTarget();
   }
 
+  // --- the sticky header's height, for scroll-margin-top (it wraps on narrow windows)
+  function trackHeader() {
+    var top = document.querySelector('.top');
+    if (!top) return;
+    function measure() {
+      var sticky = getComputedStyle(top).position === 'sticky';
+      root.style.setProperty('--top-h', (sticky ? Math.ceil(top.getBoundingClientRect().height) : 0) + 'px');
+    }
+    measure();
+    if (typeof ResizeObserver !== 'undefined') new ResizeObserver(measure).observe(top);
+    window.addEventListener('resize', measure);
+  }
+
+  // --- paper: the charts take the printed page's width, and the window's again after
+  function trackPrint() {
+    function resizeAll() {
+      Object.keys(charts).forEach(function (id) {
+        try { charts[id].resize(); } catch (e) { /* keep the last drawing */ }
+      });
+    }
+    window.addEventListener('beforeprint', resizeAll);
+    window.addEventListener('afterprint', resizeAll);
+  }
+
   root.classList.add('js');
-  initTable();
+  trackHeader();
+  trackPrint();
+  var restoreView = initTable();
   initLaunchers();
   drawCharts();
+  // A link with a view in its hash (#f=...&s=...): the same view, charts included.
+  if (restoreView) {
+    restoreView();
+    window.addEventListener('hashchange', restoreView);
+  }
 })();

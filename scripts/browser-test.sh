@@ -4,7 +4,9 @@
 # (table values and charts), the verdict filter, the launcher view, no network, a hostile
 # operator name shown as text, the call tree (flame graph drawn, zoom, search, hover, the
 # tree table's keyboard, a hostile name inert in it), the page without JavaScript, a
-# --hta-compat report, and a
+# --hta-compat report, dark mode and text contrast in both themes, print (A4, colours
+# kept, pdf), 900 px and 400 px windows, the filter's syntax (terms, -term, /regex/), the
+# view in the URL hash, the charts following the filter and a click on a bar, and a
 # comparison of 100,000 names a side (a page under 10 MB that says what it left out and
 # is interactive within a few seconds). Installs what is missing first (Debian's chromium,
 # node and npm when run as root; the pinned playwright-core with npm ci).
@@ -119,13 +121,14 @@ say "rendering the --hta-compat report"
 "$bin" "${pair[@]}" --hta-compat -o "$work/compat.html" -q >&2
 
 # Kernel names of ~1,800 characters that differ only in the middle, on two different
-# GPUs: labels must differ, the banner must say the sides differ, tooltips must wrap.
+# GPUs: labels must differ, the banner must say the sides differ, tooltips must wrap;
+# a warm-up step on each side, marked in the step-time chart.
 tracegen="$(dirname "$bin")/tools/tracegen/tracegen"
 names=()
 if [ -x "$tracegen" ]; then
   say "rendering the long-names report"
-  "$tracegen" --out "$work/names/c" --ranks 1 --steps 6 --long-names 5 >/dev/null 2>&1
-  "$tracegen" --out "$work/names/t" --ranks 1 --steps 6 --long-names 5 --slowdown cutlass=1.5 \
+  "$tracegen" --out "$work/names/c" --ranks 1 --steps 6 --long-names 5 --warmup-steps 1 >/dev/null 2>&1
+  "$tracegen" --out "$work/names/t" --ranks 1 --steps 6 --long-names 5 --warmup-steps 1 --slowdown cutlass=1.5 \
     --gpu-name "Tesla V100-SXM2-16GB" >/dev/null 2>&1
   "$bin" "$work/names/c" "$work/names/t" -o "$work/names.html" -q >&2
   names=(--names-report "$work/names.html")

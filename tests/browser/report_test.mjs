@@ -56,7 +56,7 @@ async function step(name, fn) {
 
 // Opens a report and records what would betray a broken page.
 async function open(context, file) {
-  const url = pathToFileURL(resolve(file)).href;
+  const url = file.startsWith('file:') ? file : pathToFileURL(resolve(file)).href;
   const page = await context.newPage();
   page.setDefaultTimeout(10000);
   const log = { errors: [], requests: [], dialogs: [] };
@@ -165,6 +165,53 @@ async function headerIndex(page, test) {
   const headers = await page.$$eval('#diff-table thead th', (ths) => ths.map((th) => th.textContent.trim()));
   return headers.findIndex((t) => test(t));
 }
+
+// The contrast ratio (WCAG 2) of the text colour of every visible element matching one of
+// `selectors` against its nearest opaque background, computed in the page; the worst few.
+async function mutedContrast(page, selectors) {
+  return page.evaluate((selectors) => {
+    const rgb = (s) => {
+      const m = s.match(/rgba?\(([^)]+)\)/);
+      if (!m) return null;
+      const p = m[1].split(/[ ,/]+/).filter(Boolean).map(Number);
+      return { r: p[0], g: p[1], b: p[2], a: p.length > 3 ? p[3] : 1 };
+    };
+    const lum = (c) => {
+      const f = (v) => {
+        v /= 255;
+        return v <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4;
+      };
+      return 0.2126 * f(c.r) + 0.7152 * f(c.g) + 0.0722 * f(c.b);
+    };
+    const background = (el) => {
+      for (let e = el; e; e = e.parentElement) {
+        const c = rgb(getComputedStyle(e).backgroundColor);
+        if (c && c.a >= 0.99) return c;
+      }
+      return rgb(getComputedStyle(document.documentElement).backgroundColor) || { r: 255, g: 255, b: 255, a: 1 };
+    };
+    const out = [];
+    for (const sel of selectors) {
+      let n = 0;
+      for (const el of document.querySelectorAll(sel)) {
+        if (n >= 40) break;
+        if (!el.getClientRects().length || !el.textContent.trim()) continue;
+        const st = getComputedStyle(el);
+        if (st.visibility === 'hidden') continue;
+        ++n;
+        const fg = rgb(st.color);
+        const bg = background(el);
+        const [hi, lo] = [lum(fg), lum(bg)].sort((a, b) => b - a);
+        out.push({ sel, ratio: (hi + 0.05) / (lo + 0.05), fg: st.color, bg: `rgb(${bg.r}, ${bg.g}, ${bg.b})` });
+      }
+    }
+    return out;
+  }, selectors);
+}
+const MUTED = ['.settings', '.legend', '.hint', '#shown', '.card-title', '.card-verdict', 'h2 small', '.left-out', '.foot',
+  'table.diff td.tot', 'table.diff .lb', 'table.diff .tn', '.toggles .n', '.vcounts .same', '.vcounts .untested',
+  'tr.same td.vd', 'tr.untested td.vd', 'tr.same td.d', 'table.kv tbody th', '.stack-row .v', '.fb-legend', '.tree-about',
+  '.finding li .pct', '.finding li .lb', 'tr.warm td'];
 
 const browser = await chromium.launch({ executablePath: args.chromium, headless: true, args: ['--no-sandbox'] });
 try {
@@ -517,6 +564,275 @@ try {
   await context.close();
 
   // --- the hostile name
+  // R.html, and N.html (a warm-up step a side) when given.
+  for (const [tag, file] of [['', args.report], ['names report: ', args['names-report']]]) {
+  if (!file) continue;
+  await step(`${tag}the spread: sparklines and step time per step`, async () => {
+    const ctx = await browser.newContext({ viewport: { width: 1400, height: 1000 } });
+    const { page: p } = await open(ctx, file);
+    const sp = await p.evaluate(() => {
+      const rows = [...document.querySelectorAll('#diff-table tbody tr')];
+      const pts = (pl) => (pl ? pl.getAttribute('points').trim().split(/\s+/).map((p) => p.split(',').map(Number)) : []);
+      const sparks = rows.map((tr) => {
+        const svg = tr.querySelector('td.vd svg.spark');
+        if (!svg) return null;
+        const c = pts(svg.querySelector('polyline.c'));
+        const t = pts(svg.querySelector('polyline.t'));
+        const b = svg.getBoundingClientRect();
+        return { c: c.length, t: t.length, inBox: [...c, ...t].every(([x, y]) => x >= 0 && x <= 72 && y >= 0 && y <= 18), w: b.width };
+      });
+      const fig = document.getElementById('step-chart');
+      const chart = fig && fig.querySelector('svg.step-chart');
+      const details = [...document.querySelectorAll('details.step-details tbody tr')];
+      const cut = !!document.querySelector('details.step-details .hint');
+      return {
+        rows: rows.length,
+        sparks: sparks.filter(Boolean),
+        chart: chart ? {
+          c: pts(chart.querySelector('polyline.c')).length,
+          t: pts(chart.querySelector('polyline.t')).length,
+          warm: chart.querySelectorAll('circle.warm').length,
+          width: chart.getBoundingClientRect().width,
+          figWidth: fig.getBoundingClientRect().width,
+        } : null,
+        steps: { c: details.filter((tr) => tr.classList.contains('side-c')).length, t: details.filter((tr) => tr.classList.contains('side-t')).length,
+          warm: details.filter((tr) => tr.classList.contains('warm')).length, cut },
+      };
+    });
+    check(`${tag}sparklines: one in every row`, sp.sparks.length === sp.rows && sp.rows > 0, `${sp.sparks.length} of ${sp.rows}`);
+    check(`${tag}sparklines: both sides, at most 20 points each, inside their box`,
+      sp.sparks.every((k) => k.c >= 2 && k.t >= 2 && k.c <= 20 && k.t <= 20 && k.inBox && k.w > 40), JSON.stringify(sp.sparks.find((k) => !(k.c >= 2 && k.t >= 2 && k.inBox))));
+    check(`${tag}step time per step: chart present`, sp.chart !== null);
+    if (sp.chart) {
+      check(`${tag}step time per step: a point per step on each side`, sp.steps.cut || (sp.chart.c === sp.steps.c && sp.chart.t === sp.steps.t),
+        `${JSON.stringify(sp.chart)} vs ${JSON.stringify(sp.steps)}`);
+      check(`${tag}step time per step: warm-up steps marked`, sp.steps.cut || (sp.chart.warm === sp.steps.warm && (tag === '' || sp.steps.warm > 0)), `${sp.chart.warm} vs ${sp.steps.warm}`);
+      check(`${tag}step time per step: spans its figure`, sp.chart.width >= 0.6 * sp.chart.figWidth, `${sp.chart.width} of ${sp.chart.figWidth}`);
+    }
+    await ctx.close();
+  });
+  }
+
+  await step('filter syntax, URL hash, charts follow, chart click', async () => {
+    const ctx = await browser.newContext({ viewport: { width: 1400, height: 1000 } });
+    const { page: p, log: l, url } = await open(ctx, args.report);
+    await p.waitForFunction(() => document.querySelectorAll('figure.chart.drawn').length >= 2, null, { timeout: 10000 }).catch(() => {});
+    // What the filter sees of a row: its name (full), category and launcher, lower case.
+    const visible = () => p.$$eval('#diff-table tbody tr:not([hidden])', (trs) => trs.map((tr) => {
+      const nm = tr.cells[0];
+      const name = nm.getAttribute('title') || (nm.firstChild && nm.firstChild.nodeType === 3 ? nm.firstChild.nodeValue : '');
+      return { name, text: (name + '\n' + nm.textContent + '\n' + tr.cells[1].textContent).toLowerCase() };
+    }));
+    const setFilter = async (q) => {
+      await p.fill('#filter', q);
+      await p.evaluate(() => new Promise((r) => requestAnimationFrame(() => setTimeout(r, 0))));
+    };
+    const all = (await visible()).length;
+    await setFilter('aten');
+    const aten = await visible();
+    await setFilter('aten mm');
+    const both = await visible();
+    check('filter: several terms are ANDed', both.length > 0 && both.length < aten.length &&
+      both.every((r) => r.text.includes('aten') && r.text.includes('mm')), `${both.length} of ${aten.length}`);
+    await setFilter('-aten');
+    const notAten = await visible();
+    check('filter: -term excludes', notAten.length > 0 && notAten.every((r) => !r.text.includes('aten')) &&
+      notAten.length + aten.length === all, `${notAten.length} + ${aten.length} vs ${all}`);
+    await setFilter('/^aten::(mm|bmm|addmm)$/');
+    const re = await visible();
+    check('filter: /regex/ matches', re.length > 0 && re.every((r) => /^aten::(mm|bmm|addmm)$/m.test(r.text)),
+      re.slice(0, 4).map((r) => r.name).join(', '));
+    await setFilter('/[unclosed/');
+    const bad = await visible();
+    check('filter: an invalid regex is text, no exception', l.errors.length === 0 &&
+      bad.length === (await p.$$eval('#diff-table tbody tr', (trs) => trs.filter((tr) => tr.textContent.toLowerCase().includes('/[unclosed/')).length)),
+      `${bad.length} rows; ${l.errors.join('; ')}`);
+
+    // The charts follow the filter: the time chart shows the visible rows only.
+    const chartNames = () => p.evaluate(() => {
+      const c = Chart.getChart(document.querySelector('#chart-duration canvas'));
+      return c ? c.data.labels.map(String) : null;
+    });
+    const before = await chartNames();
+    const hash0 = await canvasHash(p, 'duration');
+    await setFilter('aten -mm');
+    const vis = (await visible()).map((r) => r.name);
+    const after = await chartNames();
+    const inVis = (label) => vis.some((n) => n.startsWith(label.replace(/\u2026$/, '')));
+    check('charts follow the filter: bars of visible rows only', after && after.length > 0 && after.every(inVis) &&
+      (await canvasHash(p, 'duration')) !== hash0, JSON.stringify(after && after.slice(0, 3)));
+    check('charts follow the filter: a hidden row is no bar', !after.some((lab) => /^aten::mm$/.test(lab)));
+
+    // The view in the URL: filter, sort and an unticked box, opened again elsewhere.
+    const dcol = await headerIndex(p, (t) => t.startsWith('Δ') && t.includes('/ step'));
+    await p.locator('#diff-table thead th').nth(dcol).locator('button').click();
+    await p.evaluate(() => {
+      const box = document.querySelector('.controls input[name="verdict"][value="same"]');
+      box.checked = false;
+      box.dispatchEvent(new Event('change', { bubbles: true }));
+    });
+    const hash = await p.evaluate(() => location.hash);
+    const order = (await visible()).map((r) => r.name);
+    check('hash holds the view', /f=/.test(hash) && /s=\d+[ad]/.test(hash) && /x=/.test(hash), hash);
+    const { page: q, log: lq } = await open(ctx, url + hash);
+    await q.waitForFunction(() => document.querySelectorAll('figure.chart.drawn').length >= 2, null, { timeout: 10000 }).catch(() => {});
+    const restored = await q.evaluate((dcol) => ({
+      filter: document.getElementById('filter').value,
+      sort: document.querySelectorAll('#diff-table thead th')[dcol].getAttribute('aria-sort'),
+      same: document.querySelector('.controls input[name="verdict"][value="same"]').checked,
+      order: [...document.querySelectorAll('#diff-table tbody tr:not([hidden])')].map((tr) => {
+        const nm = tr.cells[0];
+        return nm.getAttribute('title') || (nm.firstChild && nm.firstChild.nodeType === 3 ? nm.firstChild.nodeValue : '');
+      }),
+      labels: Chart.getChart(document.querySelector('#chart-duration canvas')).data.labels.map(String),
+    }), dcol);
+    check('hash restored: filter', restored.filter === 'aten -mm', restored.filter);
+    check('hash restored: sort', restored.sort !== null, String(restored.sort));
+    check('hash restored: unticked box', restored.same === false);
+    check('hash restored: same rows in the same order', JSON.stringify(restored.order) === JSON.stringify(order),
+      `${restored.order.length} vs ${order.length}`);
+    check('hash restored: charts follow', restored.labels.every(inVis));
+    check('hash restored: no script errors', lq.errors.length === 0, lq.errors.join('; '));
+    await q.close();
+
+    // A click on a bar: its row scrolled into view and highlighted.
+    await setFilter('');
+    const bar = await p.evaluate(() => {
+      const canvas = document.querySelector('#chart-duration canvas');
+      canvas.scrollIntoView({ block: 'center' });
+      const c = Chart.getChart(canvas);
+      const el = c.getDatasetMeta(1).data[0];
+      const b = canvas.getBoundingClientRect();
+      return { x: b.x + (el.x + el.base) / 2, y: b.y + el.y, label: String(c.data.labels[0]) };
+    });
+    await p.mouse.click(bar.x, bar.y);
+    await p.evaluate(() => new Promise((r) => requestAnimationFrame(() => setTimeout(r, 50))));
+    const lit = await p.evaluate(() => {
+      const tr = document.querySelector('#diff-table tbody tr.lit');
+      if (!tr) return null;
+      const nm = tr.cells[0];
+      const r = tr.getBoundingClientRect();
+      return { name: nm.getAttribute('title') || nm.firstChild.nodeValue, inView: r.top >= 0 && r.bottom <= innerHeight };
+    });
+    check('chart click: the bar\'s row highlighted and in view', lit && lit.inView && lit.name.startsWith(bar.label.replace(/\u2026$/, '')),
+      JSON.stringify({ lit, bar: bar.label }));
+    check('filter/hash/chart: no script errors', l.errors.length === 0, l.errors.join('; '));
+    await ctx.close();
+  });
+
+  await step('dark mode and contrast', async () => {
+    for (const scheme of ['light', 'dark']) {
+      const ctx = await browser.newContext({ viewport: { width: 1400, height: 1000 }, colorScheme: scheme });
+      const { page: p, log: l } = await open(ctx, args.report);
+      await p.waitForFunction(() => document.querySelectorAll('figure.chart.drawn').length >= 2, null, { timeout: 10000 }).catch(() => {});
+      const look = await p.evaluate(() => {
+        const st = (el) => getComputedStyle(el);
+        const chart = Object.values(window.Chart ? Chart.instances : {})[0];
+        return {
+          bg: st(document.body).backgroundColor,
+          fg: st(document.body).color,
+          control: st(document.documentElement).getPropertyValue('--control').trim(),
+          bar: chart ? String(chart.data.datasets[0].backgroundColor) : '',
+          tick: chart ? String(chart.options.scales.x.ticks.color || Chart.defaults.color) : '',
+        };
+      });
+      const dark = (c) => {
+        const p = c.match(/\d+/g).map(Number);
+        return 0.299 * p[0] + 0.587 * p[1] + 0.114 * p[2] < 80;
+      };
+      check(`${scheme}: page background is ${scheme}`, dark(look.bg) === (scheme === 'dark'), look.bg);
+      check(`${scheme}: text is the opposite of the background`, dark(look.fg) !== (scheme === 'dark'), look.fg);
+      check(`${scheme}: charts take their colours from the theme`, look.bar !== '' && look.bar === look.control, `${look.bar} vs ${look.control}`);
+      const ratios = await mutedContrast(p, MUTED);
+      const worst = ratios.filter((r) => r.ratio < 4.5);
+      check(`${scheme}: muted text measured (${ratios.length} elements)`, ratios.length >= 10, String(ratios.length));
+      check(`${scheme}: muted text contrast >= 4.5:1`, worst.length === 0,
+        worst.slice(0, 4).map((w) => `${w.sel} ${w.fg} on ${w.bg}: ${w.ratio.toFixed(2)}`).join('; '));
+      check(`${scheme}: no script errors`, l.errors.length === 0, l.errors.join('; '));
+      if (scheme === 'dark') await p.screenshot({ path: args.screenshot.replace(/\.png$/, '-dark.png') });
+      await ctx.close();
+    }
+  });
+
+  await step('print', async () => {
+    // A4 at 96 dpi less the page's 12 mm margins: about 703 CSS pixels of width.
+    const ctx = await browser.newContext({ viewport: { width: 703, height: 1000 } });
+    const { page: p, log: l } = await open(ctx, args.report);
+    await p.waitForFunction(() => document.querySelectorAll('figure.chart.drawn').length >= 2, null, { timeout: 10000 }).catch(() => {});
+    await p.emulateMedia({ media: 'print' });
+    await p.evaluate(() => window.dispatchEvent(new Event('beforeprint')));
+    await p.evaluate(() => new Promise((r) => requestAnimationFrame(() => setTimeout(r, 50))));
+    const pr = await p.evaluate(() => {
+      const st = (el) => getComputedStyle(el);
+      const bar = document.querySelector('.b, .stack-bar span, .key');
+      const table = document.getElementById('diff-table');
+      return {
+        nav: st(document.querySelector('nav')).display,
+        adjust: bar ? st(bar).printColorAdjust || st(bar).webkitPrintColorAdjust : '',
+        width: document.documentElement.clientWidth,
+        scroll: document.documentElement.scrollWidth,
+        table: table ? table.getBoundingClientRect().width : 0,
+        tableScroll: table ? table.scrollWidth : 0,
+        canvases: [...document.querySelectorAll('figure.chart.drawn')].map((f) => {
+          const c = f.querySelector('canvas');
+          return [c.getBoundingClientRect().width, f.getBoundingClientRect().width];
+        }),
+      };
+    });
+    check('print: navigation hidden', pr.nav === 'none', pr.nav);
+    check('print: colours kept (print-color-adjust: exact)', pr.adjust === 'exact', pr.adjust);
+    check('print: the page is no wider than A4', pr.scroll <= pr.width, `${pr.scroll} > ${pr.width}`);
+    check('print: the table fits the page', pr.table > 0 && pr.table <= pr.width && pr.tableScroll <= pr.width + 1,
+      `table ${pr.table}/${pr.tableScroll}, page ${pr.width}`);
+    check('print: charts at full width', pr.canvases.length >= 2 && pr.canvases.every(([c, f]) => c >= 0.85 * f && c <= f + 1),
+      JSON.stringify(pr.canvases));
+    const pdf = await p.pdf({ format: 'A4', printBackground: true });
+    check('print: page.pdf() makes a PDF', pdf.length > 10000 && pdf.subarray(0, 5).toString() === '%PDF-', String(pdf.length));
+    check('print: no script errors', l.errors.length === 0, l.errors.join('; '));
+    await ctx.close();
+  });
+
+  await step('narrow windows', async () => {
+    // 900 px: a jump to any section leaves its heading below the sticky header.
+    const ctx = await browser.newContext({ viewport: { width: 900, height: 800 } });
+    const { page: p } = await open(ctx, args.report);
+    const targets = await p.$$eval('nav a[href^="#"]', (as) => as.map((a) => a.getAttribute('href')));
+    const hidden = [];
+    for (const href of targets) {
+      await p.click(`nav a[href="${href}"]`);
+      await p.evaluate(() => new Promise((r) => requestAnimationFrame(() => setTimeout(r, 30))));
+      const r = await p.evaluate((id) => {
+        const sec = document.getElementById(id);
+        const h = sec && (sec.querySelector('h2') || sec);
+        const top = document.querySelector('.top').getBoundingClientRect().bottom;
+        return { head: h ? h.getBoundingClientRect().top : -1, top, end: window.scrollY + innerHeight >= document.documentElement.scrollHeight - 2 };
+      }, href.slice(1));
+      // At the page's end the browser cannot scroll further: the heading is then lower still.
+      if (r.head < r.top) hidden.push(`${href}: heading at ${r.head}, header ends at ${r.top}`);
+    }
+    check(`900 px: no heading hidden under the navigation (${targets.length} links)`, targets.length >= 4 && hidden.length === 0, hidden.join('; '));
+    await ctx.close();
+    // 400 px: the page never scrolls sideways; the table scrolls inside its own box.
+    const ctx4 = await browser.newContext({ viewport: { width: 400, height: 800 } });
+    const { page: q, log: l4 } = await open(ctx4, args.report);
+    await q.waitForFunction(() => document.querySelectorAll('figure.chart.drawn').length >= 2, null, { timeout: 10000 }).catch(() => {});
+    await q.$eval('#diff-table', (t) => t.scrollIntoView());
+    const n = await q.evaluate(() => {
+      const wide = [...document.querySelectorAll('body *')]
+        .filter((e) => e.getClientRects().length && e.getBoundingClientRect().right > document.documentElement.clientWidth + 1)
+        .filter((e) => !e.closest('.table-wrap, .tree-wrap, .launchers, table.kv, .split > table, .flame-canvas-wrap'))
+        .slice(0, 3)
+        .map((e) => `${e.tagName}.${e.className}`);
+      const wrap = document.querySelector('.table-wrap');
+      return { scroll: document.documentElement.scrollWidth, wide, wrapScrolls: wrap && getComputedStyle(wrap).overflowX === 'auto' };
+    });
+    check('400 px: the page does not scroll sideways', n.scroll <= 400, `scrollWidth ${n.scroll}; wide: ${n.wide.join(', ')}`);
+    check('400 px: the table scrolls inside its own box', n.wrapScrolls === true);
+    await q.screenshot({ path: args.screenshot.replace(/\.png$/, '-400.png') });
+    check('400 px: no script errors', l4.errors.length === 0, l4.errors.join('; '));
+    await ctx4.close();
+  });
+
   await step('hostile name', async () => {
     const ctx = await browser.newContext({ viewport: { width: 1400, height: 1000 } });
     await ctx.addInitScript(() => {

@@ -404,9 +404,9 @@ BOOST_AUTO_TEST_CASE(no_js_table_has_every_row_in_impact_order) {
   // Regressions and improvements differ by colour class and by verdict symbol and word.
   BOOST_TEST(html.find("class=\"worse\" data-change") != std::string::npos);
   BOOST_TEST(html.find("class=\"better\" data-change") != std::string::npos);
-  BOOST_TEST(html.find("<span aria-hidden=\"true\">\xE2\x96\xB2</span> slower</td>") != std::string::npos);  // ▲
-  BOOST_TEST(html.find("<span aria-hidden=\"true\">\xE2\x96\xBC</span> faster</td>") != std::string::npos);  // ▼
-  BOOST_TEST(html.find("<span aria-hidden=\"true\">\xE2\x89\x88</span> same within noise</td>") != std::string::npos);  // ≈
+  BOOST_TEST(html.find("<span aria-hidden=\"true\">\xE2\x96\xB2</span> slower<svg class=\"spark\"") != std::string::npos);  // ▲
+  BOOST_TEST(html.find("<span aria-hidden=\"true\">\xE2\x96\xBC</span> faster<svg class=\"spark\"") != std::string::npos);  // ▼
+  BOOST_TEST(html.find("<span aria-hidden=\"true\">\xE2\x89\x88</span> same within noise<svg class=\"spark\"") != std::string::npos);  // ≈
 }
 
 BOOST_AUTO_TEST_CASE(table_cells_show_per_step_totals_self_and_verdicts) {
@@ -782,6 +782,14 @@ DiffReport huge_report(std::size_t rows, std::size_t text) {
                         10 + i % 7, 1'000'000 + 977 * static_cast<std::int64_t>(i), 10 + i % 5,
                         1'000'000 + 1'999 * static_cast<std::int64_t>(i % 1013));
     if (gpu) row.launched_by = "L" + std::to_string(i % 400) + quotes;
+    // 1,000 step units a side, each different: every sparkline at its most points.
+    std::vector<double> c(1000), t(1000);
+    for (std::size_t u = 0; u < c.size(); ++u) {
+      c[u] = 1'000'000.0 + static_cast<double>((u * 7919 + i) % 997) * 1013.0;
+      t[u] = 1'500'000.0 + static_cast<double>((u * 104729 + i) % 991) * 1009.0;
+    }
+    row.control_samples = model::Samples::dense(c);
+    row.test_samples = model::Samples::dense(t);
     r.rows.push_back(std::move(row));
   }
   for (std::size_t k = 0; k < 400; ++k) {
@@ -824,6 +832,9 @@ BOOST_AUTO_TEST_CASE(a_report_past_every_bound_stays_under_ten_megabytes) {
   if (const char* path = std::getenv("TRACEDIFF_HTML_HUGE")) std::ofstream(path, std::ios::binary) << html;
   // What is left out is said, with where the rest is.
   BOOST_TEST(table_rows(html).size() == analysis::detail::k_embedded_rows);
+  // Every row shows both sides' spread, each at its bound of 20 points.
+  BOOST_TEST(count(html, "<svg class=\"spark\"") == analysis::detail::k_embedded_rows);
+  BOOST_TEST(count(html, "<svg class=\"spark\" viewBox=\"0 0 72 18\"><polyline class=\"c\"") == analysis::detail::k_embedded_rows);
   BOOST_TEST(html.find("<strong>4,000 rows left out</strong> of this page") != std::string::npos);
   BOOST_TEST(html.find("<code>--csv FILE</code>, <code>--json FILE</code>") != std::string::npos);
   BOOST_TEST(html.find("<strong>350 launching operators left out</strong>") != std::string::npos);

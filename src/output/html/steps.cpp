@@ -4,17 +4,20 @@
 //   has_step_section, step_title: step_stats[], step_went[] (figure_row),
 //     gpu_stacks[] {side, sc, total, segs[] {cls, w, tip}}, has_gpu_stacks,
 //     step_details[] {side, sc, rank, step, warm, dur, busy, idle, spill, host, kernel, comm, memcpy, memset, cpu, rt},
-//     step_details_n, has_step_cut, step_cut,
+//     step_details_n, has_step_cut, step_cut, has_step_chart, step_chart (an inline SVG: step time per step),
 //     has_ranks, rank_rows[] {rank, cn, cm, cb, tn, tm, tb, delta, pct, cls, arrow, has_arrow, vd, cw, tw, most},
 //     has_ranks_left_out, ranks_shown, ranks_left_out, rank_count (the rank rows the page embeds: analysis's bound),
 //     spread_c, spread_t, has_changed_most, changed_most
 #include <algorithm>
+#include <cmath>
+#include <cstdio>
 #include <cstdint>
 #include <string>
 #include <utility>
 #include <vector>
 
 #include "output/html/sections.hpp"
+#include "util/escape.hpp"
 #include "util/format.hpp"
 
 namespace tracediff::output::html {
@@ -68,6 +71,87 @@ void gpu_stacks(const DiffReport& r, data& ctx) {
     stacks.push_back(s);
   }
   ctx.set("gpu_stacks", stacks);
+}
+
+// Step time per step for both sides, warm-up steps marked, as an inline SVG (drawn
+// without script, in print, in either theme): at most k_points per side, a longer run
+// averaged over equal bins (a bin with a warm-up step is marked). Numbers and
+// durations only, so the markup is written as it is ({{{step_chart}}}).
+void step_chart(const DiffReport& r, data& ctx) {
+  constexpr std::size_t k_points = 200;
+  struct Point {
+    double v;
+    bool warm;
+  };
+  std::vector<Point> sides[2];
+  double top = 0;
+  for (int k = 0; k < 2; ++k) {
+    const auto& side = k == 0 ? r.control : r.test;
+    std::vector<std::pair<const model::StepDetail*, bool>> list;
+    for (const auto& w : side.warmup) list.push_back({&w, true});
+    for (const auto& d : side.step_details) list.push_back({&d, false});
+    std::stable_sort(list.begin(), list.end(), [](const auto& a, const auto& b) {
+      return a.first->rank != b.first->rank ? a.first->rank < b.first->rank : a.first->step < b.first->step;
+    });
+    const std::size_t n = list.size(), m = std::min(n, k_points);
+    std::vector<Point> pts(m, Point{0, false});
+    std::vector<std::size_t> per_bin(m, 0);
+    for (std::size_t i = 0; i < n; ++i) {
+      auto& p = pts[i * m / n];
+      p.v += static_cast<double>(list[i].first->dur_ns);
+      p.warm = p.warm || list[i].second;
+      ++per_bin[i * m / n];
+    }
+    for (std::size_t i = 0; i < m; ++i) {
+      pts[i].v /= static_cast<double>(per_bin[i]);
+      top = std::max(top, pts[i].v);
+    }
+    sides[k] = std::move(pts);
+  }
+  const bool any = sides[0].size() >= 2 || sides[1].size() >= 2;
+  ctx.set("has_step_chart", any);
+  if (!any) {
+    ctx.set("step_chart", std::string());
+    return;
+  }
+  const auto unit = html_escape(r.unit);  // the only text in the markup: escaped here
+  // Plot area: x 56..712, y 8..148 of a 720 × 172 box.
+  constexpr double x0 = 56, x1 = 712, y0 = 8, y1 = 148;
+  const std::size_t most = std::max(sides[0].size(), sides[1].size());
+  char buf[96];
+  std::string svg = "<svg class=\"step-chart\" viewBox=\"0 0 720 172\" role=\"img\" aria-label=\"" + unit + " time per " + unit + "\">";
+  // The axes: 0 and the largest value, the steps in order.
+  std::snprintf(buf, sizeof buf, "<line class=\"ax\" x1=\"%g\" y1=\"%g\" x2=\"%g\" y2=\"%g\"/>", x0, y1, x1, y1);
+  svg += buf;
+  std::snprintf(buf, sizeof buf, "<line class=\"grid\" x1=\"%g\" y1=\"%g\" x2=\"%g\" y2=\"%g\"/>", x0, y0, x1, y0);
+  svg += buf;
+  svg += "<text class=\"tick\" x=\"50\" y=\"152\" text-anchor=\"end\">0</text>";
+  std::snprintf(buf, sizeof buf, "<text class=\"tick\" x=\"50\" y=\"%g\" text-anchor=\"end\">", y0 + 4);
+  svg += buf + format_duration_ns(static_cast<std::int64_t>(std::llround(top)), false) + "</text>";
+  svg += "<text class=\"tick\" x=\"384\" y=\"168\" text-anchor=\"middle\">" + unit + "s in order (rank, then " + unit +
+         ")</text>";
+  for (int k = 0; k < 2; ++k) {
+    const auto& pts = sides[k];
+    if (pts.empty()) continue;
+    const auto x = [&](std::size_t i) {
+      return most < 2 ? x0 : x0 + (x1 - x0) * static_cast<double>(i) / static_cast<double>(most - 1);
+    };
+    const auto y = [&](double v) { return top > 0 ? y1 - (y1 - y0) * v / top : y1; };
+    const char* cls = k == 0 ? "c" : "t";
+    svg += std::string("<polyline class=\"") + cls + "\" points=\"";
+    for (std::size_t i = 0; i < pts.size(); ++i) {
+      std::snprintf(buf, sizeof buf, "%s%.1f,%.1f", i ? " " : "", x(i), y(pts[i].v));
+      svg += buf;
+    }
+    svg += "\"/>";
+    for (std::size_t i = 0; i < pts.size(); ++i) {
+      if (!pts[i].warm && pts.size() > 60) continue;  // dots for short runs; warm-up always marked
+      std::snprintf(buf, sizeof buf, "<circle class=\"%s%s\" cx=\"%.1f\" cy=\"%.1f\" r=\"%s\"/>", cls,
+                    pts[i].warm ? " warm" : "", x(i), y(pts[i].v), pts[i].warm ? "4" : "2.5");
+      svg += buf;
+    }
+  }
+  ctx.set("step_chart", svg + "</svg>");
 }
 
 // Every step's figures, both sides, warm-up steps marked (at most k_max per side).
@@ -187,6 +271,7 @@ void add_steps(const DiffReport& r, data& ctx) {
   ctx.set("step_went", went);
 
   gpu_stacks(r, ctx);
+  step_chart(r, ctx);
   step_details(r, ctx);
   ranks(r, ctx);
 }

@@ -6,12 +6,16 @@
 //   rows[] {id, nm, has_tip, tip, cat, dev, chg, chg_sym, chg_v, cls, ...}
 //     per_step: vd, vd_key, vd_sym, vd_v, has_vd_tip, vd_tip, has_lb, lb, has_lb_href, lb_href,
 //       cells[] {cls, v, has_s, sv, two, t, st} (C/step, T/step, Δ/step, Δ %, C total, T total),
-//       calls, calls_v, calls_tip
+//       calls, calls_v, calls_tip, has_spark, spark (an inline SVG: both sides' time in each step unit)
 //     hta-compat: cc, tc, cd, td, dc, dd, dp, arrow, has_arrow, and *_v: raw sort keys
 //   change_toggles[] {group, n}, device_toggles[] {device, n}, verdict_toggles[] {verdict, key, sym, cls, n}
+#include <algorithm>
 #include <array>
+#include <cmath>
 #include <cstdint>
+#include <cstdio>
 #include <string>
+#include <vector>
 
 #include "output/html/sections.hpp"
 #include "util/format.hpp"
@@ -102,6 +106,54 @@ void cell(Fields f, const char* cls, const std::string& v, const std::string& tx
   f.text("st", stxt);
 }
 
+// A side's inclusive time in each step unit (warm-up left out), at most k_spark_points
+// values: a longer run is averaged over equal bins of units. Small, since every row of the
+// table has one: 2,000 rows add at most about 0.7 MB (the page stays under 10 MB).
+constexpr std::size_t k_spark_points = 20;
+std::vector<double> spark_values(const model::Samples& s) {
+  const std::size_t n = s.units();
+  if (n == 0) return {};
+  const std::size_t m = std::min(n, k_spark_points);
+  std::vector<double> sum(m, 0.0);
+  std::vector<std::size_t> per_bin(m, 0);
+  for (std::size_t u = 0; u < n; ++u) ++per_bin[u * m / n];
+  for (const auto& [u, v] : s.values())
+    if (u < n) sum[u * m / n] += v;
+  for (std::size_t i = 0; i < m; ++i) sum[i] /= static_cast<double>(per_bin[i]);
+  return sum;
+}
+
+// Both sides' values per step unit as a small SVG (one scale for both): the spread behind
+// the verdict, warm-up steps, bimodal steps and noise at a glance. Numbers only, so the
+// markup is written as it is ({{{spark}}}); empty with fewer than two units a side.
+std::string sparkline(const DiffRow& row) {
+  const auto c = spark_values(row.control_samples), t = spark_values(row.test_samples);
+  if (c.size() < 2 && t.size() < 2) return {};
+  double top = 0;
+  for (double v : c) top = std::max(top, std::abs(v));
+  for (double v : t) top = std::max(top, std::abs(v));
+  constexpr double w = 72, h = 18;
+  // Whole units of a 72 × 18 box (report.css sizes it): the shortest markup.
+  std::string svg = "<svg class=\"spark\" viewBox=\"0 0 72 18\">";
+  const auto line = [&](const std::vector<double>& v, const char* cls) {
+    if (v.size() < 2) return;
+    svg += "<polyline class=\"";
+    svg += cls;
+    svg += "\" points=\"";
+    char buf[32];
+    for (std::size_t i = 0; i < v.size(); ++i) {
+      const double x = 1 + (w - 2) * static_cast<double>(i) / static_cast<double>(v.size() - 1);
+      const double y = top > 0 ? h - 1 - (h - 2) * std::abs(v[i]) / top : h - 1;
+      std::snprintf(buf, sizeof buf, "%s%.0f,%.0f", i ? " " : "", x, y);
+      svg += buf;
+    }
+    svg += "\"/>";
+  };
+  line(c, "c");
+  line(t, "t");
+  return svg + "</svg>";
+}
+
 // The default mode: per step first (inclusive and self), totals after, verdict.
 void per_step_row(const DiffRow& row, const Anchors& a, Fields& f) {
   const auto& cs = row.control_step;
@@ -159,6 +211,9 @@ void per_step_row(const DiffRow& row, const Anchors& a, Fields& f) {
   f.text("calls_v", key3(ts.count - cs.count));
   f.text("calls_tip", format_count(static_cast<std::int64_t>(row.control.count), false) + " \xE2\x86\x92 " +
                           format_count(static_cast<std::int64_t>(row.test.count), false) + " calls in all");
+  const auto spark = sparkline(row);
+  f.flag("has_spark", !spark.empty());
+  f.text("spark", spark);
 }
 
 // Row p of the table.
