@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Sets up (Debian packages, npm), builds, and runs the whole test suite:
 #   1. unit, HTA-parity and end-to-end tests (Boost.Test via ctest)
-#   2. the report in headless Chromium (playwright-core)
+#   2. the report in headless Chromium (playwright-core); the .deb, unpacked and run
 #   3. the same ctest suite under AddressSanitizer + UndefinedBehaviorSanitizer
 #   4. a 60-second libFuzzer run over the reader and the whole pipeline
 # Ends with one line "tests: N passed, M failed" (stages count by their tests).
@@ -32,6 +32,7 @@ stage() {  # stage NAME COMMAND...: run, echo, tally from the runner's own summa
 
 stage "ctest" ctest --test-dir build --output-on-failure -j2
 stage "browser" bash scripts/browser-test.sh build/tracediff build/report-screenshot.png
+[ -f scripts/package-test.sh ] && stage "package" bash scripts/package-test.sh build
 [ -f scripts/sanitize.sh ] && stage "sanitizers" bash scripts/sanitize.sh
 [ -f scripts/fuzz.sh ] && stage "fuzz" bash scripts/fuzz.sh 20
 
