@@ -29,51 +29,70 @@ check() {  # check NAME COMMAND...
   fi
 }
 
-check "cpack -G DEB builds a package" \
-  bash -c "cd '$build' && cpack -G DEB -B '$tmp/pkg' && ls '$tmp'/pkg/tracediff_*.deb"
+build_deb() { (cd "$build" && cpack -G DEB -B "$tmp/pkg") && ls "$tmp"/pkg/tracediff_*.deb; }
+check "cpack -G DEB builds a package" build_deb
 deb=$(ls "$tmp"/pkg/tracediff_*.deb 2>/dev/null | head -1)
 root=$tmp/root
-check "dpkg-deb -x unpacks it" dpkg-deb -x "${deb:-missing.deb}" "$root"
 bin=$root/usr/bin/tracediff
-check "the control file names the package, its version and its dependencies" \
-  bash -c "dpkg-deb -f '$deb' Package Version Depends | tee /dev/stderr | grep -q '^Package: tracediff' &&
-           dpkg-deb -f '$deb' Depends | grep -q libc6"
-check "the binary is executable" test -x "$bin"
-check "--version runs from the unpacked tree" \
-  bash -c "'$bin' --version | grep -Eq '^tracediff [0-9]+\.[0-9]+\.[0-9]+$'"
-check "it compares examples/ (exit 0, the report and the CSV written)" \
-  bash -c "'$bin' -q examples/control examples/test -o '$tmp/r.html' --csv '$tmp/r.csv' &&
-           grep -q '<html' '$tmp/r.html' && test \$(wc -l <'$tmp/r.csv') -gt 10"
 man=$root/usr/share/man/man1/tracediff.1.gz
-check "the man page is gzipped in share/man/man1" bash -c "gzip -t '$man'"
-check "the man page has synopsis, options, exit status and examples" \
-  bash -c "zcat '$man' > '$tmp/tracediff.1' && for s in NAME SYNOPSIS OPTIONS 'EXIT STATUS' EXAMPLES; do
-             grep -q \"^\\.SH \\\"\\?\$s\" '$tmp/tracediff.1' || { echo \"no section \$s\"; exit 1; }; done"
-if command -v man >/dev/null; then
-  check "man renders it without warnings" \
-    bash -c "out=\$(LC_ALL=C.UTF-8 MANWIDTH=80 man --warnings -l '$man' 2>&1 >/dev/null); [ -z \"\$out\" ] || { echo \"\$out\"; exit 1; }"
-fi
-# Every long option of --help is in the man page and in the completion.
 comp=$root/usr/share/bash-completion/completions/tracediff
-check "the bash completion is in share/bash-completion/completions" test -f "$comp"
-check "every option of --help is in the man page and the completion" bash -c "
-  for o in \$('$bin' --help | grep -oE -- '--[a-z][a-z-]+' | sort -u); do
-    grep -q -- \"\\\\\\-\\\\\\-\${o#--}\" '$tmp/tracediff.1' || { echo \"man page lacks \$o\"; exit 1; }
-    grep -qw -- \"\$o\" '$comp' || { echo \"completion lacks \$o\"; exit 1; }
-  done"
-complete_line() {  # complete_line WORD... -> the completions, on one line
-  bash -c 'source "$1"; shift; compopt() { :; }; COMP_WORDS=("$@"); COMP_CWORD=$(($# - 1)); _tracediff; echo "${COMPREPLY[*]}"' \
-    _ "$comp" "$@"
+check "dpkg-deb -x unpacks it" dpkg-deb -x "${deb:-missing.deb}" "$root"
+
+control_fields() {
+  dpkg-deb -f "$deb" Package Version Depends
+  [ "$(dpkg-deb -f "$deb" Package)" = tracediff ] && dpkg-deb -f "$deb" Depends | grep -q libc6
 }
-check "completion: subcommands" bash -c "[ \"\$($(declare -f complete_line); complete_line tracediff me)\" = merge ]"
-check "completion: options" bash -c "[ \"\$($(declare -f complete_line); complete_line tracediff --dev)\" = --device ]"
-check "completion: --device values" \
-  bash -c "[ \"\$($(declare -f complete_line); complete_line tracediff a b --device '')\" = 'cpu gpu all' ]"
-check "completion: --launcher values" \
-  bash -c "[ \"\$($(declare -f complete_line); complete_line tracediff a b --launcher '')\" = 'innermost outermost module' ]"
-check "completion: --color= values" \
-  bash -c "[ \"\$($(declare -f complete_line); complete_line tracediff --color = al)\" = always ]"
-check "completion: merge's options" bash -c "[ \"\$($(declare -f complete_line); complete_line tracediff merge --q)\" = --quiet ]"
+check "the control file names the package and its dependencies" control_fields
+check "the binary is executable" test -x "$bin"
+version() { "$bin" --version | grep -Eq '^tracediff [0-9]+\.[0-9]+\.[0-9]+$'; }
+check "--version runs from the unpacked tree" version
+compare_examples() {
+  "$bin" -q examples/control examples/test -o "$tmp/r.html" --csv "$tmp/r.csv" &&
+    grep -q '<html' "$tmp/r.html" && [ "$(wc -l <"$tmp/r.csv")" -gt 10 ]
+}
+check "it compares examples/ (exit 0, the report and the CSV written)" compare_examples
+
+check "the man page is gzipped in share/man/man1" gzip -t "$man"
+man_sections() {
+  zcat "$man" >"$tmp/tracediff.1" || return 1
+  for s in NAME SYNOPSIS COMMANDS OPTIONS 'EXIT STATUS' ENVIRONMENT EXAMPLES; do
+    grep -Eq "^\.SH \"?$s\"?$" "$tmp/tracediff.1" || { echo "no section $s"; return 1; }
+  done
+}
+check "the man page has synopsis, commands, options, exit status and examples" man_sections
+man_renders() {  # man(1) is not in a minimal system: then only groff's absence is said
+  command -v man >/dev/null || { echo "man is not installed: not rendered"; return 0; }
+  local out
+  out=$(LC_ALL=C.UTF-8 MANWIDTH=80 man --warnings -l "$man" 2>&1 >/dev/null)
+  [ -z "$out" ] || { echo "$out"; return 1; }
+}
+check "man renders it without warnings" man_renders
+check "the bash completion is in share/bash-completion/completions" test -f "$comp"
+# Every long option that --help lists (of each command) is in the man page and the completion.
+options_documented() {
+  local o bad=0
+  for o in $({ "$bin" --help; "$bin" summarize --help; "$bin" merge --help; } | grep -oE -- '--[a-z][a-z-]+' | sort -u); do
+    grep -qF -- "${o//-/\\-}" "$tmp/tracediff.1" || { echo "man page lacks $o"; bad=1; }
+    grep -qw -- "$o" "$comp" || { echo "completion lacks $o"; bad=1; }
+  done
+  return $bad
+}
+check "every option of --help is in the man page and the completion" options_documented
+
+completes() {  # completes EXPECTED WORD...: the completions of the last word are EXPECTED
+  local expected=$1 got
+  shift
+  got=$(bash -c 'source "$1"; shift; compopt() { :; }; COMP_WORDS=("$@"); COMP_CWORD=$(($# - 1)); _tracediff; echo "${COMPREPLY[*]}"' \
+    _ "$comp" "$@")
+  [ "$got" = "$expected" ] || { echo "$* -> '$got', not '$expected'"; return 1; }
+}
+check "completion: subcommands" completes merge tracediff me
+check "completion: options" completes --device tracediff --dev
+check "completion: --device values" completes "cpu gpu all" tracediff a b --device ""
+check "completion: --launcher values" completes "innermost outermost module" tracediff a b --launcher ""
+check "completion: --color= values" completes always tracediff --color = al
+check "completion: summarize's options" completes --launcher tracediff summarize x --lau
+check "completion: merge's options" completes --quiet tracediff merge --q
 
 echo "package: $passed passed, $failed failed"
 ((failed == 0))
