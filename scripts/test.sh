@@ -2,6 +2,7 @@
 # Sets up (Debian packages, npm), builds, and runs the whole test suite:
 #   1. unit, HTA-parity and end-to-end tests (Boost.Test via ctest)
 #   2. the report in headless Chromium (playwright-core); the .deb, unpacked and run
+#   2b. the summarize/merge recipe on a single-node Slurm cluster (skipped where Slurm cannot be had)
 #   3. the same ctest suite under AddressSanitizer + UndefinedBehaviorSanitizer
 #   4. a 60-second libFuzzer run over the reader and the whole pipeline
 # Ends with one line "tests: N passed, M failed" (stages count by their tests).
@@ -33,6 +34,12 @@ stage() {  # stage NAME COMMAND...: run, echo, tally from the runner's own summa
 stage "ctest" ctest --test-dir build --output-on-failure -j2
 stage "browser" bash scripts/browser-test.sh build/tracediff build/report-screenshot.png
 [ -f scripts/package-test.sh ] && stage "package" bash scripts/package-test.sh build
+# --- Slurm (#19.8): the README's scale-out recipe on a real single-node cluster. Exit 77 and
+# "slurm: skipped (REASON)" when Slurm cannot be had (not root, no package): skipped, not failed.
+echo "=== slurm"
+timeout 200 bash tests/slurm/run.sh build
+case $? in 0) passed=$((passed + 1)) ;; 77) skipped=$((${skipped:-0} + 1)) ;; *) failed=$((failed + 1)) ;; esac
+# --- end Slurm
 [ -f scripts/sanitize.sh ] && stage "sanitizers" bash scripts/sanitize.sh
 [ -f scripts/fuzz.sh ] && stage "fuzz" bash scripts/fuzz.sh 20
 
