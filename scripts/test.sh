@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Sets up (Debian packages, npm), builds, and runs the whole test suite:
 #   1. unit, HTA-parity and end-to-end tests (Boost.Test via ctest)
-#   2. the report in headless Chromium (playwright-core)
+#   2. the report in headless Chromium (playwright-core); the .deb, unpacked and run
 #   2b. the summarize/merge recipe on a single-node Slurm cluster (skipped where Slurm cannot be had)
 #   3. the same ctest suite under AddressSanitizer + UndefinedBehaviorSanitizer
 #   4. a 60-second libFuzzer run over the reader and the whole pipeline
@@ -33,6 +33,7 @@ stage() {  # stage NAME COMMAND...: run, echo, tally from the runner's own summa
 
 stage "ctest" ctest --test-dir build --output-on-failure -j2
 stage "browser" bash scripts/browser-test.sh build/tracediff build/report-screenshot.png
+[ -f scripts/package-test.sh ] && stage "package" bash scripts/package-test.sh build
 # --- Slurm (#19.8): the README's scale-out recipe on a real single-node cluster. Exit 77 and
 # "slurm: skipped (REASON)" when Slurm cannot be had (not root, no package): skipped, not failed.
 echo "=== slurm"

@@ -255,6 +255,15 @@ void notes(model::DiffReport& r) {
     for (const auto* side : {&r.control, &r.test})
       if (side->whole_trace)
         r.notes.push_back(side->label + " has no ProfilerStep: its traces are compared whole.");
+  // A side of one trace without a rank is rank 0: said once, not as a warning.
+  std::vector<const model::SideSummary*> unranked;
+  for (const auto* side : {&r.control, &r.test})
+    if (side->files.size() == 1 && side->files.front().rank_source == model::RankSource::fallback)
+      unranked.push_back(side);
+  if (unranked.size() == 2)
+    r.notes.push_back("Each side is one trace without a rank: both are taken as rank 0.");
+  else if (unranked.size() == 1)
+    r.notes.push_back(unranked.front()->label + " is one trace without a rank: it is taken as rank 0.");
   for (const auto* side : {&r.control, &r.test})
     for (const auto& m : side->step_markers) {
       const auto files = m.files == 1 ? std::string() : " in " + std::to_string(m.files) + " files";

@@ -2,6 +2,7 @@
 
 #include <CLI/CLI.hpp>
 
+#include <algorithm>
 #include <charconv>
 #include <cmath>
 #include <cstdlib>
@@ -43,6 +44,11 @@ const char* k_description =
     "or a trace file. Add more files to a side with --add-control / --add-test.";
 
 const char* k_footer =
+    "Commands (each has its own --help):\n"
+    "  tracediff CONTROL TEST [options]          compare two sets (the options above)\n"
+    "  tracediff summarize SET... -o FILE        read a set once into a *.tdsum.json summary,\n"
+    "                                            usable as either side of a comparison\n"
+    "  tracediff merge SUMMARY... -o FILE        combine summaries of disjoint ranks\n\n"
     "Exit status: 0 success (warnings included), 1 fatal error (missing path, a side without\n"
     "usable events, an output that cannot be written), 2 usage error (a malformed --fail-on\n"
     "included), 3 a --fail-on condition holds (the outputs are still written).\n\n"
@@ -52,7 +58,65 @@ const char* k_footer =
     "  tracediff before/ after/ --hta-compat --control-rank 3 --test-rank 1 --csv hta.csv\n"
     "  tracediff main/ pr/ --markdown comment.md --fail-on 'step_time>+5%' --fail-on 'added>0'";
 
+// Optimal string alignment distance: Levenshtein plus a swap of neighbours ("--lable").
+std::size_t edit_distance(std::string_view a, std::string_view b) {
+  std::vector<std::vector<std::size_t>> d(a.size() + 1, std::vector<std::size_t>(b.size() + 1));
+  for (std::size_t i = 0; i <= a.size(); ++i) d[i][0] = i;
+  for (std::size_t j = 0; j <= b.size(); ++j) d[0][j] = j;
+  for (std::size_t i = 1; i <= a.size(); ++i)
+    for (std::size_t j = 1; j <= b.size(); ++j) {
+      const std::size_t cost = a[i - 1] == b[j - 1] ? 0 : 1;
+      d[i][j] = std::min({d[i - 1][j] + 1, d[i][j - 1] + 1, d[i - 1][j - 1] + cost});
+      if (i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1])
+        d[i][j] = std::min(d[i][j], d[i - 2][j - 2] + 1);
+    }
+  return d[a.size()][b.size()];
+}
+
+// An argument that looks like an option: "-x", "--xy" (not "-" alone, nor a negative number).
+bool looks_like_option(const std::string& arg) {
+  return arg.size() > 1 && arg[0] == '-' && !std::isdigit(static_cast<unsigned char>(arg[1])) && arg[1] != '.';
+}
+
 }  // namespace
+
+std::string closest_option(const CLI::App& app, std::string_view arg) {
+  if (const auto eq = arg.find('='); eq != std::string_view::npos) arg = arg.substr(0, eq);
+  // Past 64 characters an argument is no typo of a name (and the distance's table
+  // stays small whatever is passed).
+  if (arg.size() > 64 || arg.size() < 4) return {};  // "-x": every short option is one edit away
+  std::vector<std::string> names;
+  for (const CLI::Option* opt : app.get_options()) {
+    if (opt->get_positional()) continue;
+    for (const auto& l : opt->get_lnames()) names.push_back("--" + l);
+    for (const auto& s : opt->get_snames()) names.push_back("-" + s);
+  }
+  for (const auto& name : names)  // "--hta" for --hta-compat (not --top, two edits away)
+    if (name.starts_with(arg)) return name;
+  std::string best;
+  std::size_t best_distance = 1 + std::min<std::size_t>(2, arg.size() / 5);
+  for (const auto& name : names) {
+    const auto dist = edit_distance(arg, name);
+    if (dist <= best_distance && dist > 0 && (best.empty() || dist < best_distance)) {
+      best = name;
+      best_distance = dist;
+    }
+  }
+  return best;
+}
+
+void throw_usage_error(const CLI::App& app, const CLI::ParseError& error) {
+  // An unknown option may also leave a positional missing or unexpected: it is the
+  // cause, so it is said first.
+  for (const auto& arg : app.remaining()) {
+    if (!looks_like_option(arg)) continue;
+    const auto name = arg.substr(0, arg.find('='));
+    const auto suggestion = closest_option(app, arg);
+    throw UsageError("unknown option '" + name + "'" +
+                     (suggestion.empty() ? std::string() : "; did you mean " + suggestion + "?"));
+  }
+  throw UsageError(error.what());
+}
 
 std::vector<std::string> parse_categories(const std::string& text) {
   std::vector<std::string> out;
@@ -221,6 +285,12 @@ ParseOutcome parse_options(int argc, const char* const* argv, Options& o) {
                  "CI run's artifacts")
       ->type_name("URL")->group("CI");
   app.add_flag("-q,--quiet", o.quiet, "No warnings on stderr (they stay in the outputs)")->group("Outputs");
+  static const std::map<std::string, ColorMode> color_modes{
+      {"auto", ColorMode::automatic}, {"always", ColorMode::always}, {"never", ColorMode::never}};
+  app.add_option("--color", o.color,
+                 "Colours in the terminal summary: auto (when stdout is a terminal and NO_COLOR\n"
+                 "is unset), always or never")
+      ->type_name("WHEN")->transform(CLI::CheckedTransformer(color_modes))->group("Outputs");
 
   std::string control_rank = "default", test_rank = "default";
   std::string control_iter = "default", test_iter = "default";
@@ -295,7 +365,7 @@ ParseOutcome parse_options(int argc, const char* const* argv, Options& o) {
     std::cout << "tracediff " TRACEDIFF_VERSION "\n";
     return ParseOutcome::exit_ok;
   } catch (const CLI::ParseError& e) {
-    throw UsageError(e.what());
+    throw_usage_error(app, e);
   }
 
   o.compare.match_names = !exact_names;

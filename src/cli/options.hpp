@@ -9,7 +9,16 @@
 #include "analysis/gate.hpp"
 #include "analysis/summarize.hpp"
 
+namespace CLI {
+class App;
+class ParseError;
+}  // namespace CLI
+
 namespace tracediff::cli {
+
+// --color: the terminal summary's colours. auto: when stdout is a terminal and NO_COLOR
+// is unset or empty (and TERM is not "dumb").
+enum class ColorMode { automatic, always, never };
 
 struct Options {
   std::vector<std::string> control_inputs, test_inputs;
@@ -24,6 +33,7 @@ struct Options {
   int top = 10;
   unsigned threads = 0;
   bool quiet = false;
+  ColorMode color = ColorMode::automatic;
 };
 
 enum class ParseOutcome { run, exit_ok };
@@ -38,6 +48,15 @@ constexpr unsigned k_max_threads = 1024;        // -j
 // Throws UsageError on a bad command line; returns exit_ok after --help/--version
 // (printed to stdout).
 ParseOutcome parse_options(int argc, const char* const* argv, Options& options);
+
+// The option of APP closest to ARG ("--devic" -> "--device"; "--devic=gpu" too), for a
+// "did you mean"; empty when none is close: the first name that ARG begins, else the
+// nearest by Damerau-Levenshtein distance, at most 1 + length/5 edits (3 at most).
+std::string closest_option(const CLI::App& app, std::string_view arg);
+
+// CLI11's parse error as a UsageError; an unknown option is named first, with the
+// closest known one ("unknown option '--devic'; did you mean --device?").
+[[noreturn]] void throw_usage_error(const CLI::App& app, const CLI::ParseError& error);
 
 // --launcher's values, for both commands that summarise.
 const std::map<std::string, analysis::LauncherLevel>& launcher_levels();

@@ -6,6 +6,7 @@
 #include <chrono>
 #include <condition_variable>
 #include <cstdlib>
+#include <filesystem>
 #include <iostream>
 #include <memory>
 #include <mutex>
@@ -197,13 +198,19 @@ int run_checked(int argc, const char* const* argv) {
   const bool stdout_taken = out.takes_stdout();
   if (!o.quiet) print_warnings(report, stdout_taken);
   out.write_files();
-  if (o.html && *o.html != "-" && !o.quiet) std::cerr << "tracediff: report written to " << message_safe(*o.html) << '\n';
+  if (o.html && *o.html != "-" && !o.quiet) {
+    // Absolute, so that it can be opened from anywhere (copied into a browser, a CI log).
+    std::error_code ec;
+    auto shown = std::filesystem::absolute(*o.html, ec).lexically_normal();
+    if (ec) shown = *o.html;
+    std::cerr << "tracediff: report written to " << message_safe(shown.string()) << '\n';
+  }
   out.write_stdout();
   // The terminal summary, unless stdout already carries an output.
   if (!o.quiet && !stdout_taken) {
     output::TerminalOptions to;
     to.top = o.top;
-    to.color = colour_allowed(1);
+    to.color = o.color == ColorMode::always || (o.color == ColorMode::automatic && colour_allowed(1));
     write_to_stdout([&](std::ostream& s) { output::write_terminal_summary(report, to, s); });
   }
   return report_gate(report.gate, o.quiet) ? k_exit_gate : k_exit_ok;

@@ -26,7 +26,7 @@ bool parse(CLI::App& app, int argc, const char* const* argv) {
     std::cout << app.help();
     return false;
   } catch (const CLI::ParseError& e) {
-    throw UsageError(e.what());
+    throw_usage_error(app, e);
   }
   return true;
 }
@@ -94,8 +94,12 @@ int run_merge(int argc, const char* const* argv) {
                "tracediff merge");
   std::vector<std::string> inputs;
   std::string out;
+  bool quiet = false;
   app.add_option("SUMMARY", inputs, "*.tdsum.json files")->required();
   app.add_option("-o,--output", out, "The merged summary ('-' = stdout)")->required();
+  // merge prints nothing but errors; -q is taken, as by the other commands, so that a
+  // script may pass it to each.
+  app.add_flag("-q,--quiet", quiet, "No warnings on stderr (merge has none; accepted as everywhere)");
   if (!parse(app, argc, argv)) return k_exit_ok;
   prepare_standard_streams();
   check_output_path(out, inputs);

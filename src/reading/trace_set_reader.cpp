@@ -28,7 +28,9 @@ bool looks_like_trace(const std::string& name) {
 }
 
 // distributedInfo.rank, else rank[-_]?N in the file name, else 0 (kineto-trace-format.md §1.4).
-void settle_rank(model::TraceFile& file) {
+// A side of one file needs no rank: 0 is then no input problem (the report's notes say
+// it once), only where files of a side might be taken for one another.
+void settle_rank(model::TraceFile& file, bool alone) {
   if (file.rank_source != model::RankSource::distributed_info) {
     if (auto r = rank_from_file_name(file.path)) {
       file.rank = *r;
@@ -38,8 +40,9 @@ void settle_rank(model::TraceFile& file) {
                                   " taken from the file name");
     } else {
       file.rank = 0;
-      file.diagnostics.report(DiagId::file_rank_fallback, file.path, 0,
-                              "no rank in the file or its name; rank 0 assumed");
+      if (!alone)
+        file.diagnostics.report(DiagId::file_rank_fallback, file.path, 0,
+                                "no rank in the file or its name; rank 0 assumed");
     }
   }
 }
@@ -113,6 +116,8 @@ std::vector<model::TraceSet> read_trace_sets(const std::vector<SetSpec>& sides,
   // while the JSON in flight stays under k_parallel_json_budget (or nothing else is
   // in flight). Each GB of Kineto JSON holds about 110 MB of compact events.
   constexpr std::uint64_t k_parallel_json_budget = std::uint64_t{1} << 30;
+  std::vector<std::size_t> files_of_side(sides.size());
+  for (const auto& job : jobs) ++files_of_side[job.side];
   std::vector<std::uint64_t> estimate(jobs.size());
   for (std::size_t i = 0; i < jobs.size(); ++i) estimate[i] = estimate_json_size(jobs[i].path);
   // Largest first: the threads then finish close together (the results keep the
@@ -144,7 +149,7 @@ std::vector<model::TraceSet> read_trace_sets(const std::vector<SetSpec>& sides,
       }
       jobs[i].result = read_trace_file(jobs[i].path, file_options);
       if (!jobs[i].result.skipped) {
-        settle_rank(jobs[i].result.file);
+        settle_rank(jobs[i].result.file, files_of_side[jobs[i].side] == 1);
         if (after_read) after_read(jobs[i].result.file, jobs[i].side);
       }
       std::lock_guard lock(mutex);

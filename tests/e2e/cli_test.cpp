@@ -182,4 +182,118 @@ BOOST_AUTO_TEST_CASE(same_rank_twice_is_used_and_said) {
   BOOST_TEST(j.at("rows").at(0).at("control_count").as_int64() == 2);
 }
 
+// ---------------------------------------------------------------- polish (#19.7)
+
+namespace {
+
+// stdout and stderr of a shell command, together (std::system's status apart).
+struct Shell {
+  int status = -1;
+  std::string text;
+};
+Shell shell(const std::string& command) {
+  const auto dir = temp_dir("shell");
+  Shell r;
+  r.status = std::system((command + " > " + dir + "/out 2>&1 < /dev/null").c_str());
+  r.text = read_file(dir + "/out");
+  return r;
+}
+std::string quoted(const std::string& s) { return "'" + s + "'"; }  // paths of temp_dir: no quote in them
+
+}  // namespace
+
+BOOST_AUTO_TEST_CASE(help_lists_the_subcommands) {
+  const auto r = run_cli({"--help"});
+  BOOST_TEST(r.exit_code == 0);
+  BOOST_TEST(r.out.find("tracediff summarize SET... -o FILE") != std::string::npos, r.out);
+  BOOST_TEST(r.out.find("tracediff merge SUMMARY... -o FILE") != std::string::npos, r.out);
+}
+
+BOOST_AUTO_TEST_CASE(an_unknown_option_suggests_the_closest) {
+  const auto dir = trace_dir("suggest");
+  const std::vector<std::pair<std::vector<std::string>, std::string>> cases{
+      {{dir, dir, "--devic", "gpu"}, "unknown option '--devic'; did you mean --device?"},
+      {{dir, dir, "--colr=never"}, "unknown option '--colr'; did you mean --color?"},
+      {{dir, dir, "--lable-test", "x"}, "unknown option '--lable-test'; did you mean --label-test?"},
+      {{dir, dir, "--hta"}, "unknown option '--hta'; did you mean --hta-compat?"},
+      {{dir, dir, "--shortnames"}, "unknown option '--shortnames'; did you mean --short-names?"},
+      // Before a positional is missing: the unknown option is the cause.
+      {{"--devce", "gpu"}, "did you mean --device?"},
+      {{"summarize", dir, "-o", dir + "/s.tdsum.json", "--lanucher", "module"}, "did you mean --launcher?"},
+      {{"merge", "a.tdsum.json", "-o", "m.tdsum.json", "--quite"}, "did you mean --quiet?"},
+  };
+  for (const auto& [args, message] : cases) {
+    const auto r = run_cli(args);
+    BOOST_TEST(r.exit_code == 2, r.err);
+    BOOST_TEST(r.err.rfind("tracediff: error: ", 0) == 0, r.err);
+    BOOST_TEST(r.err.find(message) != std::string::npos, message << " in: " << r.err);
+  }
+  // Nothing close: no guess, but the option is named.
+  const auto r = run_cli({dir, dir, "--frobnicate"});
+  BOOST_TEST(r.exit_code == 2);
+  BOOST_TEST(r.err.find("unknown option '--frobnicate'") != std::string::npos, r.err);
+  BOOST_TEST(r.err.find("did you mean") == std::string::npos, r.err);
+}
+
+BOOST_AUTO_TEST_CASE(color_is_auto_always_or_never) {
+  const auto c = trace_dir("color-c");
+  const auto t = trace_dir("color-t", R"({"distributedInfo": {"rank": 0}, "traceEvents": [
+  {"ph":"X","cat":"user_annotation","name":"ProfilerStep#1","pid":1,"tid":1,"ts":0,"dur":100},
+  {"ph":"X","cat":"cpu_op","name":"aten::mm","pid":1,"tid":1,"ts":10,"dur":60},
+  {"ph":"X","cat":"cpu_op","name":"aten::add","pid":1,"tid":1,"ts":80,"dur":5}
+]})");
+  const auto out = temp_dir("color-out") + "/r.html";
+  auto has_colour = [](const std::string& s) { return s.find("\x1b[") != std::string::npos; };
+  // stdout a pipe: auto (the default) and never print none, always prints them.
+  auto r = run_cli({c, t, "-o", out});
+  BOOST_TEST_REQUIRE(r.exit_code == 0, r.err);
+  BOOST_TEST(!has_colour(r.out));
+  r = run_cli({c, t, "-o", out, "--color=always"});
+  BOOST_TEST(has_colour(r.out), r.out);
+  r = run_cli({c, t, "-o", out, "--color", "never"});
+  BOOST_TEST(!has_colour(r.out));
+  r = run_cli({c, t, "-o", out, "--color=sometimes"});
+  BOOST_TEST(r.exit_code == 2);
+  // On a terminal (script(1) gives it one): auto colours, unless NO_COLOR is set; never never.
+  const std::string cmd = std::string(TRACEDIFF_BINARY) + " " + quoted(c) + " " + quoted(t) + " -o " + quoted(out);
+  const auto on_tty = [&](const std::string& env, const std::string& extra) {
+    return shell(env + " script -qec " + quoted(cmd + extra) + " /dev/null");
+  };
+  auto s = on_tty("", "");
+  BOOST_TEST_REQUIRE(s.status == 0, s.text);
+  BOOST_TEST(has_colour(s.text), s.text);
+  s = on_tty("NO_COLOR=1", "");
+  BOOST_TEST(!has_colour(s.text), s.text);
+  s = on_tty("", " --color=never");
+  BOOST_TEST(!has_colour(s.text), s.text);
+  s = on_tty("NO_COLOR=1", " --color=always");
+  BOOST_TEST(has_colour(s.text), s.text);
+}
+
+BOOST_AUTO_TEST_CASE(the_report_path_is_printed_absolute) {
+  const auto dir = trace_dir("abs");
+  const auto work = temp_dir("abs-cwd");
+  fs::create_directories(work + "/sub");
+  const auto s = shell("cd " + quoted(work) + " && " + TRACEDIFF_BINARY + " " + quoted(dir) + " " + quoted(dir) +
+                       " -o sub/../report.html");
+  BOOST_TEST_REQUIRE(s.status == 0, s.text);
+  const auto canonical = fs::canonical(work).string();
+  BOOST_TEST(s.text.find("tracediff: report written to " + canonical + "/report.html\n") != std::string::npos,
+             s.text);
+  BOOST_TEST(fs::exists(work + "/report.html"));
+}
+
+BOOST_AUTO_TEST_CASE(merge_accepts_quiet) {
+  const auto dir = trace_dir("merge-q");
+  const auto sum = temp_dir("merge-q-out");
+  auto r = run_cli({"summarize", "-q", dir, "-o", sum + "/a.tdsum.json"});
+  BOOST_TEST_REQUIRE(r.exit_code == 0, r.err);
+  r = run_cli({"merge", "-q", sum + "/a.tdsum.json", "-o", sum + "/m.tdsum.json"});
+  BOOST_TEST(r.exit_code == 0, r.err);
+  BOOST_TEST(r.err.empty(), r.err);
+  BOOST_TEST(fs::exists(sum + "/m.tdsum.json"));
+  r = run_cli({"merge", "--quiet", sum + "/a.tdsum.json", "-o", sum + "/m2.tdsum.json"});
+  BOOST_TEST(r.exit_code == 0, r.err);
+}
+
 BOOST_AUTO_TEST_SUITE_END()

@@ -74,9 +74,11 @@ BOOST_AUTO_TEST_CASE(names_and_file_names_reach_no_terminal_raw) {
   const auto c = temp_dir("hostile-c");
   const auto t = temp_dir("hostile-t");
   // File names with an escape sequence, a line break and a bidi override: each gets a
-  // warning (no rank in the file), which names the file.
+  // warning (no rank in the file, beside a second file of the side), which names the file.
   write_file(c + "/clear\x1b[2J\x1b]52;c;ZXZpbA==\x07.json", hostile_trace(1, false));
   write_file(t + "/line\ntracediff: error: forged\xE2\x80\xAE.json", hostile_trace(2, true));
+  write_file(c + "/rank1.json", hostile_trace(1, false));
+  write_file(t + "/rank1.json", hostile_trace(2, true));
   const auto r = run_cli({c, t, "--label-control", "ctl\x1b[31m", "--csv", c + "/out.csv", "--markdown",
                           c + "/out.md", "--fail-on", "any-op:*>+1%", "--fail-on", "added>0"});
   BOOST_TEST(r.exit_code == 3, r.err);

@@ -163,7 +163,7 @@ BOOST_AUTO_TEST_CASE(a_reader_that_goes_away_does_not_cost_the_files) {
 }
 
 BOOST_AUTO_TEST_CASE(a_closed_stderr_does_not_stop_the_run) {
-  // `2>&1 | head -1`: the warnings (no rank in these traces) meet a closed pipe
+  // `2>&1 | head -1`: what goes to stderr ("report written to") meets a closed pipe
   // before any output is written; that must not kill the run (SIGPIPE) nor its files.
   Dir d;
   OldOutputs old(d);
