@@ -176,7 +176,7 @@ BOOST_AUTO_TEST_CASE(every_real_trace_loads) {
 }
 
 // ... and the large ones of ../shared: skipped without it.
-BOOST_AUTO_TEST_CASE(every_large_trace_loads, *boost::unit_test::precondition(needs_traces(k_large_traces))) {
+BOOST_AUTO_TEST_CASE(every_large_trace_loads, *boost::unit_test::precondition(needs_traces(large_traces()))) {
   const auto files = large_trace_files();
   BOOST_TEST(files.size() >= 4u);
   each_loads(files);

@@ -151,9 +151,10 @@ std::string trace_path(const std::string& rel) {
   return {};
 }
 
-const std::initializer_list<std::string> k_large_traces = {
-    "hta-trace-diff/control/control.json.gz", "hta-trace-diff/test/test.json.gz", "formats/mtia-large.json.gz",
-    "formats/large-216k-events.json.gz"};
+std::vector<std::string> large_traces() {
+  return {"hta-trace-diff/control/control.json.gz", "hta-trace-diff/test/test.json.gz", "formats/mtia-large.json.gz",
+          "formats/large-216k-events.json.gz"};
+}
 
 namespace {
 // Trace files under root/traces by their relative path, sorted (directory order is not).

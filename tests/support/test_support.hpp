@@ -2,7 +2,6 @@
 #include <boost/json.hpp>
 #include <boost/test/unit_test.hpp>
 // Helpers shared by the tests: run the real binary, read files, parse CSV.
-#include <initializer_list>
 #include <string>
 #include <vector>
 
@@ -68,15 +67,16 @@ std::vector<std::string> data_trace_files();
 std::vector<std::string> large_trace_files();
 // Both.
 std::vector<std::string> all_trace_files();
-// The large traces listed in tests/data/README.md, as paths under traces/.
-extern const std::initializer_list<std::string> k_large_traces;
+// The large traces listed in tests/data/README.md, as paths under traces/ (a function:
+// test cases' decorators are built during static initialisation).
+std::vector<std::string> large_traces();
 
 // A Boost.Test precondition: the test case runs only when every trace named (paths
 // under traces/, see trace_path) is found, and is reported as skipped otherwise:
 //   BOOST_AUTO_TEST_CASE(x, *boost::unit_test::precondition(needs_traces({"hta-trace-diff/control"})))
 struct needs_traces {
   std::vector<std::string> rels;
-  needs_traces(std::initializer_list<std::string> r) : rels(r) {}
+  needs_traces(std::vector<std::string> r) : rels(std::move(r)) {}
   boost::test_tools::assertion_result operator()(boost::unit_test::test_unit_id) const;
 };
 

@@ -147,7 +147,7 @@ BOOST_AUTO_TEST_CASE(takes_every_real_trace_and_agrees) {
 
 // ... and the large ones of ../shared: skipped without it.
 BOOST_AUTO_TEST_CASE(takes_every_large_trace_and_agrees,
-                     *boost::unit_test::precondition(test::needs_traces(test::k_large_traces))) {
+                     *boost::unit_test::precondition(test::needs_traces(test::large_traces()))) {
   std::vector<fs::path> files;
   for (const auto& f : test::large_trace_files()) files.emplace_back(f);
   BOOST_TEST(files.size() >= 4u);
