@@ -12,15 +12,19 @@ cd "$(dirname "$0")/.."
 bash scripts/setup.sh --test || exit 1
 
 passed=0 failed=0 skipped=0
-# Sums the reports of Boost.Test (--report_level=short) in ctest's log of every test:
-# "P test cases out of T passed", "... failed", "... aborted", "... skipped".
+# Sums the reports of Boost.Test (--report_level=short) in ctest's log of every test. A
+# suite's run says "Running N test cases..."; its report "P test cases out of T passed"
+# and "F ... failed/aborted" (its "skipped" counts the other suites' cases too), so the
+# cases skipped in the run are N - P - F. A run without a report (a crash) is left to ctest.
 boost_cases() {  # LOG -> "P F S", or nothing without a report
   local log=$1
-  [ -f "$log" ] && grep -qE 'test cases? out of [0-9]+ (passed|skipped)' "$log" || return 0
-  awk '/test cases? out of [0-9]+ passed/ {p += $1}
-       /test cases? out of [0-9]+ (failed|aborted)/ {f += $1}
-       /test cases? out of [0-9]+ skipped/ {s += $1}
-       END {print p + 0, f + 0, s + 0}' "$log"
+  [ -f "$log" ] && grep -aq '^Test module ".*" has' "$log" || return 0
+  awk 'function flush() { if (rep) { p += bp; f += bf; s += n - bp - bf } rep = 0 }
+       /^Running [0-9]+ test cases?/ { flush(); n = $2; bp = bf = 0 }
+       /^Test module ".*" has (passed|failed)/ { rep = 1 }
+       rep && /test cases? out of [0-9]+ passed/ { bp = $1 }
+       rep && /test cases? out of [0-9]+ (failed|aborted)/ { bf += $1 }
+       END { flush(); print p + 0, f + 0, s + 0 }' "$log"
 }
 # stage NAME [--cases BUILD_DIR] COMMAND...: run, echo, tally from the runner's own
 # summary; with --cases, from the Boost.Test reports of the ctest run in BUILD_DIR.
