@@ -2,11 +2,13 @@
 # Sets up (Debian packages, npm), builds, and runs the whole test suite:
 #   1. unit, HTA-parity and end-to-end tests (Boost.Test via ctest)
 #   2. the report in headless Chromium (playwright-core)
+#   2b. the summarize/merge recipe on a single-node Slurm cluster (skipped where Slurm cannot be had)
 #   3. the same ctest suite under AddressSanitizer + UndefinedBehaviorSanitizer
 #   4. a 60-second libFuzzer run over the reader and the whole pipeline
 # Ends with one line "tests: N passed, M failed, K skipped": the ctest stage counts Boost.Test
 # cases (a case whose data is missing, e.g. the large traces of ../shared, is skipped), the
-# others their checks; K also counts the browser test's "browser-test: K skipped" lines.
+# others their checks; K also counts the browser test's "browser-test: K skipped" lines and a
+# skipped Slurm test.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/setup.sh --test || exit 1
@@ -57,6 +59,12 @@ stage() {
 
 stage "ctest" --cases build ctest --test-dir build --output-on-failure -j2
 stage "browser" bash scripts/browser-test.sh build/tracediff build/report-screenshot.png
+# --- Slurm (#19.8): the README's scale-out recipe on a real single-node cluster. Exit 77 and
+# "slurm: skipped (REASON)" when Slurm cannot be had (not root, no package): skipped, not failed.
+echo "=== slurm"
+timeout 200 bash tests/slurm/run.sh build
+case $? in 0) passed=$((passed + 1)) ;; 77) skipped=$((${skipped:-0} + 1)) ;; *) failed=$((failed + 1)) ;; esac
+# --- end Slurm
 [ -f scripts/sanitize.sh ] && stage "sanitizers" --cases build-asan bash scripts/sanitize.sh
 [ -f scripts/fuzz.sh ] && stage "fuzz" bash scripts/fuzz.sh 20
 

@@ -53,6 +53,7 @@ void finish_report(model::DiffReport& report, const CompareOptions& options) {
                          : options.device == DeviceFilter::gpu ? "gpu"
                                                                : "all";
   report.short_names = options.short_names;
+  report.by_shape = options.by_shape;
   // The relative change of each row, once: per step, or of the totals in --hta-compat.
   for (auto& row : report.rows) {
     const double c = row.per_step_basis ? row.control_step.total_ns : static_cast<double>(row.control.total_ns);

@@ -32,6 +32,9 @@ struct CompareOptions {
   DeviceFilter device = DeviceFilter::all;
   bool short_names = false;
   bool hta_compat = false;
+  // Rows of CPU operators keyed by name and input shapes (summaries' SummaryKey::shape);
+  // matrix multiplications get FLOPs and TFLOP/s (analysis/flops.hpp).
+  bool by_shape = false;
   // A per-step change counts only when at least this large (both must hold).
   double min_change_pct = 5.0;
   double min_change_us = 0.0;

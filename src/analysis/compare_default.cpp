@@ -13,6 +13,7 @@
 #include "analysis/compare.hpp"
 #include "analysis/decide.hpp"
 #include "analysis/families.hpp"
+#include "analysis/flops.hpp"
 #include "analysis/modes.hpp"
 #include "analysis/name_match.hpp"
 #include "analysis/noise.hpp"
@@ -35,6 +36,8 @@ struct SideAgg {
   std::string_view renamed_from;  // the test side's own name, when paired with another
   const char* matched_by = nullptr;
   model::Samples per_unit;  // total ns in each step unit it occurs in, for the noise test
+  std::string_view shape;   // --by-shape: the key's input shapes
+  std::optional<double> flops;  // --by-shape: FLOPs per call (analysis/flops.hpp)
 };
 
 struct SideData {
@@ -42,7 +45,10 @@ struct SideData {
   // launcher -> key -> GPU ns in each step unit
   std::map<std::string_view, std::map<Key, model::Samples>> launches;
   std::set<std::string_view> graph_launchers;  // launchers that replayed graphs
-  std::deque<std::string> short_names;  // what --short-names keys view (a deque: they stay put)
+  std::deque<std::string> short_names;  // what --short-names and --by-shape keys view (a deque: they stay put)
+  // --by-shape: GPU ns launched by each operator (by name and shapes), whatever --device
+  // keeps: what an operator's TFLOP/s is against.
+  std::map<std::string_view, double> launched_ns;
   std::size_t units = 0;
   detail::SideTree tree;
 };
@@ -167,6 +173,9 @@ SideData collect(const model::SetSummary& set, const Selection& sel, const Compa
       const Rename* r = renames.find(k.category, k.name);
       std::string_view category = r ? std::string_view(r->category) : std::string_view(k.category);
       std::string_view full = r ? std::string_view(r->to) : std::string_view(k.name);
+      // --by-shape: an operator's rows and tree nodes by name and input shapes.
+      const bool shaped = options.by_shape && !k.shape.empty();
+      if (shaped) full = data.short_names.emplace_back(model::shaped_name(full, k.shape));
       tree_names.push_back(full);
       if (!keep_key(k, device, options)) {
         key_of.push_back(nullptr);
@@ -174,7 +183,10 @@ SideData collect(const model::SetSummary& set, const Selection& sel, const Compa
         continue;
       }
       std::string_view name = full;
-      if (options.short_names) name = data.short_names.emplace_back(shorten_name(full));
+      if (options.short_names)
+        name = shaped ? data.short_names.emplace_back(
+                            model::shaped_name(shorten_name(r ? std::string_view(r->to) : std::string_view(k.name)), k.shape))
+                      : data.short_names.emplace_back(shorten_name(full));
       const Key key{category, name};
       auto [it, inserted] = data.rows.try_emplace(key);
       auto& a = it->second;
@@ -182,6 +194,10 @@ SideData collect(const model::SetSummary& set, const Selection& sel, const Compa
         a.device = device;
         a.full_name = full;
         a.per_unit.set_units(units.size());
+        if (shaped) {
+          a.shape = k.shape;
+          a.flops = flops_per_call(k.name, k.shape);
+        }
       } else if (full < a.full_name) {
         a.full_name = full;
       }
@@ -202,12 +218,21 @@ SideData collect(const model::SetSummary& set, const Selection& sel, const Compa
       detail::add_sat(a->stats.self_ns, c.self_ns);
       a->per_unit.add(static_cast<std::uint32_t>(u->second), static_cast<double>(c.total_ns));
     }
+    // --by-shape: launchers by name and shapes, as the operators' rows are keyed.
+    const bool shaped_launchers = options.by_shape && f.launcher_shapes.size() == f.launchers.size();
+    std::vector<std::string_view> shaped_launcher(shaped_launchers ? f.launchers.size() : 0);
     for (const auto& l : f.launches) {
-      if (!key_of[l.key]) continue;
       const auto u = unit_of.find({fi, l.step});
       if (u == unit_of.end()) continue;
       std::string_view who = f.launchers[l.launcher];
       if (const Rename* r = renames.find_host(who)) who = r->to;
+      if (shaped_launchers && !f.launcher_shapes[l.launcher].empty()) {
+        auto& s = shaped_launcher[l.launcher];
+        if (s.empty()) s = data.short_names.emplace_back(model::shaped_name(who, f.launcher_shapes[l.launcher]));
+        who = s;
+      }
+      if (options.by_shape) data.launched_ns[who] += static_cast<double>(l.total_ns);
+      if (!key_of[l.key]) continue;
       if (std::binary_search(f.graph_launchers.begin(), f.graph_launchers.end(), l.launcher))
         data.graph_launchers.insert(who);
       auto& per_unit = data.launches[who][*key_of[l.key]];
@@ -217,7 +242,8 @@ SideData collect(const model::SetSummary& set, const Selection& sel, const Compa
     std::vector<std::int64_t> unit_of_step(f.steps.size(), -1);
     for (auto u = unit_of.lower_bound({fi, 0}); u != unit_of.end() && u->first.first == fi; ++u)
       unit_of_step[u->first.second] = static_cast<std::int64_t>(u->second);
-    data.tree.add_file(f, unit_of_step, options.device != DeviceFilter::cpu, renames.empty() ? nullptr : &tree_names);
+    data.tree.add_file(f, unit_of_step, options.device != DeviceFilter::cpu,
+                       renames.empty() && !options.by_shape ? nullptr : &tree_names);
   }
   data.tree.finish(k_tree_budget);
   for (auto& [key, a] : data.rows) a.per_unit.settle();
@@ -268,6 +294,27 @@ model::Change change_per_step(std::uint64_t c, std::size_t cu, std::uint64_t t, 
   const auto lhs = static_cast<unsigned __int128>(t) * cu;
   const auto rhs = static_cast<unsigned __int128>(c) * tu;
   return lhs > rhs ? Change::increased : lhs < rhs ? Change::decreased : Change::unchanged;
+}
+
+// --by-shape: the row's shapes, FLOPs per call, and per side the achieved TFLOP/s:
+// FLOPs of its calls over the GPU time it launched (the kernels whose launch it is the
+// launcher of, --launcher's level). Host time would be wrong for asynchronous CUDA, so
+// a side without launched GPU time has no TFLOP/s.
+void shape_figures(const SideAgg* ca, const SideAgg* ta, const SideData& c, const SideData& t, model::DiffRow& row) {
+  const SideAgg& any = ca ? *ca : *ta;
+  if (any.shape.empty()) return;
+  row.shape = any.shape;
+  row.flops_per_call = any.flops;
+  if (!any.flops) return;
+  const auto tflops = [&](const SideAgg* a, const SideData& side) -> std::optional<double> {
+    if (!a || a->stats.count == 0) return std::nullopt;
+    const auto it = side.launched_ns.find(a->full_name);
+    if (it == side.launched_ns.end() || it->second <= 0) return std::nullopt;
+    const double v = *any.flops * static_cast<double>(a->stats.count) / it->second / 1000.0;  // FLOP/ns = GFLOP/s
+    return std::isfinite(v) ? std::optional(v) : std::nullopt;
+  };
+  row.control_tflops = tflops(ca, c);
+  row.test_tflops = tflops(ta, t);
 }
 
 // GPU time by launching operator, with its kernels; and each GPU row's main launcher.
@@ -359,6 +406,7 @@ model::DiffReport compare_summaries(const model::SetSummary& control, const mode
     row.significant = v.significant;
     row.verdict = v.verdict;
     row.median_diff_ns = v.median_diff;
+    if (options.by_shape) shape_figures(ca, ta, c, t, row);
     report.rows.push_back(std::move(row));
   }
   launchers(c, t, rule, report);

@@ -96,6 +96,15 @@ model::TopList top_list(const model::DiffReport& r, bool slower, std::size_t n) 
   model::TopList list;
   const bool any_testable = testable(r.control.units, r.test.units);
   list.raw = !r.hta_compat && !any_testable;
+  // Families with names gone and names new: their one-sided rows are renames.
+  std::set<std::string_view> gone, fresh;
+  for (const auto& row : r.rows)
+    if (!row.family.empty() && (row.change == model::Change::deleted || row.change == model::Change::added))
+      (row.change == model::Change::deleted ? gone : fresh).insert(row.family);
+  const auto renamed = [&](const model::DiffRow& row) {
+    return !row.family.empty() && (row.change == model::Change::deleted || row.change == model::Change::added) &&
+           gone.count(row.family) && fresh.count(row.family);
+  };
   for (auto i : r.impact_order()) {
     const auto& row = r.rows[i];
     const double d = row.per_step_basis ? row.diff_per_step_ns() : static_cast<double>(row.diff_ns());
@@ -107,6 +116,8 @@ model::TopList top_list(const model::DiffReport& r, bool slower, std::size_t n) 
       (row.verdict == model::Verdict::untestable ? list.untestable : list.within_noise) += 1;
     } else if (row.explained_by != SIZE_MAX && folds_into_listed(r, i)) {
       ++list.folded;  // a call inside says it better, and the path of the one listed shows this row
+    } else if (renamed(row)) {
+      ++list.renamed;
     } else if (list.rows.size() < n) {
       list.rows.push_back(i);
     } else {
@@ -221,6 +232,20 @@ std::string odd_steps(const model::SideSummary& side) {
 }
 
 void notes(model::DiffReport& r) {
+  if (const auto renamed = r.top_regressions.renamed + r.top_improvements.renamed) {
+    std::set<std::string> families;
+    for (const auto& row : r.rows)
+      if (!row.family.empty() && (row.change == model::Change::added || row.change == model::Change::deleted))
+        for (const auto& f : r.families)
+          if (f.id == row.family) families.insert(f.label);
+    std::string names;
+    for (const auto& f : families) names += (names.empty() ? "" : ", ") + f;
+    r.notes.push_back(format_count(static_cast<std::int64_t>(renamed), false) +
+                      " GPU kernels that changed significantly run on one side only, in families that have kernels "
+                      "on the other side only (" + names +
+                      "): the same work under other names (another library or vendor). They are left out of the "
+                      "top lists; the kernel families say how that work's time changed.");
+  }
   const bool same_inputs = !r.control.inputs.empty() && r.control.inputs == r.test.inputs;
   if (same_inputs)
     r.notes.push_back("Both sides are the same traces: nothing can differ but the reading of them.");

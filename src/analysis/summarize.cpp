@@ -75,7 +75,7 @@ class NameFacts {
   const std::uint8_t* m_marker_spans = nullptr;  // per pool id; null: no marker spans
 };
 
-// Dense ids of (category, name) pairs, one per event, computed once: a table by name
+// Dense ids of (category, name, shape) triples (shape: --by-shape only), one per event, computed once: a table by name
 // id (a name nearly always has one category) and a map for the rest.
 class KeyIds {
  public:
@@ -83,15 +83,16 @@ class KeyIds {
       : m_of(ev.size(), memory) {
     constexpr std::uint32_t k_none = ~0u;
     std::pmr::vector<std::uint32_t> by_name(pool_size, k_none, memory);
-    std::vector<std::uint32_t> category;  // per id
-    std::map<std::pair<std::uint32_t, std::uint32_t>, std::uint32_t> more;
+    std::vector<std::uint64_t> category;  // per id: (shape << 32) | category (--by-shape keys by shape too)
+    std::map<std::pair<std::uint64_t, std::uint32_t>, std::uint32_t> more;
     for (std::size_t i = 0; i < ev.size(); ++i) {
       const auto& e = ev[i];
       auto& k = by_name[e.name];
-      if (k == k_none || category[k] != e.category) {
+      const std::uint64_t tag = (std::uint64_t{e.shape} << 32) | e.category;
+      if (k == k_none || category[k] != tag) {
         const auto next = static_cast<std::uint32_t>(category.size());
-        const auto id = k == k_none ? (k = next) : more.try_emplace({e.category, e.name}, next).first->second;
-        if (id == next) category.push_back(e.category);
+        const auto id = k == k_none ? (k = next) : more.try_emplace({tag, e.name}, next).first->second;
+        if (id == next) category.push_back(tag);
         m_of[i] = id;
       } else {
         m_of[i] = k;
@@ -150,13 +151,29 @@ class Paths {
   std::vector<std::uint32_t> m_parent, m_event;
 };
 
+// --by-shape: call paths tell an operator's shapes apart. A (name, shape) pair gets an
+// id past the pool's, for Paths (which takes any 32-bit id for a name).
+class ShapedNames {
+ public:
+  explicit ShapedNames(std::size_t pool_size) : m_next(static_cast<std::uint32_t>(pool_size)) {}
+  std::uint32_t id(const model::Event& e) {
+    const auto [it, fresh] = m_ids.try_emplace((std::uint64_t{e.shape} << 32) | e.name, m_next);
+    if (fresh) ++m_next;
+    return it->second;
+  }
+
+ private:
+  std::uint32_t m_next;
+  std::unordered_map<std::uint64_t, std::uint32_t> m_ids;
+};
+
 struct Nesting {
   std::pmr::vector<std::int64_t> self_ns;    // per event; GPU and other device events keep dur
   // (event, inclusive time) of the events an open event of their key encloses (what
   // sticks out of it), by event; every other event's inclusive time is its dur. Few
   // events nest in their own name, so this is kept apart rather than per event.
   std::vector<std::pair<std::uint32_t, std::int64_t>> incl_less;
-  std::pmr::vector<std::uint32_t> launcher;  // per runtime event: pool id of its launcher (LauncherLevel), or ~0
+  std::pmr::vector<std::uint32_t> launcher;  // per runtime event: the event of its launcher (LauncherLevel), or ~0
   std::pmr::vector<std::uint32_t> node;      // per host event: its call-tree node (k_tree_top: none),
                                              // | k_inherited when it is the node of the event around it
 };
@@ -252,7 +269,7 @@ void merge_runs(T* first, T* last, Less less, Vector& scratch) {
 // deep stacks, a name in many categories): each stack entry carries what a walk down
 // the stack would find.
 Nesting nest(const model::TraceFile& f, NameFacts& names, const KeyIds& keys, StepWindows& windows, Paths& paths,
-             LauncherLevel level, std::pmr::memory_resource* memory) {
+             LauncherLevel level, ShapedNames& shaped, std::pmr::memory_resource* memory) {
   const auto& ev = f.events;
   Nesting n{std::pmr::vector<std::int64_t>(memory), {}, std::pmr::vector<std::uint32_t>(memory),
             std::pmr::vector<std::uint32_t>(memory)};
@@ -271,7 +288,8 @@ Nesting nest(const model::TraceFile& f, NameFacts& names, const KeyIds& keys, St
   const auto step_span = [&](std::uint32_t i) { return names.step_span(ev[i]); };
   // The stack of events open at the current start, with per entry the entry below it
   // of the same key, the latest end among the open entries of its key (itself
-  // included), the launcher at or below it by `level` (a pool id, or k_none), the
+  // included), the launcher at or below it by `level` (an event, or k_none: events, so
+  // that --by-shape's launchers have their shapes), the
   // innermost annotation or Python frame at or below it (the launcher of a launch
   // without one), and its call-tree node with its depth.
   constexpr std::uint32_t k_none = ~0u;
@@ -350,21 +368,21 @@ Nesting nest(const model::TraceFile& f, NameFacts& names, const KeyIds& keys, St
       std::uint32_t depth = stack.empty() ? 0 : stack.back().depth;
       const bool own = windows.step_at[i] >= 0 && !step_span(i) && depth < model::k_tree_depth;
       if (own) {
-        node = paths.child(node, ev[i].name, i, false);
+        node = paths.child(node, ev[i].shape == ~0u ? ev[i].name : shaped.id(ev[i]), i, false);
         ++depth;
       }
       n.node[i] = own || node == model::k_tree_top ? node : node | k_inherited;
       std::uint32_t launcher = outer_launcher;
       switch (level) {
-        case LauncherLevel::innermost: if (op) launcher = ev[i].name; break;
-        case LauncherLevel::outermost: if (op && launcher == k_none) launcher = ev[i].name; break;
+        case LauncherLevel::innermost: if (op) launcher = i; break;
+        case LauncherLevel::outermost: if (op && launcher == k_none) launcher = i; break;
         case LauncherLevel::module:
-          if (ev[i].kind == Kind::python_function && names.module(ev[i].name)) launcher = ev[i].name;
+          if (ev[i].kind == Kind::python_function && names.module(ev[i].name)) launcher = i;
           break;
       }
       const bool context = (ev[i].kind == Kind::user_annotation || ev[i].kind == Kind::python_function) && !step_span(i);
-      stack.push_back({i, same, std::max(end, covered), launcher, context ? ev[i].name : outer_context, node, depth,
-                       op ? ev[i].name : outer_op});
+      stack.push_back({i, same, std::max(end, covered), launcher, context ? i : outer_context, node, depth,
+                       op ? i : outer_op});
       if (runs_ops && !step_span(i)) {
         const std::int64_t st = windows.step_at[i];
         if (st >= 0) {
@@ -554,7 +572,8 @@ model::FileSummary summarize_file(const model::TraceFile& f, const SummarizeOpti
   windows.host_busy.assign(s.steps.size(), 0);
   const KeyIds key_ids(ev, f.pool.size(), arena.get());
   Paths paths;
-  const auto nesting = nest(f, names, key_ids, windows, paths, options.launcher, arena.get());
+  ShapedNames shaped(f.pool.size());
+  const auto nesting = nest(f, names, key_ids, windows, paths, options.launcher, shaped, arena.get());
 
   // Keys: index into s.keys of each key id, in the order the keys first have a cell.
   constexpr std::uint32_t k_none = ~0u;
@@ -563,7 +582,8 @@ model::FileSummary summarize_file(const model::TraceFile& f, const SummarizeOpti
     auto& k = summary_key[key_ids.of(i)];
     if (k == k_none) {
       k = static_cast<std::uint32_t>(s.keys.size());
-      s.keys.push_back({std::string(f.pool.get(ev[i].category)), std::string(f.pool.get(ev[i].name)), ev[i].kind});
+      s.keys.push_back({std::string(f.pool.get(ev[i].category)), std::string(f.pool.get(ev[i].name)), ev[i].kind,
+                        ev[i].shape == ~0u ? std::string() : std::string(f.pool.get(ev[i].shape))});
     }
     return k;
   };
@@ -583,7 +603,8 @@ model::FileSummary summarize_file(const model::TraceFile& f, const SummarizeOpti
     return s.cells[last.second];
   };
 
-  std::unordered_map<std::uint32_t, std::uint32_t> launcher_index;  // pool id -> index
+  std::unordered_map<std::uint64_t, std::uint32_t> launcher_index;  // (shape << 32) | name -> index
+  bool shaped_launchers = false;
   // Launch cells: (launcher, key, step) -> index into s.launches, with each key's last
   // one at hand (a kernel is nearly always launched by one operator, in runs of a
   // step); sorted at the end.
@@ -626,11 +647,14 @@ model::FileSummary summarize_file(const model::TraceFile& f, const SummarizeOpti
   std::uint64_t outside = 0;
 
   std::set<std::uint32_t> graph_launchers;  // launchers of graph replays
-  auto launcher_id = [&](std::uint32_t pool_id, std::string_view fallback) {
-    const std::uint32_t key = pool_id;
+  // A launcher is an operator's name, and with --by-shape its shapes.
+  auto launcher_id = [&](std::uint32_t pool_id, std::uint32_t shape, std::string_view fallback) {
+    const std::uint64_t key = (std::uint64_t{shape} << 32) | pool_id;
     if (auto it = launcher_index.find(key); it != launcher_index.end()) return it->second;
     const auto idx = static_cast<std::uint32_t>(s.launchers.size());
     s.launchers.emplace_back(pool_id == ~0u || pool_id == ~1u ? std::string(fallback) : std::string(f.pool.get(pool_id)));
+    s.launcher_shapes.emplace_back(shape == ~0u ? std::string() : std::string(f.pool.get(shape)));
+    shaped_launchers |= shape != ~0u;
     launcher_index[key] = idx;
     return idx;
   };
@@ -680,9 +704,12 @@ model::FileSummary summarize_file(const model::TraceFile& f, const SummarizeOpti
       tc.count += 1;
       detail::add_sat(tc.total_ns, e.dur_ns);
       detail::add_sat(tc.self_ns, e.dur_ns);
-      if (l < 0) who = launcher_id(~1u, "(launch not in trace)");
-      else if (nesting.launcher[static_cast<std::size_t>(l)] == ~0u) who = launcher_id(~0u, "(no enclosing operator)");
-      else who = launcher_id(nesting.launcher[static_cast<std::size_t>(l)], {});
+      if (l < 0) who = launcher_id(~1u, ~0u, "(launch not in trace)");
+      else if (nesting.launcher[static_cast<std::size_t>(l)] == ~0u) who = launcher_id(~0u, ~0u, "(no enclosing operator)");
+      else {
+        const auto& by = ev[nesting.launcher[static_cast<std::size_t>(l)]];
+        who = launcher_id(by.name, by.shape, {});
+      }
       if (l >= 0 && names.graph_launch(ev[static_cast<std::size_t>(l)].name)) graph_launchers.insert(who);
       detail::add_sat(launch_ns(who, key, step), e.dur_ns);
     }
@@ -726,6 +753,7 @@ model::FileSummary summarize_file(const model::TraceFile& f, const SummarizeOpti
   }
   std::sort(s.cells.begin(), s.cells.end(),
             [](const model::Cell& a, const model::Cell& b) { return std::tie(a.key, a.step) < std::tie(b.key, b.step); });
+  if (!shaped_launchers) s.launcher_shapes.clear();
   std::sort(s.launches.begin(), s.launches.end(), [](const model::LaunchCell& a, const model::LaunchCell& b) {
     return std::tie(a.launcher, a.key, a.step) < std::tie(b.launcher, b.key, b.step);
   });

@@ -25,6 +25,9 @@ struct SummarizeOptions {
   // With a marker, host events whose names match it define the steps (--step-marker,
   // analysis/steps.hpp); a marker that defines none leaves a warning in the summary.
   const StepMarker* marker = nullptr;
+  // --by-shape: the traces are read with each cpu_op's input shapes (ReadOptions::by_shape),
+  // and the keys, call paths and launchers keep them (SummaryKey::shape).
+  bool by_shape = false;
 };
 
 model::FileSummary summarize_file(const model::TraceFile& file, const SummarizeOptions& options = {});

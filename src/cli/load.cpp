@@ -53,6 +53,7 @@ model::SetSummary load_set_summary(const std::string& label, const std::vector<s
   set.label = label;
   if (!in.traces.empty()) {
     reading::ReadOptions ro;
+    ro.by_shape = summarize.by_shape;
     auto sets = reading::read_trace_sets({{label, in.traces}}, ro, threads, progress,
                                          [&summarize](model::TraceFile& f, std::size_t) { summarise_and_drop(f, summarize); });
     set = analysis::summarize_set(std::move(sets[0]), summarize);
@@ -93,6 +94,7 @@ model::DiffReport load_and_compare(const Options& o, const reading::ReadProgress
   if (control.summaries.empty() && test.summaries.empty()) {
     // Both sides' files in one pool of reading threads.
     reading::ReadOptions ro;
+    ro.by_shape = o.summarize.by_shape;
     auto sets = reading::read_trace_sets({{o.label_control, o.control_inputs}, {o.label_test, o.test_inputs}},
                                          ro, o.threads, progress,
                                          [&sides](model::TraceFile& f, std::size_t side) { summarise_and_drop(f, sides[side]); });

@@ -197,6 +197,10 @@ ParseOutcome parse_options(int argc, const char* const* argv, Options& o) {
   app.add_flag("--short-names", o.compare.short_names,
                "Group by HTA's short names (template and argument lists stripped)")
       ->group("Selection");
+  app.add_flag("--by-shape", o.compare.by_shape,
+               "Key CPU operator rows by name and input shapes (args \"Input Dims\" and \"Input type\");\n"
+               "matrix multiplications also show FLOPs and TFLOP/s")
+      ->group("Selection");
   app.add_flag("--hta-compat", o.compare.hta_compat,
                "Reproduce HTA's TraceDiff numbers exactly, quirks included (default rank and step:\n"
                "the smallest of each side)")
@@ -288,6 +292,9 @@ ParseOutcome parse_options(int argc, const char* const* argv, Options& o) {
   }
   if (o.compare.hta_compat && (o.compare.control.step_marker || o.compare.test.step_marker))
     throw UsageError("--hta-compat takes steps from ProfilerStep, as HTA does; leave out the step marker");
+  if (o.compare.hta_compat && o.compare.by_shape)
+    throw UsageError("--by-shape and --hta-compat: HTA's TraceDiff keys rows by name alone");
+  o.summarize.by_shape = o.compare.by_shape;  // the traces are read with their shapes
   // "all" differs from the default only in --hta-compat, whose default is one rank and one step.
   if (o.compare.hta_compat) {
     o.compare.control.all_ranks = control_rank == "all";

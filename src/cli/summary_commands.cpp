@@ -69,6 +69,7 @@ int run_summarize(int argc, const char* const* argv) {
                  "Host events whose names match REGEX define the steps (as in a comparison); the\n"
                  "summary records it")
       ->type_name("REGEX");
+  app.add_flag("--by-shape", summarize.by_shape, "Keep CPU operators' input shapes (compare with --by-shape)");
   if (!parse(app, argc, argv)) return k_exit_ok;
   std::shared_ptr<const analysis::StepMarker> marker;
   if (app.count("--step-marker"))

@@ -81,6 +81,13 @@ struct DiffRow {
   double median_diff_ns = 0;               // what the verdict judged: median(test) - median(control)
   std::uint32_t tree_node = k_no_node;     // the call-tree path that carries most of its change
   std::size_t explained_by = SIZE_MAX;     // the row of a call inside it that explains >= 90 % of its change
+  // --by-shape (CPU operators whose trace records their inputs): the input shapes
+  // ("[[64,1024],[1024,4096]] (float,float)", also at the end of name), FLOPs per call
+  // and per side the achieved TFLOP/s (analysis/flops.hpp; compare_default.cpp says
+  // against what time).
+  std::string shape;
+  std::optional<double> flops_per_call;
+  std::optional<double> control_tflops, test_tflops;
   // Inclusive time of each step unit (selected, warm-up left out), for the gate's sums.
   Samples control_samples, test_samples;
 
@@ -260,6 +267,10 @@ struct TopList {
   // Significant rows left out because one call inside explains at least 90 % of their
   // change, and the row listed for it (or counted in `more`) was reached through them.
   std::size_t folded = 0;
+  // GPU work on one side only in a family that has names on the other side only too:
+  // the same work under other names (another library or vendor), told by the kernel
+  // families' figures, not as a new and a gone kernel each.
+  std::size_t renamed = 0;
   std::size_t more = 0;          // significant, beyond the list's length
   std::size_t within_noise = 0;  // the same direction, within noise
   std::size_t untestable = 0;    // the same direction, not testable
@@ -341,6 +352,7 @@ struct DiffReport {
   std::string device_filter = "all";  // cpu | gpu | all
   bool short_names = false;
   bool hta_compat = false;
+  bool by_shape = false;                // --by-shape: rows carry shapes, FLOPs and TFLOP/s columns
   std::vector<DiffRow> rows;            // output order: HTA's in --hta-compat, else by_impact's
   std::vector<std::size_t> by_impact;   // |Δ duration| descending, then category, name
   OpsDiff ops_diff;

@@ -6,6 +6,8 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <string_view>
+#include <utility>
 #include <vector>
 
 #include "model/diagnostics.hpp"
@@ -23,10 +25,24 @@ constexpr int k_summary_schema_version = 3;
 constexpr std::int64_t k_whole_trace_step = -1;  // the one pseudo-step of a file without steps
 
 struct SummaryKey {
+  // A constructor, so that keys made with three fields (most) need no fourth.
+  SummaryKey() = default;
+  SummaryKey(std::string category_, std::string name_, Kind kind_, std::string shape_ = {})
+      : category(std::move(category_)), name(std::move(name_)), kind(kind_), shape(std::move(shape_)) {}
   std::string category;  // normalised
   std::string name;
   Kind kind = Kind::other_host;
+  // --by-shape: a cpu_op's input dims and types, "[[64,1024],[1024,4096]] (float,float)";
+  // empty without (JSON: written only when set).
+  std::string shape;
 };
+
+// A key's name as --by-shape shows and matches it: "aten::mm [[64,1024],[1024,4096]] (float,float)".
+inline std::string shaped_name(std::string_view name, std::string_view shape) {
+  std::string out(name);
+  if (!shape.empty()) out.append(" ").append(shape);
+  return out;
+}
 
 struct StepSummary {
   std::int64_t step = k_whole_trace_step;
@@ -105,6 +121,9 @@ struct FileSummary {
   std::uint64_t step_marker_matches = 0;
   std::vector<SummaryKey> keys;
   std::vector<std::string> launchers;
+  // --by-shape: the input shapes of each launcher (a SummaryKey::shape, "" for none);
+  // empty when no launcher has one.
+  std::vector<std::string> launcher_shapes;
   std::vector<std::uint32_t> graph_launchers;  // launchers (ascending) that replayed CUDA/HIP graphs
   std::vector<StepSummary> steps;
   std::vector<Cell> cells;

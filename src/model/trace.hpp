@@ -62,10 +62,14 @@ struct Event {
   std::uint32_t category = 0;        // StringPool id of the normalised (lower-case, legacy-mapped) category
   std::uint32_t pid = 0;             // StringPool id of pid's text (pids may be strings)
   std::uint32_t tid = 0;             // StringPool id of tid's text
+  // --by-shape, cpu_op only: StringPool id of "DIMS (TYPES)" (reading/shape_text.hpp),
+  // ~0u without. It fills padding: the event stays 48 bytes.
+  std::uint32_t shape = ~0u;
   Kind kind = Kind::other_host;
   bool has_dur = false;
   bool negative_dur = false;         // dur < 0 in the file; clamped to 0
 };
+static_assert(sizeof(Event) == 48, "events are the reader's memory: keep them at 48 bytes");
 
 // Only kept with --hta-compat: what HTA's pandas pipeline sees of each event
 // (hta-tracediff-semantics.md §2). One per event of `events`, same order.

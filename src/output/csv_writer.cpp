@@ -25,7 +25,8 @@ void write_csv(const model::DiffReport& r, std::ostream& out, const CsvOptions& 
   out << "name,category,device,control_count,test_count,diff_count,control_total_us,"
          "test_total_us,diff_total_us,control_count_per_step,test_count_per_step,control_per_step_us,"
          "test_per_step_us,diff_per_step_us,diff_pct,control_self_us,test_self_us,change,verdict,"
-         "significant,launched_by,family,test_name,matched_by\r\n";
+         "significant,launched_by,family,test_name,matched_by"
+      << (r.by_shape ? ",shape,flops_per_call,control_tflops,test_tflops" : "") << "\r\n";
   for (const auto& row : r.rows) {
     out << text(row.name) << ',' << text(row.category) << ',' << model::device_name(row.device)
         << ',' << row.control.count << ',' << row.test.count << ',' << row.diff_count() << ','
@@ -36,7 +37,14 @@ void write_csv(const model::DiffReport& r, std::ostream& out, const CsvOptions& 
         << pct_decimal(row.diff_pct(), "") << ',' << us_decimal(row.control.self_ns) << ','
         << us_decimal(row.test.self_ns) << ',' << model::change_name(row.change) << ','
         << model::verdict_name(row.verdict) << ',' << (row.significant ? "true" : "false") << ','
-        << text(row.launched_by) << ',' << text(row.family) << ',' << text(row.test_name) << ',' << row.matched_by << "\r\n";
+        << text(row.launched_by) << ',' << text(row.family) << ',' << text(row.test_name) << ',' << row.matched_by;
+    if (r.by_shape) {  // --by-shape: empty cells where the figure is unknown
+      const auto opt = [](const std::optional<double>& v, auto format) { return v ? format(*v) : std::string(); };
+      out << ',' << text(row.shape) << ',' << opt(row.flops_per_call, flops_decimal) << ','
+          << opt(row.control_tflops, [](double v) { return decimal(v, 3); }) << ','
+          << opt(row.test_tflops, [](double v) { return decimal(v, 3); });
+    }
+    out << "\r\n";
   }
 }
 

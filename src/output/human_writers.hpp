@@ -59,6 +59,8 @@ std::string sides_differ_text(const model::DiffReport& report);
 std::string top_heading(const char* title, const model::TopList& list, const model::DiffReport& report);
 // "fired: step time +12.3% (...)": a --fail-on outcome in words.
 std::string gate_line(const model::GateResult& result);
+// --by-shape: "2.15 GFLOP/call, 45.2 → 90.1 TFLOP/s" for a row with FLOPs, else empty.
+std::string flops_words(const model::DiffRow& row);
 }  // namespace detail
 
 }  // namespace tracediff::output

@@ -189,7 +189,7 @@ void call_tree(std::ostream& out, const model::CallTree& t) {
 
 void top_counts(std::ostream& out, const model::TopList& t) {
   out << "{\"shown\": " << t.rows.size() << ", \"more\": " << t.more << ", \"within_noise\": " << t.within_noise
-      << ", \"untestable\": " << t.untestable << ", \"folded\": " << t.folded << ", \"raw\": " << (t.raw ? "true" : "false") << '}';
+      << ", \"untestable\": " << t.untestable << ", \"folded\": " << t.folded << ", \"renamed\": " << t.renamed << ", \"raw\": " << (t.raw ? "true" : "false") << '}';
 }
 
 void ranks(std::ostream& out, const std::vector<model::RankDetail>& v) {
@@ -205,7 +205,7 @@ void write_json(const model::DiffReport& r, std::ostream& out) {
   out << "{\n  \"tool\": {\"name\": \"tracediff\", \"version\": \"" TRACEDIFF_VERSION "\"},\n"
       << "  \"mode\": \"" << (r.hta_compat ? "hta-compat" : "default") << "\",\n"
       << "  \"device\": \"" << r.device_filter << "\", \"short_names\": " << (r.short_names ? "true" : "false")
-      << ",\n  \"control\": ";
+      << (r.by_shape ? ", \"by_shape\": true" : "") << ",\n  \"control\": ";
   side(out, r.control);
   out << ",\n  \"test\": ";
   side(out, r.test);
@@ -266,6 +266,13 @@ void write_json(const model::DiffReport& r, std::ostream& out) {
         out << ", \"test_name\": " << json_string(row.test_name) << ", \"matched_by\": \"" << row.matched_by << '"';
       if (row.explained_by < r.rows.size())
         out << ", \"explained_by\": " << json_string(r.rows[row.explained_by].name);
+      if (!row.shape.empty()) {  // --by-shape
+        const auto opt = [](const std::optional<double>& v, auto format) { return v ? format(*v) : std::string("null"); };
+        out << ",\n     \"shape\": " << json_string(row.shape)
+            << ", \"flops_per_call\": " << opt(row.flops_per_call, flops_decimal)
+            << ", \"control_tflops\": " << opt(row.control_tflops, [](double v) { return decimal(v, 3); })
+            << ", \"test_tflops\": " << opt(row.test_tflops, [](double v) { return decimal(v, 3); });
+      }
     }
     out << '}';
   }

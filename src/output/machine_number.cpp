@@ -35,6 +35,14 @@ std::string decimal(double v, int digits) {
   return s;
 }
 
+std::string flops_decimal(double v) {
+  if (!std::isfinite(v) || v < 0) return "0";
+  if (v < 1e18) return decimal(v, 0);
+  char buf[64];
+  std::snprintf(buf, sizeof buf, "%.6e", v);
+  return buf;
+}
+
 std::string pct_decimal(std::optional<double> pct, const std::string& missing) {
   if (!pct || !std::isfinite(*pct)) return missing;
   char buf[64];

@@ -168,7 +168,7 @@ std::string top_table(const char* title, const model::TopList& list, const DiffR
                     format_duration_ns(to_ns(c), false) + " | " + format_duration_ns(to_ns(t), false) + " | " +
                     format_duration_ns(to_ns(t - c), true) + " | " + format_pct(row.pct, c == 0 && t != 0) +
                     mark(row.verdict, r.hta_compat) + " | " + (path.empty() ? std::string() : markdown_code_cell(plain(path))) +
-                    " |\n");
+                    (row.flops_per_call ? " " + md_text(detail::flops_words(row)) : std::string()) + " |\n");
   }
   return bounded_block(head, lines, list.rows.size(), budget) + "\n";
 }

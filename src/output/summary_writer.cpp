@@ -67,13 +67,18 @@ void write_summary(const model::SetSummary& s, std::ostream& out) {
     out << ",\n   \"keys\": [";
     for (std::size_t i = 0; i < f.keys.size(); ++i)
       out << (i ? ", " : "") << '[' << json_string(f.keys[i].category) << ", " << json_string(f.keys[i].name)
-          << ", \"" << model::kind_name(f.keys[i].kind) << "\"]";
+          << ", \"" << model::kind_name(f.keys[i].kind) << '"'
+          << (f.keys[i].shape.empty() ? "" : ", " + json_string(f.keys[i].shape)) << ']';
     out << "],\n   \"launchers\": ";
     strings(out, f.launchers);
     if (!f.graph_launchers.empty()) {  // optional: summaries without graphs read as before
       out << ",\n   \"graph_launchers\": [";
       for (std::size_t i = 0; i < f.graph_launchers.size(); ++i) out << (i ? ", " : "") << f.graph_launchers[i];
       out << ']';
+    }
+    if (!f.launcher_shapes.empty()) {  // --by-shape
+      out << ",\n   \"launcher_shapes\": ";
+      strings(out, f.launcher_shapes);
     }
     out << ",\n   \"steps\": [";
     for (std::size_t i = 0; i < f.steps.size(); ++i) {

@@ -81,6 +81,16 @@ std::string sides_differ_text(const model::DiffReport& r) {
   return out;
 }
 
+std::string flops_words(const model::DiffRow& row) {
+  if (!row.flops_per_call) return {};
+  std::string out = format_flops(*row.flops_per_call) + "/call";
+  if (row.control_tflops || row.test_tflops) {
+    const auto rate = [](const std::optional<double>& v) { return v ? format_rate(*v) : std::string("?"); };
+    out += ", " + rate(row.control_tflops) + " \xE2\x86\x92 " + rate(row.test_tflops) + " TFLOP/s";
+  }
+  return out;
+}
+
 std::string top_heading(const char* title, const model::TopList& list, const model::DiffReport& r) {
   const std::string basis = r.hta_compat ? "in total" : "per " + r.unit;
   const bool up = std::string_view(title) == "Regressions";
@@ -97,6 +107,7 @@ std::string top_heading(const char* title, const model::TopList& list, const mod
                                     : n(all) + " significant";
   const char* more = all == 0 ? "" : " more";
   if (list.folded) counts += (counts.empty() ? "" : "; ") + n(list.folded) + " folded into a call inside";
+  if (list.renamed) counts += (counts.empty() ? "" : "; ") + n(list.renamed) + " renamed within their kernel family";
   if (list.within_noise) counts += (counts.empty() ? "" : "; ") + n(list.within_noise) + more + " within noise";
   if (list.untestable) counts += (counts.empty() ? "" : "; ") + n(list.untestable) + more + " not testable";
   return counts.empty() ? h : h + ": " + counts;
@@ -308,6 +319,13 @@ TopTable top_table(const char* title, const model::TopList& list, const DiffRepo
       line = lead + path_text(parts);
     }
     t.below[k + 1] = detail::elide_middle(line, width);
+  }
+  // --by-shape: FLOPs and TFLOP/s first on the line under the row, before its path.
+  for (std::size_t k = 0; k < list.rows.size(); ++k) {
+    const auto words = detail::flops_words(r.rows[list.rows[k]]);
+    if (words.empty()) continue;
+    auto& line = t.below[k + 1];
+    line = detail::elide_middle("      " + words + (line.empty() ? std::string() : ";" + line.substr(5)), width);
   }
   return t;
 }

@@ -14,7 +14,7 @@ void EventHandler::PendingEvent::clear() {
 }
 
 EventHandler::EventHandler(model::TraceFile& file, const ReadOptions& options)
-    : m_file(file), m_sink(file, options) {}
+    : m_file(file), m_sink(file, options), m_by_shape(options.by_shape) {}
 
 void EventHandler::clear_buffers() {
   // A parse that failed inside a key, string or number left its first part here
@@ -64,6 +64,8 @@ EventHandler::Field EventHandler::classify_key(std::string_view k) const {
   if (m_in_args && d == m_events_depth + 2) {
     if (k == "correlation") return Field::correlation;
     if (k == "stream") return Field::stream;
+    if (m_by_shape && k == "Input Dims") return Field::dims;
+    if (m_by_shape && k == "Input type") return Field::types;
     return Field::none;
   }
   if (m_top == Top::object && d == 1) {
@@ -104,7 +106,20 @@ bool EventHandler::on_key(string_view s, std::size_t n, error_code&) {
   return true;
 }
 
+// The builder of the shape value being read: args["Input Dims"] or ["Input type"]
+// at args depth, or anything nested in it.
+ShapeBuilder* EventHandler::shape_target() {
+  if (!m_in_args || m_depth < m_events_depth + 2) return nullptr;
+  if (m_args_key == Field::dims) return &m_dims;
+  if (m_args_key == Field::types) return &m_types;
+  return nullptr;
+}
+
 bool EventHandler::on_object_begin(error_code&) {
+  if (ShapeBuilder* b = shape_target()) {
+    if (m_depth == m_events_depth + 2) (b == &m_dims ? m_dims_text : m_types_text).clear();
+    b->other();
+  }
   if (m_resume_object) {
     m_resume_object = false;
     m_depth = 1;
@@ -116,6 +131,8 @@ bool EventHandler::on_object_begin(error_code&) {
     m_in_event = true;
     m_event_key_offset.reset();
     m_ev.clear();
+    m_dims_text.clear();
+    m_types_text.clear();
     m_ev_key = Field::none;
     ++m_event_objects;
   } else if (m_in_event && m_depth == m_events_depth + 1 && m_ev_key == Field::args) {
@@ -147,6 +164,10 @@ bool EventHandler::on_object_end(std::size_t, error_code&) {
 }
 
 bool EventHandler::on_array_begin(error_code&) {
+  if (ShapeBuilder* b = shape_target()) {
+    if (m_depth == m_events_depth + 2) b->reset();
+    b->begin_array();
+  }
   if (m_resume_events) {
     m_resume_events = false;
     m_section = Section::events;
@@ -174,6 +195,10 @@ bool EventHandler::on_array_begin(error_code&) {
 
 bool EventHandler::on_array_end(std::size_t, error_code&) {
   --m_depth;
+  if (ShapeBuilder* b = shape_target()) {
+    b->end_array();
+    if (m_depth == m_events_depth + 2) (b == &m_dims ? m_dims_text : m_types_text) = b->text();
+  }
   if (m_section == Section::events && m_depth == m_events_depth - 1) {
     m_section = Section::after_events;
   } else if (m_device_array && m_depth == 1) {
@@ -209,7 +234,7 @@ bool EventHandler::wants_top_scalar() const {
 }
 
 bool EventHandler::on_string_part(string_view s, std::size_t, error_code&) {
-  if (m_in_event ? target() == nullptr : !wants_top_scalar()) return true;
+  if (m_in_event ? target() == nullptr && !shape_target() : !wants_top_scalar()) return true;
   if (m_strbuf.size() + s.size() > k_max_name) {
     m_strbuf.append(s.data(), k_max_name - m_strbuf.size());
     m_str_truncated = true;
@@ -227,6 +252,10 @@ bool EventHandler::on_string(string_view s, std::size_t n, error_code& ec) {
                                 "byte " + std::to_string(event_offset()) + ": event name longer than 1 MiB truncated");
     }
     v->set(ValueType::string, m_strbuf);
+  } else if (ShapeBuilder* b = m_in_event ? shape_target() : nullptr) {
+    if (m_depth == m_events_depth + 2) b->reset();  // a scalar, not a list
+    b->string(m_str_truncated ? std::string_view("\x01") : std::string_view(m_strbuf));
+    if (m_depth == m_events_depth + 2) (b == &m_dims ? m_dims_text : m_types_text) = b->text();
   } else if (!m_in_event && wants_top_scalar()) {
     on_top_scalar(ValueType::string, m_strbuf);
   }
@@ -244,17 +273,29 @@ bool EventHandler::on_number_part(string_view s, error_code&) {
 bool EventHandler::on_number(string_view s) {
   if (m_numbuf.size() < 64) m_numbuf.append(s.data(), s.size());
   if (Value* v = m_in_event ? target() : nullptr) v->set(ValueType::number, m_numbuf);
-  else if (!m_in_event && wants_top_scalar()) on_top_scalar(ValueType::number, m_numbuf);
+  else if (ShapeBuilder* b = m_in_event ? shape_target() : nullptr) {
+    if (m_depth == m_events_depth + 2) b->reset();
+    b->number(m_numbuf.size() < 64 ? std::string_view(m_numbuf) : std::string_view("x"));
+    if (m_depth == m_events_depth + 2) (b == &m_dims ? m_dims_text : m_types_text) = b->text();
+  } else if (!m_in_event && wants_top_scalar()) on_top_scalar(ValueType::number, m_numbuf);
   m_numbuf.clear();
   return true;
 }
 
 bool EventHandler::on_scalar() {
+  if (ShapeBuilder* b = m_in_event ? shape_target() : nullptr) {
+    if (m_depth == m_events_depth + 2) (b == &m_dims ? m_dims_text : m_types_text).clear();
+    b->other();
+  }
   if (Value* v = m_in_event ? target() : nullptr) v->set(ValueType::other, {});
   return true;
 }
 
 bool EventHandler::on_null_value() {
+  if (ShapeBuilder* b = m_in_event ? shape_target() : nullptr) {
+    if (m_depth == m_events_depth + 2) (b == &m_dims ? m_dims_text : m_types_text).clear();
+    b->other();
+  }
   if (Value* v = m_in_event ? target() : nullptr) v->set(ValueType::null, {});
   return true;
 }
@@ -286,7 +327,8 @@ void EventHandler::on_top_scalar(ValueType type, std::string_view text) {
 void EventHandler::finish_event() {
   const auto view = [](const Value& v) { return FieldView{v.type, v.text}; };
   m_sink.add(EventFields{view(m_ev.ph), view(m_ev.cat), view(m_ev.name), view(m_ev.pid), view(m_ev.tid),
-                         view(m_ev.ts), view(m_ev.dur), view(m_ev.correlation), view(m_ev.stream)},
+                         view(m_ev.ts), view(m_ev.dur), view(m_ev.correlation), view(m_ev.stream),
+                         m_dims_text, m_types_text},
              event_offset());
 }
 

@@ -12,6 +12,7 @@
 
 #include "model/trace.hpp"
 #include "reading/event_sink.hpp"
+#include "reading/shape_text.hpp"
 #include "reading/trace_reader.hpp"
 
 namespace tracediff::reading::detail {
@@ -88,7 +89,7 @@ class EventHandler {
   // Fields of an event or of its args that we keep; everything else is skipped.
   enum class Field : std::uint8_t {
     none, ph, cat, name, pid, tid, ts, dur, args,              // event level
-    correlation, stream,                                       // args level
+    correlation, stream, dims, types,                          // args level
     trace_events, distributed_info, device_properties, base_time,  // top level
     cuda_runtime, cuda_driver,
     rank, world_size, device_name,                             // inside top-level objects
@@ -112,6 +113,8 @@ class EventHandler {
   bool on_number(string_view s);
   bool on_scalar();
   bool on_null_value();
+  // --by-shape: the builder a token inside args["Input Dims"]/["Input type"] goes to.
+  ShapeBuilder* shape_target();
   void on_top_scalar(ValueType type, std::string_view text);
   void finish_event();
   void note_key_position(const char* p);
@@ -141,6 +144,9 @@ class EventHandler {
   std::string m_numbuf;
   bool m_str_truncated = false;
   PendingEvent m_ev;
+  bool m_by_shape = false;
+  ShapeBuilder m_dims{false}, m_types{true};
+  std::string m_dims_text, m_types_text;  // the current event's, once complete
   std::uint64_t m_event_objects = 0;
   std::uint64_t m_offset = 0;  // byte offset of the current input, for messages
   const char* m_input = nullptr;

@@ -5,6 +5,7 @@
 
 #include "reading/category.hpp"
 #include "reading/number.hpp"
+#include "reading/shape_text.hpp"
 
 namespace tracediff::reading::detail {
 
@@ -157,6 +158,10 @@ void EventSink::add(const EventFields& ev, std::uint64_t offset) {
   e.tid = intern_cached(ev.tid.text, m_last_tid);
   if (ev.correlation.type == ValueType::number) {
     if (auto c = parse_integer(ev.correlation.text)) e.correlation = *c;
+  }
+  if (!ev.dims.empty() && e.kind == model::Kind::cpu_op) {
+    shape_key(ev.dims, ev.types, m_shape);
+    e.shape = m_file.pool.intern(m_shape);
   }
   m_file.events.push_back(e);
 

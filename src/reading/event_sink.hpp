@@ -23,6 +23,9 @@ struct FieldView {
 // The fields of one traceEvents entry that the analysis uses.
 struct EventFields {
   FieldView ph, cat, name, pid, tid, ts, dur, correlation, stream;
+  // --by-shape: canonical args["Input Dims"] and args["Input type"] (shape_text.hpp),
+  // empty when absent or not a shape.
+  std::string_view dims, types;
 };
 
 // Room for a file's events up front, from the JSON size hint: growing by doubling
@@ -57,6 +60,7 @@ class EventSink {
   std::vector<CategoryEntry> m_categories;
   std::size_t m_last_category = 0;  // runs of events share their category
   Interned m_last_pid, m_last_tid;
+  std::string m_shape;  // scratch for the shape's text
 };
 
 }  // namespace tracediff::reading::detail

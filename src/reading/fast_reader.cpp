@@ -14,6 +14,7 @@
 
 #include "reading/event_sink.hpp"
 #include "reading/number.hpp"
+#include "reading/shape_text.hpp"
 #include "util/scratch_buffer.hpp"
 
 namespace tracediff::reading {
@@ -422,7 +423,8 @@ FieldView* event_field(EventFields& f, std::string_view key) {
 class FastReader {
  public:
   FastReader(ByteSource& source, model::TraceFile& file, const ReadOptions& options, std::size_t window)
-      : m_source(source), m_file(file), m_sink(file, options), m_window(std::max<std::size_t>(window, 1)) {}
+      : m_source(source), m_file(file), m_sink(file, options), m_window(std::max<std::size_t>(window, 1)),
+        m_by_shape(options.by_shape) {}
 
   // False: give the file to the tolerant reader.
   bool run();
@@ -439,6 +441,7 @@ class FastReader {
   St event(const char*& p);
   St distributed_info(const char*& p);
   St device_properties(const char*& p);
+  St shape_value(const char*& p, int depth, detail::ShapeBuilder& b);
 
   ByteSource& m_source;
   model::TraceFile& m_file;
@@ -451,6 +454,8 @@ class FastReader {
   bool m_eof = false;
   State m_state = State::start;
   bool m_saw_events = false;
+  bool m_by_shape = false;
+  detail::ShapeBuilder m_dims{false}, m_types{true};
 };
 
 bool FastReader::refill(std::size_t keep) {
@@ -637,6 +642,35 @@ St FastReader::device_properties(const char*& p) {
   return St::ok;
 }
 
+// An args["Input Dims"] or args["Input type"] value, token by token into b (the
+// tolerant reader feeds it Boost.JSON's events, so both give the same text).
+St FastReader::shape_value(const char*& p, int depth, detail::ShapeBuilder& b) {
+  switch (*p) {
+    case '[': {
+      b.begin_array();
+      const St s = m_scan.array(p, depth + 1, [&](const char*& q) { return shape_value(q, depth + 1, b); });
+      b.end_array();
+      return s;
+    }
+    case '"': {
+      FieldView v;
+      const St s = m_scan.scalar(p, v, depth);
+      b.string(v.text);
+      return s;
+    }
+    case '{':
+    case 't':
+    case 'f':
+    case 'n': b.other(); return m_scan.skip(p, depth);
+    default: {
+      FieldView v;
+      const St s = m_scan.scalar(p, v, depth);
+      b.number(v.text);
+      return s;
+    }
+  }
+}
+
 // One traceEvents entry. Only objects are events; anything else is checked and
 // skipped, as the tolerant reader ignores it.
 St FastReader::event(const char*& p) {
@@ -650,6 +684,13 @@ St FastReader::event(const char*& p) {
     return m_scan.object(q, 4, [&](std::string_view arg, const char*& r) {
       if (arg == "correlation") return m_scan.scalar(r, f.correlation, 4);
       if (arg == "stream") return m_scan.scalar(r, f.stream, 4);
+      if (m_by_shape && arg.size() == 10 && (arg == "Input Dims" || arg == "Input type")) {
+        auto& b = arg[6] == 'D' ? m_dims : m_types;
+        b.reset();  // a key given twice: the last one counts, as for the other fields
+        if (const St t = shape_value(r, 4, b); t != St::ok) return t;
+        (arg[6] == 'D' ? f.dims : f.types) = b.text();
+        return St::ok;
+      }
       return m_scan.skip(r, 4);
     });
   });

@@ -198,12 +198,21 @@ struct Reader {
     item = "key";
     item_no = 0;
     for (const auto& k : array(at(o, "keys"), "keys")) {
-      const auto& t = tuple(k, 3, "key");
-      f.keys.push_back({string(t[0], "category"), string(t[1], "name"), kind(string(t[2], "kind"))});
+      // A fourth field: the key's input shapes (--by-shape).
+      const auto& t = tuple(k, k.is_array() && k.get_array().size() == 4 ? 4 : 3, "key");
+      f.keys.push_back({string(t[0], "category"), string(t[1], "name"), kind(string(t[2], "kind")),
+                        t.size() == 4 ? string(t[3], "shape") : std::string()});
+      if (t.size() == 4 && f.keys.back().shape.empty()) fail("an empty shape (a key without one has 3 fields)");
       ++item_no;
     }
     item = nullptr;
     f.launchers = strings(at(o, "launchers"), "launchers");
+    if (const auto* ls = o.if_contains("launcher_shapes")) {  // --by-shape only
+      f.launcher_shapes = strings(*ls, "launcher_shapes");
+      if (f.launcher_shapes.size() != f.launchers.size())
+        fail("launcher_shapes has " + std::to_string(f.launcher_shapes.size()) + " entries for " +
+             std::to_string(f.launchers.size()) + " launchers");
+    }
     if (const auto* g = o.if_contains("graph_launchers")) {  // optional (issue #18)
       for (const auto& v : array(*g, "graph_launchers")) {
         const auto i = index(v, f.launchers.size(), "launcher");

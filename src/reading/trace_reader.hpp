@@ -21,6 +21,7 @@ namespace tracediff::reading {
 struct ReadOptions {
   bool hta_compat = false;  // also keep model::HtaFields and HTA's event selection
   bool read_ahead = false;  // inflate on a second thread (ByteSource::read_ahead): a core is free
+  bool by_shape = false;    // keep each cpu_op's input dims and types (Event::shape)
 };
 
 struct ReadResult {

@@ -1,6 +1,7 @@
 #include "util/format.hpp"
 
 #include <cmath>
+#include <cstdio>
 
 namespace tracediff {
 
@@ -152,6 +153,28 @@ std::string format_bytes(std::uint64_t bytes) {
     if (scaled_3sig(bytes, unit, u == 5, num)) return num + names[u];
   }
   return std::to_string(bytes) + " B";  // not reached
+}
+
+std::string format_flops(double v) {
+  if (!std::isfinite(v) || v < 0) return "?";
+  static constexpr const char* names[] = {" FLOP", " kFLOP", " MFLOP", " GFLOP", " TFLOP", " PFLOP"};
+  char buf[64];
+  for (int u = 0; u < 6; ++u, v /= 1000) {
+    if (v >= 999.5 && u < 5) continue;
+    if (v >= 999.5) break;
+    if (u == 0) std::snprintf(buf, sizeof buf, "%.0f", v);
+    else std::snprintf(buf, sizeof buf, v >= 99.95 ? "%.0f" : v >= 9.995 ? "%.1f" : "%.2f", v);
+    return buf + std::string(names[u]);
+  }
+  std::snprintf(buf, sizeof buf, "%.2e FLOP", v * 1e15);
+  return buf;
+}
+
+std::string format_rate(double v) {
+  if (!std::isfinite(v) || v <= 0) return "0";
+  char buf[64];
+  std::snprintf(buf, sizeof buf, v >= 99.95 ? "%.0f" : v >= 9.995 ? "%.1f" : v >= 0.9995 ? "%.2f" : "%.3f", v);
+  return buf;
 }
 
 std::int64_t to_ns(double v) {

@@ -40,6 +40,12 @@ std::string format_pct(std::optional<double> pct, bool is_new = false);
 // A byte size in decimal units: "512 B", "34.2 MB" (3 significant digits).
 std::string format_bytes(std::uint64_t bytes);
 
+// --by-shape: floating-point operations with a decimal prefix, 3 significant digits:
+// "812 FLOP", "2.15 GFLOP", "1.07 TFLOP"; past 1000 PFLOP, "1.23e+21 FLOP".
+std::string format_flops(double flops);
+// A rate (TFLOP/s) with 3 significant digits, no unit: "312", "45.2", "0.871", "0".
+std::string format_rate(double v);
+
 // A double number of nanoseconds (a per-step mean), rounded and clamped to int64.
 std::int64_t to_ns(double ns);
 

@@ -45,7 +45,9 @@ std::string first_difference(const reading::ReadResult& ra, const reading::ReadR
                       a.pool.get(x.name) == b.pool.get(y.name) &&
                       a.pool.get(x.category) == b.pool.get(y.category) &&
                       a.pool.get(x.pid) == b.pool.get(y.pid) && a.pool.get(x.tid) == b.pool.get(y.tid) &&
-                      x.kind == y.kind && x.has_dur == y.has_dur && x.negative_dur == y.negative_dur;
+                      x.kind == y.kind && x.has_dur == y.has_dur && x.negative_dur == y.negative_dur &&
+                      (x.shape == ~0u) == (y.shape == ~0u) &&
+                      (x.shape == ~0u || a.pool.get(x.shape) == b.pool.get(y.shape));
     if (!same) {
       out << "event " << i << " differs (" << a.pool.get(x.name) << " / " << b.pool.get(y.name) << ")";
       return out.str();

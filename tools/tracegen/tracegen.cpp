@@ -86,6 +86,8 @@ struct Options {
   bool graph_from_python = false;  // --graph-from-python
   bool compile = false;
   int long_names = 0;
+  std::string shape_scale_op;  // --shape-scale: aten::mm or aten::addmm
+  int64_t shape_scale = 1;     // its N (and its GEMM's GPU time) times this
   int64_t many_names = 0;
   int64_t many_from = 0;
   bool no_profiler_step = false;
@@ -163,6 +165,9 @@ Pathologies of real traces (none of them is on by default):
                             last of an odd N launching a kernel of its own whose ~100-character
                             name differs from the others only in the middle; operator K runs in
                             step K % steps only, so a step holds N / steps of them (default 0)
+  --shape-scale OP=F        OP (aten::mm or aten::addmm) multiplies a [M,K] by a [K,F*N] matrix
+                            instead of [K,N] ("Input Dims"), and its GEMM kernels run F times
+                            as long: a GEMM that changed shape (default: none)
   --many-names-from K       number them from K (default 0): two sides with a different K share
                             all names but the first and last ones
   --no-profiler-step        leave out the ProfilerStep#N spans (traces that mark iterations in
@@ -329,6 +334,14 @@ Options parse_options(int argc, char** argv) {
       o.long_names = static_cast<int>(parse_int(a, v, 0, 4096));
     } else if (a == "--many-names") {
       o.many_names = parse_int(a, v, 0, 100000000);
+    } else if (a == "--shape-scale") {
+      const auto eq = v.rfind('=');
+      const std::string_view name = eq == std::string_view::npos ? v : v.substr(0, eq);
+      if (eq == std::string_view::npos || (name != "aten::mm" && name != "aten::addmm")) {
+        throw UsageError{"--shape-scale: expected aten::mm=F or aten::addmm=F, got '" + std::string(v) + "'"};
+      }
+      o.shape_scale_op = std::string(name);
+      o.shape_scale = parse_int(a, v.substr(eq + 1), 1, 64);
     } else if (a == "--many-names-from") {
       o.many_from = parse_int(a, v, 0, 1000000000);
     } else if (a == "--marker-loop") {
@@ -1040,6 +1053,8 @@ class Sim {
   const int64_t m_autograd_tid;
   const std::string m_trace_name;
   std::array<Dims, 3> m_dims;
+  // --shape-scale: how many times longer the GEMMs of operator `name` run.
+  int64_t scale_of(std::string_view name) const { return m_o.shape_scale_op == name ? m_o.shape_scale : 1; }
   std::vector<int64_t> m_bucket_elems;
   std::vector<std::string> m_comm_args;   // record_param_comms args per bucket
   std::vector<std::string> m_nccl_attrs;  // NCCL kernel args per bucket
@@ -1096,17 +1111,23 @@ Sim::Sim(const Options& o, const Catalog& c, int rank, std::string trace_name)
     const std::string h = std::to_string(k_hidden[s]);
     const std::string bh = "[" + std::to_string(k_batch) + ", " + h + "]";
     const std::string hh = "[" + h + ", " + h + "]";
+    // --shape-scale: the scaled GEMM's N, F times h.
+    const std::string fh = std::to_string(k_hidden[s] * o.shape_scale);
+    const bool scale_mm = o.shape_scale_op == "aten::mm", scale_addmm = o.shape_scale_op == "aten::addmm";
+    const std::string mm_b = scale_mm ? "[" + h + ", " + fh + "]" : hh;
+    const std::string addmm_dims = scale_addmm ? "[" + fh + "], " + bh + ", [" + h + ", " + fh + "], [], []"
+                                               : "[" + h + "], " + bh + ", " + hh + ", [], []";
     const auto mk = [](const std::string& dims, const std::string& types) {
       return ", \"Input Dims\": [" + dims + "], \"Input type\": [" + types + "]";
     };
     m_dims[s] = {
         .linear = mk(bh + ", " + hh + ", [" + h + "]", "\"float\", \"float\", \"float\""),
-        .addmm = mk("[" + h + "], " + bh + ", " + hh + ", [], []",
+        .addmm = mk(addmm_dims,
                     "\"float\", \"float\", \"float\", \"Scalar\", \"Scalar\""),
         .unary = mk(bh, "\"float\""),
         .binary = mk(bh + ", " + bh + ", []", "\"float\", \"float\", \"Scalar\""),
         .t = mk(hh, "\"float\""),
-        .mm = mk(bh + ", " + hh, "\"float\", \"float\""),
+        .mm = mk(bh + ", " + mm_b, "\"float\", \"float\""),
         .ln = mk(bh + ", [], [" + h + "], [" + h + "], [], []",
                  "\"float\", \"ScalarList\", \"float\", \"float\", \"Scalar\", \"\""),
     };
@@ -1372,7 +1393,7 @@ void Sim::compiled_forward(int32_t seq) {
       region(R_FWD_LAYER, static_cast<uint64_t>(l));
       m_slot_ctr = k_slot_fwd_addmm;
       const Scope addmm = op("aten::addmm", 0, 6, 3, m_dims[s].addmm);
-      launch(0, m_c.gemm_fwd[s], k_gemm_us[s]);
+      launch(0, m_c.gemm_fwd[s], k_gemm_us[s] * scale_of("aten::addmm"));
       long_launches(l);
     }
     region(R_COMPILE_LAYER, static_cast<uint64_t>(l));
@@ -1410,7 +1431,7 @@ void Sim::layer_forward(int l, int32_t seq) {
     }
     m_slot_ctr = k_slot_fwd_addmm;  // already so; --compile depends on it
     const Scope addmm = op("aten::addmm", 0, 6, 3, d.addmm, seq + 1);
-    launch(0, m_c.gemm_fwd[s], k_gemm_us[s]);
+    launch(0, m_c.gemm_fwd[s], k_gemm_us[s] * scale_of("aten::addmm"));
     long_launches(l);
   }
   {
@@ -1468,7 +1489,7 @@ void Sim::layer_backward(int l, int32_t seq) {
         leaf("aten::as_strided", 1, 1, d.t);
       }
       const Scope mm = op("aten::mm", 1, 5, 2, d.mm);
-      launch(1, *k, k_gemm_us[s]);
+      launch(1, *k, k_gemm_us[s] * scale_of("aten::mm"));
     }
     const Scope sum = op("aten::sum", 1, 5, 2, d.unary);
     launch(1, m_c.sum, k_sum_us[s]);

@@ -140,6 +140,20 @@ void per_step_row(const DiffRow& row, const Anchors& a, Fields& f) {
   cell(f.item(cells, 5), "n tot", std::to_string(row.test.total_ns), format_duration_ns(row.test.total_ns, false),
        std::to_string(row.test.self_ns), format_duration_ns(row.test.self_ns, false));
 
+  // --by-shape: FLOPs per call and TFLOP/s, in a column shown when any row has them.
+  f.flag("has_flops", a.has_flops);
+  if (a.has_flops) {
+    std::string fl;
+    if (row.flops_per_call) {
+      fl = format_flops(*row.flops_per_call);
+      const auto tf = [](const std::optional<double>& v) { return v ? format_rate(*v) : std::string("?"); };
+      if (row.control_tflops || row.test_tflops)
+        fl += " \xC2\xB7 " + tf(row.control_tflops) + " \xE2\x86\x92 " + tf(row.test_tflops) + " TFLOP/s";
+    }
+    f.text("fl", fl);
+    f.text("fl_v", row.flops_per_call ? key3(*row.flops_per_call) : std::string());
+  }
+
   const auto cc = format_count_per_step(cs.count, false), tc = format_count_per_step(ts.count, false);
   f.text("calls", cc == tc ? cc : cc + " \xE2\x86\x92 " + tc);
   f.text("calls_v", key3(ts.count - cs.count));
@@ -183,6 +197,7 @@ void add_table(const DiffReport& r, const Anchors& a, data& ctx) {
   ctx.set("pct_basis", std::string(r.hta_compat ? "Relative change of the total duration"
                                                  : "Relative change of the duration per " + r.unit));
   add_toggles(r, a, ctx);
+  ctx.set("has_flops", a.has_flops);
 }
 
 std::string render_table_rows(const DiffReport& r, const Anchors& a) {
