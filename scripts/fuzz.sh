@@ -12,11 +12,11 @@
 #   FUZZ_BUILD_DIR=DIR scripts/fuzz.sh ...     build there instead of build-fuzz
 #
 # Seeds: tests/fuzz/corpus (committed; replayed by ctest as `fuzz_corpus`), a few KB
-# slices of ../shared/traces, and, when a test binary is built, the inputs of the
+# slices of tests/data/traces, and, when a test binary is built, the inputs of the
 # `malformed` suite. The corpus' seed-* files are traces in the pathological shapes
 # (tests/fuzz/make_seeds.py writes them), and fuzz_reader and fuzz_pipeline get a
 # dictionary of Kineto keys, names and hostile strings (tests/fuzz/kineto.dict). fuzz_summary starts from the corpus' summary-* files and, when a
-# tracediff binary is built, summaries of the small shared traces; it has its own
+# tracediff binary is built, summaries of the traces of tests/data; it has its own
 # dictionary (tests/fuzz/summary.dict) and a JSON-aware mutator.
 # New interesting inputs go to $FUZZ_BUILD_DIR/corpus-<target>.
 # A crash, leak or timeout leaves its input in $FUZZ_BUILD_DIR/artifacts and is copied
@@ -39,7 +39,7 @@ while [ $# -gt 0 ]; do
 done
 build=${FUZZ_BUILD_DIR:-$root/build-fuzz}
 [ $long = 1 ] && keep=${keep:-$root/fuzz-corpus}
-shared=$root/../shared/traces
+shared=$root/tests/data/traces  # the small real traces (tests/data/README.md)
 cd "$root"
 
 if ! command -v clang++ >/dev/null; then
@@ -81,7 +81,7 @@ done
 echo "$(ls "$seeds" | wc -l) seed files"
 
 # fuzz_summary: summaries, committed and freshly written by a built tracediff from
-# the small shared traces (one summary per trace, and the two ranks together).
+# the traces of tests/data (one summary per trace, and the two ranks together).
 summary_seeds=$build/seeds-summary
 rm -rf "$summary_seeds"
 mkdir -p "$summary_seeds"

@@ -3,13 +3,16 @@
 #   scripts/setup.sh          build dependencies, then configure and build in build/
 #   scripts/setup.sh --test   also the test tools (chromium, node/npm, clang, GNU time,
 #                             cmark-gfm: GitHub's Markdown renderer, for the Markdown tests)
+#   scripts/setup.sh --tool   build dependencies, then build only the tracediff binary (not
+#                             the tests, tracegen or the benchmarks): what run-example.sh needs
 # As root it runs apt-get; otherwise it prints the exact apt-get line and stops.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
+mode=${1:-}
 packages=(g++ cmake make pkg-config libboost-json1.81-dev libboost-test1.81-dev libcli11-dev
           libkainjow-mustache-dev zlib1g-dev libdeflate-dev libisal-dev)
-if [[ "${1:-}" == "--test" ]]; then
+if [[ "$mode" == "--test" ]]; then
   packages+=(chromium clang ninja-build time cmark-gfm python3 curl)  # python3, curl: the GitHub Action test
   # node and npm may come from elsewhere (nodesource's nodejs bundles npm).
   command -v node >/dev/null && command -v npm >/dev/null || packages+=(nodejs npm)
@@ -33,4 +36,6 @@ if ((${#missing[@]})); then
 fi
 
 cmake -S . -B build -DCMAKE_BUILD_TYPE=Release >/dev/null
-cmake --build build -j"$(nproc)"
+targets=()
+[[ "$mode" == "--tool" ]] && targets=(--target tracediff)
+cmake --build build -j"$(nproc)" "${targets[@]}"

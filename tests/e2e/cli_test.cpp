@@ -142,9 +142,9 @@ BOOST_AUTO_TEST_CASE(outputs_replace_existing_files) {
 }
 
 BOOST_AUTO_TEST_CASE(outputs_are_deterministic) {
-  BOOST_REQUIRE(shared_available());
-  const auto c = shared_dir() + "/traces/hta-trace-compare/base";
-  const auto t = shared_dir() + "/traces/hta-trace-compare/test";
+  const auto c = trace_path("hta-trace-compare/base");
+  const auto t = trace_path("hta-trace-compare/test");
+  BOOST_REQUIRE(!c.empty() && !t.empty());
   const auto a = run_cli({c, t, "-o", "-", "-q"});
   const auto b = run_cli({c, t, "-o", "-", "-q", "-j", "1"});
   BOOST_TEST(a.exit_code == 0);
@@ -155,12 +155,8 @@ BOOST_AUTO_TEST_CASE(outputs_are_deterministic) {
   BOOST_TEST((j1.out == j2.out));
 }
 
-BOOST_AUTO_TEST_CASE(every_shared_trace_loads) {
-  BOOST_REQUIRE(shared_available());
-  std::vector<std::string> files;
-  for (const auto& e : fs::recursive_directory_iterator(shared_dir() + "/traces"))
-    if (e.is_regular_file() && e.path().filename() != "README.md") files.push_back(e.path().string());
-  BOOST_TEST(files.size() >= 19u);  // every file listed in ../shared/traces/README.md
+namespace {
+void each_loads(const std::vector<std::string>& files) {
   for (const auto& f : files) {
     const auto r = run_cli({f, f, "--json", "-", "-q"});
     BOOST_TEST(r.exit_code == 0, f << ": " << r.err);
@@ -169,6 +165,21 @@ BOOST_AUTO_TEST_CASE(every_shared_trace_loads) {
       BOOST_TEST(j.at("control").at("files").as_array().size() == 1u, f);
     }
   }
+}
+}  // namespace
+
+// Every real trace of tests/data (tests/data/README.md lists them) ...
+BOOST_AUTO_TEST_CASE(every_real_trace_loads) {
+  const auto files = data_trace_files();
+  BOOST_TEST(files.size() >= 15u);
+  each_loads(files);
+}
+
+// ... and the large ones of ../shared: skipped without it.
+BOOST_AUTO_TEST_CASE(every_large_trace_loads, *boost::unit_test::precondition(needs_traces(large_traces()))) {
+  const auto files = large_trace_files();
+  BOOST_TEST(files.size() >= 4u);
+  each_loads(files);
 }
 
 BOOST_AUTO_TEST_CASE(same_rank_twice_is_used_and_said) {

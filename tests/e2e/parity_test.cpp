@@ -1,5 +1,6 @@
-// --hta-compat against HTA's own outputs in ../shared/reference: every table, row by
-// row, value by value. A failure names the file, the row and the column.
+// --hta-compat against HTA's own outputs in tests/data/reference: every table, row by
+// row, value by value. A failure names the file, the row and the column. The
+// hta-trace-diff pair (34 MB per side) is read from ../shared and skipped without it.
 #include <boost/json.hpp>
 #include <boost/test/unit_test.hpp>
 
@@ -17,14 +18,19 @@ struct Pair {
   std::string dir, control, test;
 };
 
-std::vector<Pair> pairs() {
-  const auto t = shared_dir() + "/traces/";
-  return {{"hta-trace-diff", t + "hta-trace-diff/control", t + "hta-trace-diff/test"},
-          {"hta-trace-compare", t + "hta-trace-compare/base", t + "hta-trace-compare/test"},
-          {"ns-vs-nccl", t + "formats/ns-resolution.pt.trace.json.gz", t + "formats/nccl.json.gz"}};
+// The pairs of tests/data/README.md and their traces.
+Pair small_pair() {
+  return {"hta-trace-compare", trace_path("hta-trace-compare/base"), trace_path("hta-trace-compare/test")};
+}
+Pair formats_pair() {
+  return {"ns-vs-nccl", trace_path("formats/ns-resolution.pt.trace.json.gz"), trace_path("formats/nccl.json.gz")};
+}
+Pair large_pair() { return {"hta-trace-diff", trace_path("hta-trace-diff/control"), trace_path("hta-trace-diff/test")}; }
+auto needs_large_pair() {
+  return boost::unit_test::precondition(needs_traces({"hta-trace-diff/control", "hta-trace-diff/test"}));
 }
 
-// The CLI arguments that reproduce each reference call (reference/README.md).
+// The CLI arguments that reproduce each reference call (tests/data/README.md).
 std::vector<std::string> args_for(const std::string& file, const boost::json::value& meta) {
   std::vector<std::string> a;
   if (file.find("_cpu") != std::string::npos) a = {"--device", "cpu"};
@@ -62,66 +68,78 @@ std::string first_mismatch(const std::string& ref_name, const std::vector<std::v
   return {};
 }
 
+// Every CSV of the pair's reference folder against --hta-compat's; how many compared.
+int tables_match(const Pair& p) {
+  const auto ref_dir = data_dir() + "/reference/" + p.dir;
+  const auto meta = parse_json(read_file(ref_dir + "/meta.json"));
+  std::vector<std::string> files;
+  for (const auto& e : fs::directory_iterator(ref_dir))
+    if (e.path().extension() == ".csv") files.push_back(e.path().filename().string());
+  std::sort(files.begin(), files.end());
+  int compared = 0;
+  for (const auto& f : files) {
+    auto args = args_for(f, meta);
+    args.insert(args.begin(), {p.control, p.test, "--hta-compat", "-q", "--csv", "-"});
+    const auto r = run_cli(args);
+    BOOST_TEST_REQUIRE(r.exit_code == 0, p.dir + "/" + f + ": " + r.err);
+    const auto mismatch = first_mismatch(p.dir + "/" + f, parse_csv(read_file(ref_dir + "/" + f)), parse_csv(r.out));
+    BOOST_TEST(mismatch.empty(), mismatch);
+    ++compared;
+  }
+  return compared;
+}
+
+// Every entry of the pair's ops_diff.json against --hta-compat's JSON; how many compared.
+int ops_diffs_match(const Pair& p) {
+  const auto ref_dir = data_dir() + "/reference/" + p.dir;
+  const auto meta = parse_json(read_file(ref_dir + "/meta.json"));
+  const auto ref = parse_json(read_file(ref_dir + "/ops_diff.json")).as_object();
+  int compared = 0;
+  for (const auto& [key, lists] : ref) {
+    std::vector<std::string> args = {p.control, p.test, "--hta-compat", "-q", "--json", "-"};
+    const std::string k(key);
+    if (k == "CPU" || k == "call_CPU") args.insert(args.end(), {"--device", "cpu"});
+    if (k == "GPU") args.insert(args.end(), {"--device", "gpu"});
+    if (k == "call_CPU") {
+      const auto extra = args_for("compare_call_cpu.csv", meta);
+      args.insert(args.end(), extra.begin() + 2, extra.end());
+    }
+    const auto r = run_cli(args);
+    BOOST_TEST_REQUIRE(r.exit_code == 0, r.err);
+    const auto ours = parse_json(r.out).at("ops_diff").as_object();
+    for (const auto& [group, names] : lists.as_object()) {
+      const auto& mine = ours.at(group).as_array();
+      const auto& theirs = names.as_array();
+      BOOST_TEST(mine.size() == theirs.size(), p.dir << " " << k << " " << group << " sizes");
+      for (std::size_t i = 0; i < std::min(mine.size(), theirs.size()); ++i)
+        if (mine[i] != theirs[i]) {
+          BOOST_ERROR(p.dir << " " << k << " " << group << "[" << i << "]: " << mine[i] << ", HTA " << theirs[i]);
+          break;
+        }
+    }
+    ++compared;
+  }
+  return compared;
+}
+
 }  // namespace
 
 BOOST_AUTO_TEST_SUITE(hta_parity)
 
 BOOST_AUTO_TEST_CASE(every_reference_table_matches) {
-  BOOST_REQUIRE_MESSAGE(shared_available(), "../shared/reference is missing");
-  int compared = 0;
-  for (const auto& p : pairs()) {
-    const auto ref_dir = shared_dir() + "/reference/" + p.dir;
-    const auto meta = parse_json(read_file(ref_dir + "/meta.json"));
-    std::vector<std::string> files;
-    for (const auto& e : fs::directory_iterator(ref_dir))
-      if (e.path().extension() == ".csv") files.push_back(e.path().filename().string());
-    std::sort(files.begin(), files.end());
-    for (const auto& f : files) {
-      auto args = args_for(f, meta);
-      args.insert(args.begin(), {p.control, p.test, "--hta-compat", "-q", "--csv", "-"});
-      const auto r = run_cli(args);
-      BOOST_TEST_REQUIRE(r.exit_code == 0, p.dir + "/" + f + ": " + r.err);
-      const auto mismatch = first_mismatch(p.dir + "/" + f, parse_csv(read_file(ref_dir + "/" + f)), parse_csv(r.out));
-      BOOST_TEST(mismatch.empty(), mismatch);
-      ++compared;
-    }
-  }
-  BOOST_TEST(compared == 25);  // every CSV in ../shared/reference
+  BOOST_TEST(tables_match(small_pair()) == 9);  // every CSV in tests/data/reference/hta-trace-compare
+  BOOST_TEST(tables_match(formats_pair()) == 7);
 }
 
 BOOST_AUTO_TEST_CASE(every_ops_diff_matches) {
-  BOOST_REQUIRE_MESSAGE(shared_available(), "../shared/reference is missing");
-  int compared = 0;
-  for (const auto& p : pairs()) {
-    const auto ref_dir = shared_dir() + "/reference/" + p.dir;
-    const auto meta = parse_json(read_file(ref_dir + "/meta.json"));
-    const auto ref = parse_json(read_file(ref_dir + "/ops_diff.json")).as_object();
-    for (const auto& [key, lists] : ref) {
-      std::vector<std::string> args = {p.control, p.test, "--hta-compat", "-q", "--json", "-"};
-      const std::string k(key);
-      if (k == "CPU" || k == "call_CPU") args.insert(args.end(), {"--device", "cpu"});
-      if (k == "GPU") args.insert(args.end(), {"--device", "gpu"});
-      if (k == "call_CPU") {
-        const auto extra = args_for("compare_call_cpu.csv", meta);
-        args.insert(args.end(), extra.begin() + 2, extra.end());
-      }
-      const auto r = run_cli(args);
-      BOOST_TEST_REQUIRE(r.exit_code == 0, r.err);
-      const auto ours = parse_json(r.out).at("ops_diff").as_object();
-      for (const auto& [group, names] : lists.as_object()) {
-        const auto& mine = ours.at(group).as_array();
-        const auto& theirs = names.as_array();
-        BOOST_TEST(mine.size() == theirs.size(), p.dir << " " << k << " " << group << " sizes");
-        for (std::size_t i = 0; i < std::min(mine.size(), theirs.size()); ++i)
-          if (mine[i] != theirs[i]) {
-            BOOST_ERROR(p.dir << " " << k << " " << group << "[" << i << "]: " << mine[i] << ", HTA " << theirs[i]);
-            break;
-          }
-      }
-      ++compared;
-    }
-  }
-  BOOST_TEST(compared == 11);
+  BOOST_TEST(ops_diffs_match(small_pair()) == 4);
+  BOOST_TEST(ops_diffs_match(formats_pair()) == 3);
+}
+
+BOOST_AUTO_TEST_CASE(large_pair_tables_match, *needs_large_pair()) { BOOST_TEST(tables_match(large_pair()) == 9); }
+
+BOOST_AUTO_TEST_CASE(large_pair_ops_diff_matches, *needs_large_pair()) {
+  BOOST_TEST(ops_diffs_match(large_pair()) == 4);
 }
 
 BOOST_AUTO_TEST_SUITE_END()

@@ -183,10 +183,10 @@ BOOST_AUTO_TEST_CASE(views_show_flops_and_the_option_is_checked) {
   BOOST_TEST(run_cli({pair().c, pair().t, "--by-shape", "--hta-compat", "-q"}).exit_code == 2);
 }
 
-BOOST_AUTO_TEST_CASE(real_traces_compare_by_shape) {
-  if (!shared_available()) return;
-  const auto dir = shared_dir() + "/traces/hta-trace-diff";
-  const auto j = compare({dir + "/control", dir + "/test", "--by-shape"});
+// The large pair: from ../shared, skipped without it.
+BOOST_AUTO_TEST_CASE(real_traces_compare_by_shape,
+                     *boost::unit_test::precondition(needs_traces({"hta-trace-diff/control", "hta-trace-diff/test"}))) {
+  const auto j = compare({trace_path("hta-trace-diff/control"), trace_path("hta-trace-diff/test"), "--by-shape"});
   std::size_t shaped = 0, with_flops = 0;
   for (const auto& r : j.at("rows").as_array()) {
     if (!r.as_object().contains("shape")) continue;

@@ -16,10 +16,11 @@ namespace fs = std::filesystem;
 
 BOOST_AUTO_TEST_SUITE(summaries)
 
-BOOST_AUTO_TEST_CASE(comparing_summaries_equals_comparing_traces) {
-  BOOST_REQUIRE(shared_available());
-  const auto c = shared_dir() + "/traces/hta-trace-diff/control";
-  const auto t = shared_dir() + "/traces/hta-trace-diff/test";
+// The 34 MB-per-side pair: from ../shared, skipped without it.
+BOOST_AUTO_TEST_CASE(comparing_summaries_equals_comparing_traces,
+                     *boost::unit_test::precondition(needs_traces({"hta-trace-diff/control", "hta-trace-diff/test"}))) {
+  const auto c = trace_path("hta-trace-diff/control");
+  const auto t = trace_path("hta-trace-diff/test");
   const auto dir = temp_dir("sum");
   BOOST_REQUIRE(run_cli({"summarize", c, "-o", dir + "/c.tdsum.json", "-q"}).exit_code == 0);
   BOOST_REQUIRE(run_cli({"summarize", t, "-o", dir + "/t.tdsum.json", "-q"}).exit_code == 0);

@@ -8,6 +8,7 @@
 #include <unistd.h>
 #include <zlib.h>
 
+#include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <cstdio>
@@ -134,8 +135,74 @@ std::string tracegen(const std::string& tag, const std::vector<std::string>& arg
   return dir;
 }
 
-std::string shared_dir() { return TRACEDIFF_SHARED_DIR; }
-bool shared_available() { return fs::is_directory(shared_dir() + "/reference"); }
+std::string data_dir() { return std::string(TRACEDIFF_TESTS_DIR) + "/data"; }
+
+std::string shared_dir() {
+  const char* env = std::getenv("TRACEDIFF_SHARED_DIR");
+  return env && *env ? env : TRACEDIFF_SHARED_DIR;
+}
+bool shared_available() { return fs::is_directory(shared_dir() + "/traces"); }
+
+std::string trace_path(const std::string& rel) {
+  for (const auto& root : {data_dir(), shared_dir()}) {
+    const auto p = root + "/traces/" + rel;
+    if (fs::exists(p)) return p;
+  }
+  return {};
+}
+
+std::vector<std::string> large_traces() {
+  return {"hta-trace-diff/control/control.json.gz", "hta-trace-diff/test/test.json.gz", "formats/mtia-large.json.gz",
+          "formats/large-216k-events.json.gz"};
+}
+
+namespace {
+// Trace files under root/traces by their relative path, sorted (directory order is not).
+std::vector<std::string> traces_under(const std::string& root) {
+  std::vector<std::string> rels;
+  if (!fs::is_directory(root + "/traces")) return rels;
+  for (const auto& e : fs::recursive_directory_iterator(root + "/traces"))
+    if (e.is_regular_file() && e.path().extension() != ".md")
+      rels.push_back(fs::relative(e.path(), root + "/traces").string());
+  std::sort(rels.begin(), rels.end());
+  return rels;
+}
+}  // namespace
+
+std::vector<std::string> data_trace_files() {
+  std::vector<std::string> files;
+  for (const auto& rel : traces_under(data_dir())) files.push_back(data_dir() + "/traces/" + rel);
+  return files;
+}
+
+std::vector<std::string> large_trace_files() {
+  const auto ours = traces_under(data_dir());
+  std::vector<std::string> files;
+  for (const auto& rel : traces_under(shared_dir()))
+    if (!std::binary_search(ours.begin(), ours.end(), rel)) files.push_back(shared_dir() + "/traces/" + rel);
+  return files;
+}
+
+std::vector<std::string> all_trace_files() {
+  auto files = data_trace_files();
+  const auto large = large_trace_files();
+  files.insert(files.end(), large.begin(), large.end());
+  return files;
+}
+
+boost::test_tools::assertion_result needs_traces::operator()(boost::unit_test::test_unit_id id) const {
+  for (const auto& rel : rels)
+    if (trace_path(rel).empty()) {
+      const std::string why = "needs traces/" + rel + ", in neither tests/data nor " + shared_dir() + "/traces";
+      // Said at the default log level too, so that ctest's log names every skip.
+      BOOST_TEST_MESSAGE("skipped " << boost::unit_test::framework::get(id, boost::unit_test::TUT_ANY).full_name()
+                                    << ": " << why);
+      boost::test_tools::assertion_result r(false);
+      r.message() << why;
+      return r;
+    }
+  return true;
+}
 
 Measured run_measured(const std::vector<std::string>& args, const std::string& dir) {
   std::vector<std::string> argv_s = {TRACEDIFF_BINARY};

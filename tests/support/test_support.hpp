@@ -1,5 +1,6 @@
 #pragma once
 #include <boost/json.hpp>
+#include <boost/test/unit_test.hpp>
 // Helpers shared by the tests: run the real binary, read files, parse CSV.
 #include <string>
 #include <vector>
@@ -53,7 +54,33 @@ boost::json::object report_json(std::vector<std::string> args);
 // Runs tools/tracegen with args into a fresh temp dir (tagged) and returns the dir.
 std::string tracegen(const std::string& tag, const std::vector<std::string>& args);
 
-std::string shared_dir();  // ../shared beside the checkout
+// Test data. The small real traces and HTA's reference tables ship in tests/data;
+// the large ones (the 34 MB hta-trace-diff pair, mtia-large, large-216k-events) are
+// read from ../shared beside the checkout (or $TRACEDIFF_SHARED_DIR) when it is there.
+std::string data_dir();    // tests/data in the repository
+std::string shared_dir();  // ../shared beside the checkout, or $TRACEDIFF_SHARED_DIR
 bool shared_available();
+// A trace file or folder by its path under traces/ (e.g. "hta-trace-compare/base"):
+// tests/data first, then ../shared; empty when neither has it.
+std::string trace_path(const std::string& rel);
+// The trace files of tests/data/traces, sorted.
+std::vector<std::string> data_trace_files();
+// Those of ../shared/traces that tests/data does not have (the large ones), sorted;
+// empty without ../shared.
+std::vector<std::string> large_trace_files();
+// Both.
+std::vector<std::string> all_trace_files();
+// The large traces listed in tests/data/README.md, as paths under traces/ (a function:
+// test cases' decorators are built during static initialisation).
+std::vector<std::string> large_traces();
+
+// A Boost.Test precondition: the test case runs only when every trace named (paths
+// under traces/, see trace_path) is found, and is reported as skipped otherwise:
+//   BOOST_AUTO_TEST_CASE(x, *boost::unit_test::precondition(needs_traces({"hta-trace-diff/control"})))
+struct needs_traces {
+  std::vector<std::string> rels;
+  needs_traces(std::vector<std::string> r) : rels(std::move(r)) {}
+  boost::test_tools::assertion_result operator()(boost::unit_test::test_unit_id) const;
+};
 
 }  // namespace tracediff::test

@@ -122,17 +122,8 @@ BOOST_AUTO_TEST_CASE(gives_up_where_the_tolerant_reader_is_needed) {
   }
 }
 
-BOOST_AUTO_TEST_CASE(takes_every_real_trace_and_agrees) {
-  if (!test::shared_available()) {
-    BOOST_TEST_MESSAGE("../shared not found; skipped");
-    return;
-  }
-  std::vector<fs::path> files;
-  for (const auto& e : fs::recursive_directory_iterator(test::shared_dir() + "/traces"))
-    if (e.is_regular_file() && e.path().filename() != "README.md") files.push_back(e.path());
-  for (const auto& e : fs::recursive_directory_iterator(fs::path(TRACEDIFF_SOURCE_DIR) / "examples"))
-    if (e.is_regular_file() && e.path().string().find(".json") != std::string::npos) files.push_back(e.path());
-  BOOST_TEST(files.size() >= 20u);
+namespace {
+void agrees_on_each(const std::vector<fs::path>& files) {
   for (const auto& path : files) {
     const std::string bytes = test::read_file(path.string());
     for (const bool hta : {false, true}) {
@@ -142,13 +133,30 @@ BOOST_AUTO_TEST_CASE(takes_every_real_trace_and_agrees) {
     }
   }
 }
+}  // namespace
+
+// tests/data's traces and the examples ...
+BOOST_AUTO_TEST_CASE(takes_every_real_trace_and_agrees) {
+  std::vector<fs::path> files;
+  for (const auto& f : test::data_trace_files()) files.emplace_back(f);
+  for (const auto& e : fs::recursive_directory_iterator(fs::path(TRACEDIFF_SOURCE_DIR) / "examples"))
+    if (e.is_regular_file() && e.path().string().find(".json") != std::string::npos) files.push_back(e.path());
+  BOOST_TEST(files.size() >= 19u);
+  agrees_on_each(files);
+}
+
+// ... and the large ones of ../shared: skipped without it.
+BOOST_AUTO_TEST_CASE(takes_every_large_trace_and_agrees,
+                     *boost::unit_test::precondition(test::needs_traces(test::large_traces()))) {
+  std::vector<fs::path> files;
+  for (const auto& f : test::large_trace_files()) files.emplace_back(f);
+  BOOST_TEST(files.size() >= 4u);
+  agrees_on_each(files);
+}
 
 // A file read alone is inflated ahead on a second thread: the same result.
 BOOST_AUTO_TEST_CASE(reading_ahead_changes_nothing) {
-  std::vector<std::string> files;
-  if (test::shared_available())
-    for (const auto& e : fs::recursive_directory_iterator(test::shared_dir() + "/traces"))
-      if (e.is_regular_file() && e.path().filename() != "README.md") files.push_back(e.path().string());
+  std::vector<std::string> files = test::all_trace_files();
   const std::string dir = test::temp_dir("read-ahead");
   files.push_back(dir + "/valid.json.gz");
   test::write_file(files.back(), test::gzip_bytes(k_trace));
