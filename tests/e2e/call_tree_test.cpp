@@ -17,10 +17,6 @@ namespace json = boost::json;
 namespace {
 
 // The report's JSON of `tracediff C T`.
-json::object compare(const std::string& c, const std::string& t, std::vector<std::string> extra = {}) {
-  extra.insert(extra.begin(), {c, t});
-  return report_json(std::move(extra));
-}
 
 // The node at the end of a path of names (nullptr when there is none).
 const json::object* find(const json::array& level, const std::vector<std::string>& path, std::size_t at = 0) {
@@ -67,7 +63,7 @@ BOOST_AUTO_TEST_CASE(a_slowed_leaf_deep_in_the_tree_is_found_where_it_is) {
   slow.insert(slow.end(), {"--slowdown-under", "nn.Module: Linear_2", "--slowdown", "aten::addmm=4"});
   const auto c = tracegen("tree-slow-c", common);
   const auto t = tracegen("tree-slow-t", slow);
-  const auto j = compare(c, t);
+  const auto j = report_json(c, t);
 
   // The findings: one regression, aten::addmm, called from layer 2; every caller of it
   // that moved as much is folded into it, not listed beside it.
@@ -129,7 +125,7 @@ BOOST_AUTO_TEST_CASE(gpu_work_hangs_under_the_call_that_launched_it) {
                        "{\"ph\":\"X\",\"cat\":\"kernel\",\"name\":\"gemm_kernel\",\"pid\":0,\"tid\":7,\"ts\":30,\"dur\":" +
                            std::to_string(kernel_us) + ",\"args\":{\"correlation\":7,\"device\":0,\"stream\":7}}"});
   };
-  const auto j = compare(dir_with("tree-gpu-c", trace(30)), dir_with("tree-gpu-t", trace(45)));
+  const auto j = report_json(dir_with("tree-gpu-c", trace(30)), dir_with("tree-gpu-t", trace(45)));
   const auto& tree = j.at("call_tree").at("top").as_array();
   const auto* kernel = find(tree, {"outer", "inner", "cudaLaunchKernel", "gemm_kernel"});
   BOOST_REQUIRE(kernel);
@@ -157,7 +153,7 @@ BOOST_AUTO_TEST_CASE(recursion_is_a_path_per_depth) {
                                                     x_event("python_function", "f", 1, 1, 10, 80),
                                                     x_event("python_function", "f", 1, 1, 20, 60),
                                                     x_event("cpu_op", "aten::add", 1, 1, 30, 10)}));
-  const auto j = compare(dir, dir);
+  const auto j = report_json(dir, dir);
   const auto& tree = j.at("call_tree").at("top").as_array();
   const double incl[] = {100, 80, 60}, self[] = {20, 20, 50};
   std::vector<std::string> p;
@@ -180,7 +176,7 @@ BOOST_AUTO_TEST_CASE(paths_end_at_the_depth_limit) {
   std::vector<std::string> e;
   for (int d = 0; d < 1000; ++d) e.push_back(x_event("python_function", "f", 1, 1, d, 2000 - 2 * d));
   const auto dir = dir_with("tree-deep", trace_json(e));
-  const auto j = compare(dir, dir);
+  const auto j = report_json(dir, dir);
   std::size_t deepest = 0;
   const json::object* last = nullptr;
   std::vector<std::string> at;
@@ -253,7 +249,7 @@ BOOST_AUTO_TEST_CASE(the_node_budget_folds_the_smallest_subtrees) {
 BOOST_AUTO_TEST_CASE(a_side_past_the_budget_is_folded_and_says_so) {
   // 60,000 operators, most with a runtime call and a kernel: over 120,000 paths a file.
   const auto c = tracegen("tree-many-c", {"--ranks", "1", "--steps", "2", "--many-names", "60000"});
-  const auto j = compare(c, c);
+  const auto j = report_json(c, c);
   const auto& t = j.at("call_tree").as_object();
   BOOST_TEST(t.at("control_folded").to_number<std::uint64_t>() > 50'000u);
   BOOST_TEST(t.at("nodes").to_number<std::size_t>() <= tracediff::analysis::k_tree_budget);
@@ -277,10 +273,10 @@ BOOST_AUTO_TEST_CASE(summaries_and_merge_give_the_same_tree) {
   }
   BOOST_REQUIRE(run_cli({"merge", dir + "/t0.tdsum.json", dir + "/t1.tdsum.json", "-o", dir + "/tm.tdsum.json"})
                     .exit_code == 0);
-  const auto from_traces = compare(c, t).at("call_tree");
+  const auto from_traces = report_json(c, t).at("call_tree");
   BOOST_TEST(from_traces.at("nodes").to_number<int>() > 100);
-  BOOST_TEST((compare(dir + "/c.tdsum.json", dir + "/t.tdsum.json").at("call_tree") == from_traces));
-  BOOST_TEST((compare(dir + "/c.tdsum.json", dir + "/tm.tdsum.json").at("call_tree") == from_traces));
+  BOOST_TEST((report_json(dir + "/c.tdsum.json", dir + "/t.tdsum.json").at("call_tree") == from_traces));
+  BOOST_TEST((report_json(dir + "/c.tdsum.json", dir + "/tm.tdsum.json").at("call_tree") == from_traces));
 }
 
 BOOST_AUTO_TEST_SUITE_END()

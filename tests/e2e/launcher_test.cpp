@@ -15,10 +15,6 @@ namespace json = boost::json;
 
 namespace {
 
-json::object compare(const std::string& c, const std::string& t, std::vector<std::string> extra = {}) {
-  extra.insert(extra.begin(), {c, t});
-  return report_json(std::move(extra));
-}
 
 const json::object* find_launcher(const json::object& j, const std::string& name) {
   for (const auto& l : j.at("by_launcher").as_array())
@@ -44,7 +40,7 @@ BOOST_AUTO_TEST_CASE(a_graph_replayed_from_python_belongs_to_its_frame) {
   graphs.insert(graphs.end(), {"--cuda-graphs", "--graph-from-python"});
   const auto c = tracegen("ln-graph-c", common);
   const auto t = tracegen("ln-graph-t", graphs);
-  const auto j = compare(c, t);
+  const auto j = report_json(c, t);
   BOOST_TEST(!find_launcher(j, "(no enclosing operator)"));
   const auto* g = find_launcher(j, "torch/cuda/graphs.py(88): replay");
   BOOST_REQUIRE(g);
@@ -59,7 +55,7 @@ BOOST_AUTO_TEST_CASE(a_graph_replayed_from_python_belongs_to_its_frame) {
   graphs.erase(std::find(graphs.begin(), graphs.end(), "--python-stack"));
   auto plain = common;
   plain.erase(std::find(plain.begin(), plain.end(), "--python-stack"));
-  const auto j2 = compare(tracegen("ln-graph-c2", plain), tracegen("ln-graph-t2", graphs));
+  const auto j2 = report_json(tracegen("ln-graph-c2", plain), tracegen("ln-graph-t2", graphs));
   BOOST_TEST(!find_launcher(j2, "(no enclosing operator)"));
   const auto* a = find_launcher(j2, "## forward ##");
   BOOST_REQUIRE(a);
@@ -71,9 +67,9 @@ BOOST_AUTO_TEST_CASE(a_graph_replayed_from_python_belongs_to_its_frame) {
 BOOST_AUTO_TEST_CASE(the_launcher_level_is_chosen) {
   const std::vector<std::string> common{"--steps", "6", "--ranks", "1", "--python-stack", "--layers", "2"};
   const auto c = tracegen("ln-level-c", common);
-  const auto in = compare(c, c);
-  const auto out = compare(c, c, {"--launcher", "outermost"});
-  const auto mod = compare(c, c, {"--launcher", "module"});
+  const auto in = report_json(c, c);
+  const auto out = report_json(c, c, {"--launcher", "outermost"});
+  const auto mod = report_json(c, c, {"--launcher", "module"});
   BOOST_TEST(find_launcher(in, "aten::addmm"));
   BOOST_TEST(!find_launcher(in, "aten::linear"));
   BOOST_TEST(find_launcher(out, "aten::linear"));
@@ -114,7 +110,7 @@ BOOST_AUTO_TEST_CASE(compiled_kernels_compare_by_family) {
   const std::vector<std::string> common{"--steps", "8", "--ranks", "1", "--seed", "3"};
   auto compiled = common;
   compiled.push_back("--compile");
-  const auto j = compare(tracegen("ln-comp-c", common), tracegen("ln-comp-t", compiled));
+  const auto j = report_json(tracegen("ln-comp-c", common), tracegen("ln-comp-t", compiled));
   std::map<std::string, std::string> verdict;
   for (const auto& f : j.at("families").as_array())
     verdict[std::string(f.at("family").as_string())] = std::string(f.at("verdict").as_string());

@@ -14,10 +14,6 @@ namespace json = boost::json;
 
 namespace {
 
-json::object compare(const std::string& c, const std::string& t, std::vector<std::string> extra = {}) {
-  extra.insert(extra.begin(), {c, t});
-  return report_json(std::move(extra));
-}
 
 std::map<std::string, int> changes(const json::object& j) {
   std::map<std::string, int> n;
@@ -43,12 +39,12 @@ BOOST_AUTO_TEST_CASE(python_frames_of_another_version_and_install_match) {
   const auto c = tracegen("nm-py-c", common);
   const auto t = tracegen("nm-py-t", moved);
 
-  const auto exact = compare(c, t, {"--exact-names"});
+  const auto exact = report_json(c, t, {"--exact-names"});
   auto ex = changes(exact);
   BOOST_TEST(ex["added"] > 10);  // what users saw before: every frame added and deleted
   BOOST_TEST(ex["added"] == ex["deleted"]);
 
-  const auto j = compare(c, t);
+  const auto j = report_json(c, t);
   auto n = changes(j);
   BOOST_TEST(n["added"] == 0);
   BOOST_TEST(n["deleted"] == 0);
@@ -64,7 +60,7 @@ BOOST_AUTO_TEST_CASE(python_frames_of_another_version_and_install_match) {
   }
   BOOST_TEST(seen);
   // The call tree matches path by path: as many nodes as one side's, not both sides'.
-  const auto same = compare(c, c);
+  const auto same = report_json(c, c);
   BOOST_TEST(tree_nodes(j.at("call_tree").at("top").as_array()) ==
              tree_nodes(same.at("call_tree").at("top").as_array()));
   BOOST_TEST(tree_nodes(exact.at("call_tree").at("top").as_array()) >

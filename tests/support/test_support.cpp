@@ -261,4 +261,9 @@ boost::json::object report_json(std::vector<std::string> args) {
   return parse_json(r.out).as_object();
 }
 
+boost::json::object report_json(const std::string& control, const std::string& test, std::vector<std::string> extra) {
+  extra.insert(extra.begin(), {control, test});
+  return report_json(std::move(extra));
+}
+
 }  // namespace tracediff::test

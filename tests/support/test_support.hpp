@@ -50,6 +50,8 @@ boost::json::value parse_json(std::string_view text, boost::system::error_code& 
 // The report's JSON of `tracediff ARGS --json - -q`. A run that does not exit 0 throws
 // std::runtime_error with its stderr, which fails the test case.
 boost::json::object report_json(std::vector<std::string> args);
+// The same for `tracediff CONTROL TEST EXTRA...`.
+boost::json::object report_json(const std::string& control, const std::string& test, std::vector<std::string> extra = {});
 
 // Runs tools/tracegen with args into a fresh temp dir (tagged) and returns the dir.
 std::string tracegen(const std::string& tag, const std::vector<std::string>& args);
