@@ -407,6 +407,17 @@ model::CallTree compare_trees(const SideTree& control, const SideTree& test, con
   return tree;
 }
 
+namespace {
+// A row the top lists could show: a significant change, or any change when nothing is
+// testable (the lists then show raw changes, and fold them the same way).
+bool listable(const model::DiffRow& row) { return row.significant || row.verdict == model::Verdict::untestable; }
+// Which way it moved: by the Δ the lists print (the medians'), else the means'.
+int way(const model::DiffRow& row) {
+  const double d = row.shown.diff_ns() != 0 ? row.shown.diff_ns() : row.diff_per_step_ns();
+  return (d > 0) - (d < 0);
+}
+}  // namespace
+
 void attach_paths(model::DiffReport& r) {
   auto& tree = r.call_tree;
   // The node of each row that moved most the way the row did.
@@ -439,7 +450,7 @@ void attach_paths(model::DiffReport& r) {
       if (tree.nodes[path.back()].row != SIZE_MAX) --open_of_row[tree.nodes[path.back()].row];
       path.pop_back();
     }
-    if (n.row != SIZE_MAX && !open_of_row[n.row] && n.device == model::Device::cpu && r.rows[n.row].significant) {
+    if (n.row != SIZE_MAX && !open_of_row[n.row] && n.device == model::Device::cpu && listable(r.rows[n.row])) {
       // The calls directly inside, looking through those of a name already on the path
       // (Python's _call_impl in each module call, recursion): they explain nothing new,
       // and following them would lead back up. A bounded look, for hostile shapes.
@@ -470,7 +481,7 @@ void attach_paths(model::DiffReport& r) {
     auto& parent = r.rows[row];
     const auto& child = r.rows[child_row];
     const double share = sum / parent.diff_per_step_ns();
-    if (share >= 0.9 && share > best[row] && child.significant && child.verdict == parent.verdict) {
+    if (share >= 0.9 && share > best[row] && listable(child) && way(child) == way(parent)) {
       parent.explained_by = child_row;
       best[row] = share;
     }

@@ -1,6 +1,7 @@
 #include "analysis/compare.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <set>
 #include <unordered_map>
 
@@ -48,6 +49,44 @@ void check_selection(const std::string& label, const model::SideSummary& s) {
                                                        : " (it has " + join(s.available_iterations) + ")"));
 }
 
+// The Δ every list prints (the per-step medians the default mode set, the totals in
+// --hta-compat), and calls apart from time (model::DiffRow says what each field is).
+void shown_and_calls(model::DiffRow& row, double min_change_pct) {
+  auto& s = row.shown;
+  if (!row.per_step_basis) {
+    s.control_ns = static_cast<double>(row.control.total_ns);
+    s.test_ns = static_cast<double>(row.test.total_ns);
+  }
+  s.pct = s.control_ns == 0 ? std::nullopt : std::optional<double>(100.0 * s.diff_ns() / s.control_ns);
+  const double mean_d = row.per_step_basis ? row.diff_per_step_ns() : static_cast<double>(row.diff_ns());
+  s.mean_differs = std::fabs(mean_d - s.diff_ns()) >= 0.5 * std::max(std::fabs(mean_d), std::fabs(s.diff_ns())) &&
+                   mean_d != s.diff_ns();
+  const double cc = row.per_step_basis ? row.control_step.count : static_cast<double>(row.control.count);
+  const double tc = row.per_step_basis ? row.test_step.count : static_cast<double>(row.test.count);
+  const double ct = row.per_step_basis ? row.control_step.total_ns : static_cast<double>(row.control.total_ns);
+  const double tt = row.per_step_basis ? row.test_step.total_ns : static_cast<double>(row.test.total_ns);
+  row.control_per_call_ns = cc > 0 ? ct / cc : 0;
+  row.test_per_call_ns = tc > 0 ? tt / tc : 0;
+  row.per_call_pct = cc > 0 && tc > 0 && row.control_per_call_ns > 0
+                         ? std::optional<double>(100.0 * (row.test_per_call_ns - row.control_per_call_ns) /
+                                                 row.control_per_call_ns)
+                         : std::nullopt;
+  // Δ = Δcalls × control's per call + test's calls × Δ per call; a row new on the test
+  // side changed by its calls alone.
+  if (cc > 0) {
+    row.diff_from_calls_ns = (tc - cc) * row.control_per_call_ns;
+    row.diff_from_per_call_ns = (tt - ct) - row.diff_from_calls_ns;
+  } else {
+    row.diff_from_calls_ns = tt - ct;
+    row.diff_from_per_call_ns = 0;
+  }
+  // "More calls", not "slower": the calls moved the verdict's way while the time per
+  // call did not, by the noise rule's minimum.
+  const bool up = row.verdict == model::Verdict::slower;
+  row.by_calls = row.significant && row.per_call_pct && (up ? tc > cc : tc < cc) &&
+                 (up ? *row.per_call_pct < min_change_pct : *row.per_call_pct > -min_change_pct);
+}
+
 void finish_report(model::DiffReport& report, const CompareOptions& options) {
   report.device_filter = options.device == DeviceFilter::cpu   ? "cpu"
                          : options.device == DeviceFilter::gpu ? "gpu"
@@ -62,6 +101,7 @@ void finish_report(model::DiffReport& report, const CompareOptions& options) {
     const double cs = row.per_step_basis ? row.control_step.self_ns : static_cast<double>(row.control.self_ns);
     const double ts = row.per_step_basis ? row.test_step.self_ns : static_cast<double>(row.test.self_ns);
     row.self_pct = cs == 0 ? std::nullopt : std::optional<double>(100.0 * (ts - cs) / cs);
+    shown_and_calls(row, options.min_change_pct);
   }
   for (const auto& row : report.rows) {
     if (row.device == model::Device::other) continue;

@@ -164,6 +164,7 @@ SideData collect(const model::SetSummary& set, const Selection& sel, const Compa
   for (std::size_t fi = 0; fi < set.files.size(); ++fi) {
     const auto& f = set.files[fi];
     if (!rank_set.count(f.rank) || f.has_steps != any_steps) continue;
+    summary.profiler_events += f.diagnostics.count(model::DiagId::event_profiler_own);
     // Row keys of this file's keys, resolved once (short names are not cheap).
     std::vector<const Key*> key_of;
     std::vector<SideAgg*> agg_of;
@@ -406,12 +407,15 @@ model::DiffReport compare_summaries(const model::SetSummary& control, const mode
     row.significant = v.significant;
     row.verdict = v.verdict;
     row.median_diff_ns = v.median_diff;
+    row.shown.control_ns = v.control_median;
+    row.shown.test_ns = v.test_median;
     if (options.by_shape) shape_figures(ca, ta, c, t, row);
     report.rows.push_back(std::move(row));
   }
   launchers(c, t, rule, report);
 
-  // One order for every writer: |Δ per step| descending, then name, then category.
+  // One order for every writer: |Δ of the medians per step| descending (the Δ the
+  // verdict judges and the lists print), then |Δ of the means|, then name, then category.
   // Sorted as indices, then moved into place along the permutation's cycles: rows are
   // large, and a stable sort of the rows themselves would copy them all into a buffer.
   auto& rows = report.rows;
@@ -420,6 +424,8 @@ model::DiffReport compare_summaries(const model::SetSummary& control, const mode
   std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
     const auto& x = rows[a];
     const auto& y = rows[b];
+    const double mx = std::abs(x.shown.diff_ns()), my = std::abs(y.shown.diff_ns());
+    if (mx != my) return mx > my;
     const double dx = std::abs(x.diff_per_step_ns()), dy = std::abs(y.diff_per_step_ns());
     if (dx != dy) return dx > dy;
     if (x.name != y.name) return x.name < y.name;

@@ -81,13 +81,47 @@ bool folds_into_listed(const model::DiffReport& r, std::size_t i) {
 }
 
 // How much of a row's change its shown path carries: "in" when nearly all, else "49 % in".
+double path_share(const model::DiffReport& r, const model::DiffRow& row) {
+  if (row.tree_node >= r.call_tree.nodes.size()) return 0;
+  const double d = row.per_step_basis ? row.diff_per_step_ns() : 0.0;
+  return d == 0 ? 0.0 : r.call_tree.nodes[row.tree_node].time.diff() / d;
+}
+
 std::string path_words(const model::DiffReport& r, const model::DiffRow& row) {
   if (row.tree_node >= r.call_tree.nodes.size()) return {};
-  const double d = row.per_step_basis ? row.diff_per_step_ns() : 0.0;
-  const double share = d == 0 ? 0.0 : r.call_tree.nodes[row.tree_node].time.diff() / d;
+  const double share = path_share(r, row);
   if (share >= 0.9) return "in";
   if (share <= 0.005) return {};  // no path carries it: nothing to show
   return std::to_string(static_cast<int>(share * 100 + 0.5)) + " % in";
+}
+
+// Which way a row moved, by the Δ the lists print (the medians'), else the means'.
+double direction(const model::DiffRow& row) {
+  if (const double d = row.shown.diff_ns(); d != 0) return d;
+  return row.per_step_basis ? row.diff_per_step_ns() : static_cast<double>(row.diff_ns());
+}
+
+// Kernels of one family that moved both ways while the family's time stayed the same
+// (not significant, and their moves cancel to within a quarter): the work is the same,
+// done by other algorithms. Rows that could be listed (significant, or any when nothing
+// is testable) are marked; the note says which families.
+void mark_swaps(model::DiffReport& r) {
+  const bool raw = !testable(r.control.units, r.test.units);
+  for (const auto& f : r.families) {
+    if (f.time.significant) continue;
+    double up = 0, down = 0;
+    std::vector<std::size_t> moving;
+    for (const auto i : f.rows) {
+      const auto& row = r.rows[i];
+      if (!(row.significant || (raw && row.verdict == model::Verdict::untestable))) continue;
+      const double d = direction(row);
+      if (d == 0) continue;
+      (d > 0 ? up : down) += d;
+      moving.push_back(i);
+    }
+    if (up == 0 || down == 0 || std::fabs(f.time.diff()) > 0.25 * (up - down)) continue;
+    for (const auto i : moving) r.rows[i].swapped = true;
+  }
 }
 
 // The significant rows of one direction, largest |Δ per step| first (the rows are in
@@ -107,21 +141,20 @@ model::TopList top_list(const model::DiffReport& r, bool slower, std::size_t n) 
   };
   for (auto i : r.impact_order()) {
     const auto& row = r.rows[i];
-    const double d = row.per_step_basis ? row.diff_per_step_ns() : static_cast<double>(row.diff_ns());
+    const double d = direction(row);
     if (d == 0 || (d > 0) != slower) continue;
-    if (r.hta_compat || list.raw) {
-      if (list.rows.size() < n) list.rows.push_back(i);
-      else (list.raw ? list.untestable : list.more) += 1;
-    } else if (!row.significant) {
+    if (!r.hta_compat && !list.raw && !row.significant) {
       (row.verdict == model::Verdict::untestable ? list.untestable : list.within_noise) += 1;
     } else if (row.explained_by != SIZE_MAX && folds_into_listed(r, i)) {
       ++list.folded;  // a call inside says it better, and the path of the one listed shows this row
-    } else if (renamed(row)) {
+    } else if (!r.hta_compat && renamed(row)) {
       ++list.renamed;
+    } else if (!r.hta_compat && row.swapped) {
+      ++list.swapped;
     } else if (list.rows.size() < n) {
       list.rows.push_back(i);
     } else {
-      ++list.more;
+      (list.raw ? list.untestable : list.more) += 1;
     }
   }
   for (const auto i : list.rows) {
@@ -129,6 +162,7 @@ model::TopList top_list(const model::DiffReport& r, bool slower, std::size_t n) 
     list.nodes.push_back(r.rows[i].tree_node);
     list.paths.push_back(words.empty() ? std::vector<std::string>() : caller_path(r, r.rows[i].tree_node));
     list.path_words.push_back(words);
+    list.path_shares.push_back(path_share(r, r.rows[i]));
   }
   return list;
 }
@@ -246,6 +280,38 @@ void notes(model::DiffReport& r) {
                       "): the same work under other names (another library or vendor). They are left out of the "
                       "top lists; the kernel families say how that work's time changed.");
   }
+  if (r.top_regressions.swapped + r.top_improvements.swapped) {
+    std::string families;
+    double up = 0, down = 0;
+    std::size_t n_up = 0, n_down = 0;
+    for (const auto& f : r.families) {
+      bool any = false;
+      for (const auto i : f.rows) {
+        const auto& row = r.rows[i];
+        if (!row.swapped) continue;
+        any = true;
+        const double d = direction(row);
+        (d > 0 ? up : down) += d;
+        ++(d > 0 ? n_up : n_down);
+      }
+      if (any)
+        families += (families.empty() ? "" : "; ") + f.label + " " + format_duration_ns(to_ns(f.time.diff()), true) +
+                    " per " + r.unit;
+    }
+    r.notes.push_back("Algorithm swaps: " + format_count(static_cast<std::int64_t>(n_up), false) + " kernels took more time (" +
+                      format_duration_ns(to_ns(up), true) + " per " + r.unit + ") and " +
+                      format_count(static_cast<std::int64_t>(n_down), false) + " less (" +
+                      format_duration_ns(to_ns(down), true) + ") within families whose time stayed the same (" +
+                      families + "): the same work done by other kernels, as when cuDNN, cuBLAS or an autotuner "
+                      "picks other algorithms from run to run. They are left out of the top lists; the kernel "
+                      "families tell the change.");
+  }
+  if (r.control.profiler_events || r.test.profiler_events)
+    r.notes.push_back("The profiler's own work is left out of every figure and list (its Python frames and what runs "
+                      "in them, and the device synchronisation that stops it): " +
+                      format_count(static_cast<std::int64_t>(r.control.profiler_events), false) + " host events on " +
+                      r.control.label + ", " + format_count(static_cast<std::int64_t>(r.test.profiler_events), false) +
+                      " on " + r.test.label + ".");
   const bool same_inputs = !r.control.inputs.empty() && r.control.inputs == r.test.inputs;
   if (same_inputs)
     r.notes.push_back("Both sides are the same traces: nothing can differ but the reading of them.");
@@ -400,6 +466,22 @@ void describe_side(const model::SetSummary& set, const std::set<int>& ranks, mod
   meta.gpus_with_work.assign(active.begin(), active.end());
 }
 
+// The rows by what the report says of them, with the top lists' counts: every view
+// prints these, so the verdict line, the cards and the lists agree.
+void verdict_counts(model::DiffReport& r) {
+  auto& v = r.verdict_counts;
+  const auto& up = r.top_regressions;
+  const auto& down = r.top_improvements;
+  v.regressions = up.significant();
+  v.improvements = down.significant();
+  for (const auto* l : {&up, &down}) v.left_out += l->raw ? 0 : l->folded + l->renamed + l->swapped;
+  for (const auto& row : r.rows) {
+    if (r.hta_compat) continue;
+    if (row.verdict == model::Verdict::untestable) ++v.untestable;
+    else if (!row.significant) ++v.same;
+  }
+}
+
 // Calls per step unit of the rows of each device (totals in --hta-compat): counts,
 // not judged.
 void counts(model::DiffReport& r) {
@@ -430,8 +512,10 @@ void decide(model::DiffReport& r, const CompareOptions& options) {
   r.unit = unit_of(r);
   decide_figures(r, rule);
   const auto n = static_cast<std::size_t>(std::max(options.top, 0));
+  mark_swaps(r);
   r.top_regressions = top_list(r, true, n);
   r.top_improvements = top_list(r, false, n);
+  verdict_counts(r);
   for (std::size_t k = 0; k < r.by_launcher.size() && r.top_launchers.size() < n; ++k)
     if (r.by_launcher[k].time.significant) r.top_launchers.push_back(k);
   sides_differ(r);
@@ -466,6 +550,7 @@ void decide_hta(model::DiffReport& r, const CompareOptions& options) {
   const auto n = static_cast<std::size_t>(std::max(options.top, 0));
   r.top_regressions = top_list(r, true, n);
   r.top_improvements = top_list(r, false, n);
+  verdict_counts(r);
   labels(r);
   decide_embedded(r, n);
 }

@@ -143,13 +143,15 @@ bool testable(std::size_t control, std::size_t test) {
 
 Judgement judge(const model::Samples& control, const model::Samples& test, const NoiseRule& rule) {
   Judgement j;
+  const double mc = median(control), mt = median(test);
+  const double d = mt - mc;
+  j.control_median = mc;
+  j.test_median = mt;
+  j.median_diff = d;
   if (!testable(control.units(), test.units())) {
     j.verdict = model::Verdict::untestable;
     return j;
   }
-  const double mc = median(control), mt = median(test);
-  const double d = mt - mc;
-  j.median_diff = d;
   const double mag = std::fabs(d);
   if (d == 0 || mag < rule.min_change_ns) return j;
   if (mc > 0 && 100.0 * mag / mc < rule.min_change_pct) return j;

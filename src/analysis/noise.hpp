@@ -25,7 +25,8 @@ struct NoiseRule {
 struct Judgement {
   model::Verdict verdict = model::Verdict::same;
   bool significant = false;
-  double median_diff = 0;  // median(test) - median(control)
+  double median_diff = 0;  // median(test) - median(control), also when not testable
+  double control_median = 0, test_median = 0;
   double p_value = 1;      // 1 when the test did not run
 };
 

@@ -57,16 +57,25 @@ class NameFacts {
   bool graph_launch(std::uint32_t id) { return facts(id) & k_graph; }
   bool compiled(std::uint32_t id) { return facts(id) & k_compiled; }
   bool module(std::uint32_t id) { return facts(id) & k_module; }
+  // The profiler's own Python frames (torch.profiler's step, start and stop, with
+  // with_stack=True): they and what runs inside them are its work, not the program's.
+  bool profiler(std::uint32_t id) { return facts(id) & k_profiler; }
+  bool device_sync(std::uint32_t id) {
+    const auto name = m_pool.get(id);
+    return name.find("DeviceSynchronize") != std::string_view::npos;  // cuda, hip, mtia...
+  }
 
  private:
-  static constexpr std::uint8_t k_known = 1, k_step = 2, k_comm = 4, k_graph = 8, k_compiled = 16, k_module = 32;
+  static constexpr std::uint8_t k_known = 1, k_step = 2, k_comm = 4, k_graph = 8, k_compiled = 16, k_module = 32,
+                                k_profiler = 64;
   std::uint8_t facts(std::uint32_t id) {
     auto& f = m_facts[id];
     if (!f) {
       const auto name = m_pool.get(id);
       f = k_known | (detail::profiler_step_number(name) ? k_step : 0) | (is_comm_kernel(name) ? k_comm : 0) |
           (name.find("GraphLaunch") != std::string_view::npos ? k_graph : 0) | (is_compiled(name) ? k_compiled : 0) |
-          (name.starts_with("nn.Module: ") ? k_module : 0);
+          (name.starts_with("nn.Module: ") ? k_module : 0) |
+          (name.find("torch/profiler/profiler.py(") != std::string_view::npos ? k_profiler : 0);
     }
     return f;
   }
@@ -176,6 +185,11 @@ struct Nesting {
   std::pmr::vector<std::uint32_t> launcher;  // per runtime event: the event of its launcher (LauncherLevel), or ~0
   std::pmr::vector<std::uint32_t> node;      // per host event: its call-tree node (k_tree_top: none),
                                              // | k_inherited when it is the node of the event around it
+  // Per host event: the profiler's own work, left out of rows and the tree (README
+  // "The profiler's own work"): its Python frames and what runs inside them, and the
+  // device synchronisation that stops it (the last host event of the trace, a
+  // *DeviceSynchronize inside no other event).
+  std::pmr::vector<std::uint8_t> profiler;
 };
 constexpr std::uint32_t k_inherited = 1u << 31;  // node ids stay below: fewer nodes than events
 
@@ -272,7 +286,10 @@ Nesting nest(const model::TraceFile& f, NameFacts& names, const KeyIds& keys, St
              LauncherLevel level, ShapedNames& shaped, std::pmr::memory_resource* memory) {
   const auto& ev = f.events;
   Nesting n{std::pmr::vector<std::int64_t>(memory), {}, std::pmr::vector<std::uint32_t>(memory),
-            std::pmr::vector<std::uint32_t>(memory)};
+            std::pmr::vector<std::uint32_t>(memory), std::pmr::vector<std::uint8_t>(memory)};
+  n.profiler.assign(ev.size(), 0);
+  std::uint32_t last_host = ~0u;  // the host event that starts last, and whether it is a lone sync
+  bool last_lone = false;
   n.self_ns.resize(ev.size());
   n.launcher.assign(ev.size(), ~0u);
   n.node.assign(ev.size(), model::k_tree_top);
@@ -302,6 +319,7 @@ Nesting nest(const model::TraceFile& f, NameFacts& names, const KeyIds& keys, St
     std::uint32_t node;
     std::uint32_t depth;  // of node: 0 at the top level
     std::uint32_t op;     // the innermost cpu_op (LauncherLevel::module falls back to it)
+    bool profiler;        // the profiler's own work (Nesting::profiler)
   };
   std::vector<Open> stack;
   std::pmr::vector<std::uint32_t> top_of_key(keys.count(), k_none, memory);  // stack position
@@ -364,9 +382,15 @@ Nesting nest(const model::TraceFile& f, NameFacts& names, const KeyIds& keys, St
       if (covered > begin) n.incl_less.push_back({i, std::max<std::int64_t>(0, end - covered)});
       top_of_key[key] = static_cast<std::uint32_t>(stack.size());
       const bool op = ev[i].kind == Kind::cpu_op && !step_span(i);
+      const bool profiler = (!stack.empty() && stack.back().profiler) || names.profiler(ev[i].name);
+      n.profiler[i] = profiler;
+      if (is_host(ev[i].kind) && (last_host == ~0u || before(last_host, i))) {
+        last_host = i;
+        last_lone = stack.empty() && ev[i].kind == Kind::runtime;
+      }
       std::uint32_t node = stack.empty() ? model::k_tree_top : stack.back().node;
       std::uint32_t depth = stack.empty() ? 0 : stack.back().depth;
-      const bool own = windows.step_at[i] >= 0 && !step_span(i) && depth < model::k_tree_depth;
+      const bool own = windows.step_at[i] >= 0 && !step_span(i) && !profiler && depth < model::k_tree_depth;
       if (own) {
         node = paths.child(node, ev[i].shape == ~0u ? ev[i].name : shaped.id(ev[i]), i, false);
         ++depth;
@@ -382,7 +406,7 @@ Nesting nest(const model::TraceFile& f, NameFacts& names, const KeyIds& keys, St
       }
       const bool context = (ev[i].kind == Kind::user_annotation || ev[i].kind == Kind::python_function) && !step_span(i);
       stack.push_back({i, same, std::max(end, covered), launcher, context ? i : outer_context, node, depth,
-                       op ? i : outer_op});
+                       op ? i : outer_op, profiler});
       if (runs_ops && !step_span(i)) {
         const std::int64_t st = windows.step_at[i];
         if (st >= 0) {
@@ -401,6 +425,9 @@ Nesting nest(const model::TraceFile& f, NameFacts& names, const KeyIds& keys, St
   }
   for (auto& v : n.self_ns) v = std::max<std::int64_t>(0, v);
   std::sort(n.incl_less.begin(), n.incl_less.end());  // threads were visited one by one
+  // The profiler stops with a device synchronisation that nothing of the program's
+  // encloses, after everything else it recorded.
+  if (last_lone && names.device_sync(ev[last_host].name)) n.profiler[last_host] = 1;
   return n;
 }
 
@@ -666,6 +693,12 @@ model::FileSummary summarize_file(const model::TraceFile& f, const SummarizeOpti
     if ((is_host(e.kind) || e.kind == Kind::kernel) && names.compiled(e.name)) s.compiled = true;
     const auto st = windows.step_at[i];
     if (model::is_gpu_work(e.kind)) gpu.push_back({st, e.pid, e.ts_ns, e.ts_ns + e.dur_ns});
+    // The profiler's own work: counted where it fell in a step (a note says so), and
+    // neither compared nor reported as outside the steps.
+    if (is_host(e.kind) && nesting.profiler[i]) {
+      if (st >= 0) s.diagnostics.add(model::DiagId::event_profiler_own);
+      continue;
+    }
     if (st < 0) {
       if (is_host(e.kind)) ++outside;
       continue;

@@ -1,6 +1,6 @@
-// The verdict line: gate first (it decides the exit code), then the count of
-// significant regressions or improvements, with the step time as the figure that
-// says how much; "no significant change" only when nothing stands out of the noise.
+// The verdict line: what the user asked first (the step time: slower, faster, the same,
+// not testable), then the gate when there is one, then what moved significantly with
+// the counts that the top lists print.
 #include "analysis/verdict.hpp"
 
 #include <cstdint>
@@ -14,12 +14,22 @@ namespace {
 constexpr const char* k_red = "\xE2\x9D\x8C";                   // ❌
 constexpr const char* k_green = "\xE2\x9C\x85";                 // ✅
 constexpr const char* k_warn = "\xE2\x9A\xA0\xEF\xB8\x8F";      // ⚠️
+constexpr const char* k_neutral = "\xE2\x9A\xAA";               // ⚪
 constexpr const char* k_arrow = " \xE2\x86\x92 ";               // →
 
 const model::Figure* step_figure(const model::DiffReport& r) {
   for (const auto& f : r.headline)
     if (f.id == "step_time") return &f;
   return r.headline.empty() ? nullptr : &r.headline.front();
+}
+
+// "Step time +60.1% (77.5 ms → 124 ms), slower": the verdict in words after the figure.
+std::string figure_words(const model::Figure& f, bool judged) {
+  const auto& v = f.value;
+  std::string out = f.label + " " + format_pct(v.pct, v.is_new()) + " (" + format_duration_ns(to_ns(v.control), false) +
+                    k_arrow + format_duration_ns(to_ns(v.test), false) + ")";
+  if (judged && f.judged) out += std::string(", ") + model::figure_words(f);
+  return out;
 }
 
 std::string lower_first(std::string s) {
@@ -29,59 +39,66 @@ std::string lower_first(std::string s) {
   return s;
 }
 
-// "step time +60.1% (77.5 ms → 124 ms)", with "within noise" or "not testable" when so.
-std::string figure_words(const model::Figure& f, bool judged) {
-  const auto& v = f.value;
-  std::string out = lower_first(f.label) + " " + format_pct(v.pct, v.is_new()) + " (" +
-                    format_duration_ns(to_ns(v.control), false) + k_arrow + format_duration_ns(to_ns(v.test), false) + ")";
-  if (judged && f.judged && !v.significant)
-    out += v.verdict == model::Verdict::untestable ? ", not testable" : ", within noise";
-  return out;
-}
-
 std::string counted(std::size_t n, const char* one, const char* many) {
   return format_count(static_cast<std::int64_t>(n), false) + " " + (n == 1 ? one : many);
 }
 
-const char* things(const model::DiffReport& r) {
-  return r.device_filter == "cpu" ? "operators" : r.device_filter == "gpu" ? "kernels" : "operators and kernels";
+// "3 significant regressions, 1 improvement", "no significant change", or for a report
+// where nothing is testable what its lists are.
+std::string moved(const model::DiffReport& r) {
+  const auto& v = r.verdict_counts;
+  if (r.top_regressions.raw) return "too few " + r.unit + "s to judge any operator or kernel; the lists show the largest raw changes";
+  if (!v.regressions && !v.improvements) return "no significant change in operators and kernels";
+  std::string out;
+  if (v.regressions) out = counted(v.regressions, "significant regression", "significant regressions");
+  if (v.improvements)
+    out += out.empty() ? counted(v.improvements, "significant improvement", "significant improvements")
+                       : ", " + counted(v.improvements, "improvement", "improvements");
+  return out;
 }
 
 }  // namespace
 
-std::string verdict_line(const model::DiffReport& r) {
-  std::size_t slower = 0, faster = 0, untestable = 0;
-  for (const auto& row : r.rows) {
-    if (row.verdict == model::Verdict::untestable) ++untestable;
-    if (!row.significant) continue;
-    slower += row.verdict == model::Verdict::slower;
-    faster += row.verdict == model::Verdict::faster;
-  }
+Verdict decide_verdict(const model::DiffReport& r) {
+  Verdict v;
   const auto* step = step_figure(r);
-  const bool judged = !r.hta_compat;
-  const std::string how = step ? ": " + figure_words(*step, judged) : std::string();
-
+  if (r.hta_compat) {
+    v.line = "HTA-compatible totals (no noise test)" + (step ? ": " + lower_first(figure_words(*step, false)) : std::string());
+    return v;
+  }
   std::size_t fired = 0, unevaluated = 0;
   for (const auto& g : r.gate) {
     fired += g.fired();
     unevaluated += g.outcome == model::GateOutcome::not_evaluated;
   }
+  const auto step_verdict = step ? step->value.verdict : model::Verdict::untestable;
+  const bool step_known = step && step->value.significant;
+  std::string gate;
   if (fired) {
-    std::string out = std::string(k_red) + " Gate failed (" + format_count(static_cast<std::int64_t>(fired), false) +
-                      " of " + counted(r.gate.size(), "condition", "conditions") + ")";
-    if (judged && slower) out += ", " + counted(slower, "significant regression", "significant regressions");
-    return out + how;
+    v.mark = model::Mark::fail;
+    gate = "Gate failed (" + format_count(static_cast<std::int64_t>(fired), false) + " of " +
+           counted(r.gate.size(), "condition", "conditions") + ")";
+  } else if (unevaluated) {
+    v.mark = model::Mark::warn;
+    gate = "Gate not evaluated (" + format_count(static_cast<std::int64_t>(unevaluated), false) + " of " +
+           counted(r.gate.size(), "condition", "conditions") + " not testable)";
+  } else if (!r.gate.empty()) {
+    v.mark = model::Mark::pass;
+    gate = "Gate passed (" + counted(r.gate.size(), "condition", "conditions") + ")";
+  } else if (step_known) {
+    v.mark = step_verdict == model::Verdict::slower ? model::Mark::fail : model::Mark::pass;
   }
-  if (r.hta_compat) return "HTA-compatible totals (no noise test)" + how;
-  if (slower) return std::string(k_red) + " " + counted(slower, "significant regression", "significant regressions") + how;
-  const char* sign = unevaluated ? k_warn : k_green;
-  if (faster) return std::string(sign) + " " + counted(faster, "significant improvement", "significant improvements") + how;
-  if (step && step->value.verdict == model::Verdict::untestable)
-    return std::string(k_warn) + " Too few steps to tell a change from noise" + how;
-  std::string out = std::string(sign) + " No significant change in " +
-                    format_count(static_cast<std::int64_t>(r.rows.size() - untestable), false) + " " + things(r);
-  if (untestable) out += " (" + format_count(static_cast<std::int64_t>(untestable), false) + " not testable)";
-  return out;
+  const char* sign = v.mark == model::Mark::fail   ? k_red
+                     : v.mark == model::Mark::pass ? k_green
+                     : v.mark == model::Mark::warn ? k_warn
+                                                   : k_neutral;
+  std::string what = step ? figure_words(*step, true) : std::string();
+  if (!gate.empty() && !what.empty()) what = gate + ": " + lower_first(what);
+  else if (!gate.empty()) what = gate;
+  v.line = std::string(sign) + " " + what + (what.empty() ? "" : "; ") + moved(r);
+  return v;
 }
+
+std::string verdict_line(const model::DiffReport& report) { return decide_verdict(report).line; }
 
 }  // namespace tracediff::analysis

@@ -175,7 +175,9 @@ int run_checked(int argc, const char* const* argv) {
   progress.finish();
   report.gate = analysis::evaluate_gate(o.fail_on, report);
   report.gate_heading = analysis::gate_heading(report.gate);
-  report.verdict_line = analysis::verdict_line(report);
+  auto verdict = analysis::decide_verdict(report);
+  report.verdict_line = std::move(verdict.line);
+  report.verdict_mark = verdict.mark;
 
   // All or nothing: every file output is written to a temporary, then all are swapped
   // into place together; standard output comes last, so a reader that goes away

@@ -44,9 +44,24 @@ const char* verdict_words(Verdict v) {
   return "";
 }
 
+const char* row_words(const DiffRow& row) {
+  if (row.by_calls && row.significant) return row.verdict == Verdict::slower ? "more calls" : "fewer calls";
+  return verdict_words(row.verdict);
+}
+
 const char* figure_words(const Figure& f) {
   if (f.direction_only && f.value.significant) return f.value.verdict == Verdict::slower ? "more" : "less";
   return verdict_words(f.value.verdict);
+}
+
+const char* mark_name(Mark m) {
+  switch (m) {
+    case Mark::fail: return "fail";
+    case Mark::pass: return "pass";
+    case Mark::warn: return "warn";
+    case Mark::neutral: return "neutral";
+  }
+  return "";
 }
 
 const char* gate_outcome_name(GateOutcome o) {

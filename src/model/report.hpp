@@ -29,6 +29,10 @@ const char* change_symbol(Change c); // HTA's "+", "-", "="
 enum class Verdict : std::uint8_t { slower, faster, same, untestable };
 const char* verdict_name(Verdict v);   // JSON and CSV: "slower", "faster", "same", "untestable"
 const char* verdict_words(Verdict v);  // people: "slower", "faster", "same within noise", "not testable"
+struct DiffRow;
+// A row's verdict for people: verdict_words, or "more calls" / "fewer calls" for a
+// change that comes from the number of calls (DiffRow::by_calls).
+const char* row_words(const DiffRow& row);
 
 // One figure on both sides and what analysis decided about its change. Writers show
 // these values as they are.
@@ -79,6 +83,32 @@ struct DiffRow {
   std::optional<double> pct;               // diff_pct(): set by analysis
   std::optional<double> self_pct;          // the same for self time
   double median_diff_ns = 0;               // what the verdict judged: median(test) - median(control)
+  // What every list prints and ranks by (README "One Δ"): in the default mode the
+  // per-step medians and their difference, the one the verdict judges (also for rows
+  // not testable); in --hta-compat the totals. `mean_differs`: the means' Δ
+  // (diff_per_step_ns) differs from it by half or more, so views show it beside.
+  struct Shown {
+    double control_ns = 0, test_ns = 0;
+    std::optional<double> pct;
+    bool mean_differs = false;
+    double diff_ns() const { return test_ns - control_ns; }
+    bool is_new() const { return control_ns == 0 && test_ns != 0; }
+  } shown;
+  // Calls apart from time (README "Calls or time?"): the mean time per call on each
+  // side, and the change of the per-step means split into the part from the number of
+  // calls (Δcalls × control's time per call) and the part from the time per call (test's
+  // calls × Δ per call); the two add up to diff_per_step_ns().
+  double control_per_call_ns = 0, test_per_call_ns = 0;
+  std::optional<double> per_call_pct;      // nullopt when a side has no calls
+  double diff_from_calls_ns = 0, diff_from_per_call_ns = 0;
+  // A significant change that comes from the number of calls: the time per call did not
+  // move the same way by the noise rule's minimum. Views read it "more calls" / "fewer
+  // calls", never "slower" / "faster".
+  bool by_calls = false;
+  // Kernels of one family that moved in opposite directions while the family's time
+  // stayed the same (an autotuner or a heuristic picking other algorithms): left out of
+  // the top lists and told by one note.
+  bool swapped = false;
   std::uint32_t tree_node = k_no_node;     // the call-tree path that carries most of its change
   std::size_t explained_by = SIZE_MAX;     // the row of a call inside it that explains >= 90 % of its change
   // --by-shape (CPU operators whose trace records their inputs): the input shapes
@@ -191,6 +221,7 @@ struct SideSummary {
   std::vector<StepDetail> warmup;         // steps found to be warm-up and left out (README "Is it real?")
   SideMeta meta;
   std::vector<StepMarkerUse> step_markers;  // empty: steps from ProfilerStep (or none)
+  std::uint64_t profiler_events = 0;        // the profiler's own host events in the steps compared, left out
 };
 
 // GPU time by the host event that launched it (through the correlation id of the
@@ -264,6 +295,8 @@ struct TopList {
   // Per row, how much of its change that path carries, in words before it: "in" (nearly
   // all of it) or "49 % in"; empty with an empty path.
   std::vector<std::string> path_words;
+  // Per row, that share as a number (the path node's Δ over the row's, of the means).
+  std::vector<double> path_shares;
   // Significant rows left out because one call inside explains at least 90 % of their
   // change, and the row listed for it (or counted in `more`) was reached through them.
   std::size_t folded = 0;
@@ -271,12 +304,18 @@ struct TopList {
   // the same work under other names (another library or vendor), told by the kernel
   // families' figures, not as a new and a gone kernel each.
   std::size_t renamed = 0;
+  // Kernels of an algorithm swap within a family whose time stayed the same
+  // (DiffRow::swapped), told by one note.
+  std::size_t swapped = 0;
   std::size_t more = 0;          // significant, beyond the list's length
   std::size_t within_noise = 0;  // the same direction, within noise
   std::size_t untestable = 0;    // the same direction, not testable
   // No row could be tested (too few steps on a side): rows are then the largest raw
   // changes, to be shown as not testable, never as real.
   bool raw = false;
+  // The significant changes the list counts: listed, and `more` beyond its length
+  // (what the verdict line counts too; 0 for a raw list).
+  std::size_t significant() const { return raw ? 0 : rows.size() + more; }
 };
 
 // The call tree of both sides, matched by the names along each path (analysis/
@@ -347,6 +386,21 @@ struct Embedded {
   std::size_t samples = 0;             // diagnostic samples listed
 };
 
+// The rows by what the report says of them (default mode), as every view counts them:
+// regressions and improvements are the top lists' significant() counts; left_out the
+// significant rows the lists fold, call renamed or swapped; same and untestable the
+// rows within noise and not testable. They add up to the number of rows.
+struct VerdictCounts {
+  std::size_t regressions = 0, improvements = 0, left_out = 0, same = 0, untestable = 0;
+};
+
+// The verdict line's mark (analysis/verdict.cpp): fail (a --fail-on condition failed,
+// or without a gate the step time is significantly slower), pass (significantly faster,
+// or every gate condition passed), warn (a gate condition could not be evaluated),
+// neutral (anything else).
+enum class Mark : std::uint8_t { fail, pass, warn, neutral };
+const char* mark_name(Mark m);  // "fail", "pass", "warn", "neutral"
+
 struct DiffReport {
   SideSummary control, test;
   std::string device_filter = "all";  // cpu | gpu | all
@@ -378,7 +432,9 @@ struct DiffReport {
   std::vector<SideDifference> sides_differ;
   std::vector<GateResult> gate;         // --fail-on, in the order given
   std::string gate_heading;             // "Gate failed: 1 of 3 --fail-on conditions hold", ...
-  std::string verdict_line;             // analysis::verdict_line, after the gate: what a PR comment opens with
+  std::string verdict_line;             // analysis::verdict_line, after the gate: what every view opens with
+  Mark verdict_mark = Mark::neutral;    // its mark, for the views that colour it
+  VerdictCounts verdict_counts;
   bool queue_backs_up = false;          // GPU work outlives its step on a side (a note says where)
   ChartRows charts;                     // what the HTML report's charts draw
   Embedded embedded;                    // what the HTML report embeds of its long lists

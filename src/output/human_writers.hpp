@@ -63,6 +63,13 @@ std::string top_heading(const char* title, const model::TopList& list, const mod
 std::string gate_line(const model::GateResult& result);
 // --by-shape: "2.15 GFLOP/call, 45.2 → 90.1 TFLOP/s" for a row with FLOPs, else empty.
 std::string flops_words(const model::DiffRow& row);
+// A top list row's calls per step ("15 → 27", or "48" when equal) and the change of its
+// time per call ("-9.0%"; empty when a side has no calls).
+std::string calls_text(const model::DiffRow& row);
+std::string per_call_text(const model::DiffRow& row);
+// "mean +7.38 ms": the means' Δ, for a row whose shown Δ (the medians') it differs from
+// much (DiffRow::Shown::mean_differs); else empty.
+std::string mean_words(const model::DiffRow& row);
 }  // namespace detail
 
 }  // namespace tracediff::output

@@ -123,6 +123,26 @@ void figures(std::ostream& out, const std::vector<model::Figure>& v) {
   });
 }
 
+// The Δ every list prints and ranks by (DiffRow::shown): medians per step in the
+// default mode, totals in --hta-compat.
+void shown(std::ostream& out, const model::DiffRow& row) {
+  const auto& s = row.shown;
+  out << ", \"shown\": {\"control_us\": " << us_decimal(s.control_ns) << ", \"test_us\": " << us_decimal(s.test_ns)
+      << ", \"diff_us\": " << us_decimal(s.diff_ns()) << ", \"diff_pct\": " << pct_decimal(s.pct, "null")
+      << ", \"basis\": \"" << (row.per_step_basis ? "median_per_step" : "total") << "\", \"mean_differs\": "
+      << (s.mean_differs ? "true" : "false") << '}';
+}
+
+// Calls apart from time: time per call on each side, and the change split in two.
+void calls(std::ostream& out, const model::DiffRow& row) {
+  out << ", \"control_per_call_us\": " << us_decimal(row.control_per_call_ns)
+      << ", \"test_per_call_us\": " << us_decimal(row.test_per_call_ns)
+      << ", \"per_call_pct\": " << pct_decimal(row.per_call_pct, "null")
+      << ", \"diff_from_calls_us\": " << us_decimal(row.diff_from_calls_ns)
+      << ", \"diff_from_per_call_us\": " << us_decimal(row.diff_from_per_call_ns)
+      << ", \"by_calls\": " << (row.by_calls ? "true" : "false");
+}
+
 void top_list(std::ostream& out, const model::DiffReport& r, const model::TopList& t) {
   out << '[';
   for (std::size_t k = 0; k < t.rows.size(); ++k) {
@@ -136,12 +156,15 @@ void top_list(std::ostream& out, const model::DiffReport& r, const model::TopLis
         << ", \"diff_per_step_us\": "
         << us_decimal(row.per_step_basis ? row.diff_per_step_ns() : static_cast<double>(row.diff_ns()))
         << ", \"diff_pct\": " << pct_decimal(row.pct, "null") << ", \"verdict\": \""
-        << model::verdict_name(row.verdict) << "\", \"path\": ";
+        << model::verdict_name(row.verdict) << "\", \"words\": \"" << model::row_words(row) << '"';
+    shown(out, row);
+    calls(out, row);
+    out << ", \"path\": ";
     const auto node = k < t.nodes.size() ? t.nodes[k] : model::k_no_node;
     list(out, r.call_tree.path(node), [&](std::string_view s) { out << json_string(s); });
     // The share of the row's change that path carries.
-    if (node < r.call_tree.nodes.size() && row.diff_per_step_ns() != 0)
-      out << ", \"path_share\": " << decimal(r.call_tree.nodes[node].time.diff() / row.diff_per_step_ns(), 3);
+    if (node < r.call_tree.nodes.size() && k < t.path_shares.size() && row.diff_per_step_ns() != 0)
+      out << ", \"path_share\": " << decimal(t.path_shares[k], 3);
     out << '}';
   }
   out << ']';
@@ -189,7 +212,9 @@ void call_tree(std::ostream& out, const model::CallTree& t) {
 
 void top_counts(std::ostream& out, const model::TopList& t) {
   out << "{\"shown\": " << t.rows.size() << ", \"more\": " << t.more << ", \"within_noise\": " << t.within_noise
-      << ", \"untestable\": " << t.untestable << ", \"folded\": " << t.folded << ", \"renamed\": " << t.renamed << ", \"raw\": " << (t.raw ? "true" : "false") << '}';
+      << ", \"untestable\": " << t.untestable << ", \"folded\": " << t.folded << ", \"renamed\": " << t.renamed
+      << ", \"swapped\": " << t.swapped << ", \"significant\": " << t.significant()
+      << ", \"raw\": " << (t.raw ? "true" : "false") << '}';
 }
 
 void ranks(std::ostream& out, const std::vector<model::RankDetail>& v) {
@@ -209,7 +234,11 @@ void write_json(const model::DiffReport& r, std::ostream& out) {
   side(out, r.control);
   out << ",\n  \"test\": ";
   side(out, r.test);
-  out << ",\n  \"unit\": \"" << r.unit << "\",\n  \"sides_differ\": ";
+  const auto& v = r.verdict_counts;
+  out << ",\n  \"unit\": \"" << r.unit << "\",\n  \"verdict\": {\"line\": " << json_string(r.verdict_line)
+      << ", \"mark\": \"" << model::mark_name(r.verdict_mark) << "\", \"regressions\": " << v.regressions
+      << ", \"improvements\": " << v.improvements << ", \"left_out\": " << v.left_out << ", \"same\": " << v.same
+      << ", \"untestable\": " << v.untestable << "},\n  \"sides_differ\": ";
   list(out, r.sides_differ, [&](const model::SideDifference& d) {
     out << "\n    {\"what\": " << json_string(d.what) << ", \"control\": " << json_string(d.control)
         << ", \"test\": " << json_string(d.test) << '}';
@@ -258,8 +287,13 @@ void write_json(const model::DiffReport& r, std::ostream& out) {
           << ",\n     \"control_stddev_per_step_us\": " << us_decimal(row.control_step.stddev_ns)
           << ", \"test_stddev_per_step_us\": " << us_decimal(row.test_step.stddev_ns)
           << ", \"median_diff_per_step_us\": " << us_decimal(row.median_diff_ns)
-          << ", \"verdict\": \"" << model::verdict_name(row.verdict) << "\", \"significant\": "
-          << (row.significant ? "true" : "false");
+          << ", \"verdict\": \"" << model::verdict_name(row.verdict) << "\", \"words\": \"" << model::row_words(row)
+          << "\", \"significant\": " << (row.significant ? "true" : "false");
+      if (row.swapped) out << ", \"swapped\": true";
+      out << ",\n     \"control_median_per_step_us\": " << us_decimal(row.shown.control_ns)
+          << ", \"test_median_per_step_us\": " << us_decimal(row.shown.test_ns)
+          << ", \"median_diff_pct\": " << pct_decimal(row.shown.pct, "null");
+      calls(out, row);
       if (!row.launched_by.empty()) out << ", \"launched_by\": " << json_string(row.launched_by);
       if (!row.family.empty()) out << ", \"family\": " << json_string(row.family);
       if (!row.test_name.empty())

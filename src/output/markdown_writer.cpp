@@ -152,8 +152,8 @@ std::string top_table(const char* title, const model::TopList& list, const DiffR
   std::string head = "#### " + md_text(detail::top_heading(title, list, r)) + "\n\n";
   if (list.rows.empty()) return head + "None.\n\n";
   head +=
-      "| \xCE\x94% | \xCE\x94 | Control | Test | Name | Device | Called from |\n"
-      "|--:|--:|--:|--:|:--|:--|:--|\n";
+      "| \xCE\x94% | \xCE\x94 | Control | Test | Calls | Per call | Name | Device | Called from |\n"
+      "|--:|--:|--:|--:|--:|--:|:--|:--|:--|\n";
   std::vector<std::string> lines;
   for (std::size_t k = 0; k < list.rows.size(); ++k) {
     const auto& row = r.rows[list.rows[k]];
@@ -161,13 +161,16 @@ std::string top_table(const char* title, const model::TopList& list, const DiffR
                           ? (k < list.path_words.size() && list.path_words[k] != "in" ? list.path_words[k] + " " : std::string()) +
                                 path_text(list.paths[k])
                           : std::string();
-    const double c = row.per_step_basis ? row.control_step.total_ns : static_cast<double>(row.control.total_ns);
-    const double t = row.per_step_basis ? row.test_step.total_ns : static_cast<double>(row.test.total_ns);
+    const auto& sh = row.shown;
     const auto test_name = row.test_label.empty() ? std::string() : "<br>test: " + markdown_code_cell(plain(row.test_label));
+    const auto mean = detail::mean_words(row);
     // Numbers first: a long name must not push them off a narrow screen.
-    lines.push_back("| " + format_pct(row.pct, c == 0 && t != 0) + mark(row.verdict, r.hta_compat) + " | " +
-                    format_duration_ns(to_ns(t - c), true) + " | " + format_duration_ns(to_ns(c), false) + " | " +
-                    format_duration_ns(to_ns(t), false) + " | " + markdown_code_cell(plain(row.label)) + test_name + " | " +
+    lines.push_back("| " + format_pct(sh.pct, sh.is_new()) + mark(row.verdict, r.hta_compat) +
+                    (row.by_calls && row.significant ? " calls" : "") + " | " +
+                    format_duration_ns(to_ns(sh.diff_ns()), true) + (mean.empty() ? "" : "<br>" + mean) + " | " +
+                    format_duration_ns(to_ns(sh.control_ns), false) + " | " + format_duration_ns(to_ns(sh.test_ns), false) +
+                    " | " + detail::calls_text(row) + " | " + detail::per_call_text(row) + " | " +
+                    markdown_code_cell(plain(row.label)) + test_name + " | " +
                     model::device_name(row.device) + " | " +
                     (path.empty() ? std::string() : markdown_code_cell(plain(path))) +
                     (row.flops_per_call ? " " + md_text(detail::flops_words(row)) : std::string()) + " |\n");
@@ -260,7 +263,8 @@ std::string headline(const DiffReport& r, const MarkdownOptions& o) {
   out += "\n";
   if (!r.hta_compat && !r.headline.empty())
     out += "<sub>\xE2\x96\xB2 slower (GPU idle, past end: more) \xC2\xB7 \xE2\x96\xBC faster (less) \xC2\xB7 \xE2\x89\x88 "
-           "within noise \xC2\xB7 ? not testable (README: Is it real?)</sub>\n\n";
+           "within noise \xC2\xB7 ? not testable (README: Is it real?) \xC2\xB7 \xE2\x96\xB2 calls: more calls, "
+           "each no slower (lists: medians per step; Calls: per step)</sub>\n\n";
 
   out += "**By count:**";
   const model::Change order[] = {model::Change::added, model::Change::deleted, model::Change::increased,

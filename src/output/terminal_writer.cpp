@@ -91,8 +91,25 @@ std::string flops_words(const model::DiffRow& row) {
   return out;
 }
 
+std::string calls_text(const model::DiffRow& row) {
+  const double c = row.per_step_basis ? row.control_step.count : static_cast<double>(row.control.count);
+  const double t = row.per_step_basis ? row.test_step.count : static_cast<double>(row.test.count);
+  if (c == t) return format_count_per_step(c, false);
+  return format_count_per_step(c, false) + " \xE2\x86\x92 " + format_count_per_step(t, false);
+}
+
+std::string per_call_text(const model::DiffRow& row) {
+  return row.per_call_pct ? format_pct(row.per_call_pct) : std::string();
+}
+
+std::string mean_words(const model::DiffRow& row) {
+  if (!row.shown.mean_differs) return {};
+  const double d = row.per_step_basis ? row.diff_per_step_ns() : static_cast<double>(row.diff_ns());
+  return "mean " + format_duration_ns(to_ns(d), true);
+}
+
 std::string top_heading(const char* title, const model::TopList& list, const model::DiffReport& r) {
-  const std::string basis = r.hta_compat ? "in total" : "per " + r.unit;
+  const std::string basis = r.hta_compat ? "in total" : "median per " + r.unit;
   const bool up = std::string_view(title) == "Regressions";
   // Nothing testable: the largest raw changes, never called regressions.
   if (list.raw)
@@ -108,6 +125,7 @@ std::string top_heading(const char* title, const model::TopList& list, const mod
   const char* more = all == 0 ? "" : " more";
   if (list.folded) counts += (counts.empty() ? "" : "; ") + n(list.folded) + " folded into a call inside";
   if (list.renamed) counts += (counts.empty() ? "" : "; ") + n(list.renamed) + " renamed within their kernel family";
+  if (list.swapped) counts += (counts.empty() ? "" : "; ") + n(list.swapped) + " algorithm swaps";
   if (list.within_noise) counts += (counts.empty() ? "" : "; ") + n(list.within_noise) + more + " within noise";
   if (list.untestable) counts += (counts.empty() ? "" : "; ") + n(list.untestable) + more + " not testable";
   return counts.empty() ? h : h + ": " + counts;
@@ -194,9 +212,13 @@ void write_rows(std::ostream& out, const Rows& rows, const Widths& w, bool color
     // No trailing blanks (a right-aligned column can be empty on some rows).
     while (!line.empty() && line.back() == ' ') line.pop_back();
     out << line << '\n';
-    if (below && ri < below->size() && !(*below)[ri].empty()) {
-      const auto text = detail::elide_middle((*below)[ri], width ? width : 80);
+    // The lines under it, each fitted to the width.
+    for (std::size_t at = 0; below && ri < below->size() && at < (*below)[ri].size();) {
+      const auto& all = (*below)[ri];
+      const auto end = std::min(all.find('\n', at), all.size());
+      const auto text = detail::elide_middle(std::string_view(all).substr(at, end - at), width ? width : 80);
       out << (color ? k_dim : "") << text << (color ? k_reset : "") << '\n';
+      at = end + 1;
     }
   }
 }
@@ -257,7 +279,7 @@ std::vector<Cell> figure_line(const model::Figure& f, bool hta) {
 struct TopTable {
   std::string heading;
   Rows rows;  // header row first; empty when there is nothing to show
-  std::vector<std::string> below;  // per row: a line under it (where it was called from), or empty
+  std::vector<std::string> below;  // per row: lines under it (calls, where it was called from), or empty
 };
 
 TopTable top_table(const char* title, const model::TopList& list, const DiffReport& r,
@@ -268,14 +290,15 @@ TopTable top_table(const char* title, const model::TopList& list, const DiffRepo
   t.rows.push_back({{"  Name"}, {"Control"}, {"Test"}, {"\xCE\x94"}, {"\xCE\x94%"}, {""}});
   for (std::size_t k = 0; k < list.rows.size(); ++k) {
     const auto& row = r.rows[list.rows[k]];
-    const double c = row.per_step_basis ? row.control_step.total_ns : static_cast<double>(row.control.total_ns);
-    const double tt = row.per_step_basis ? row.test_step.total_ns : static_cast<double>(row.test.total_ns);
+    const auto& s = row.shown;
+    Cell m = mark(row.verdict, r.hta_compat);
+    if (row.by_calls && row.significant) m.text += " calls";
     t.rows.push_back({{"  " + labels[k]},
-                      {format_duration_ns(to_ns(c), false)},
-                      {format_duration_ns(to_ns(tt), false)},
-                      {format_duration_ns(to_ns(tt - c), true), tone(row.verdict)},
-                      {format_pct(row.pct, c == 0 && tt != 0), tone(row.verdict)},
-                      mark(row.verdict, r.hta_compat)});
+                      {format_duration_ns(to_ns(s.control_ns), false)},
+                      {format_duration_ns(to_ns(s.test_ns), false)},
+                      {format_duration_ns(to_ns(s.diff_ns()), true), tone(row.verdict)},
+                      {format_pct(s.pct, s.is_new()), tone(row.verdict)},
+                      m});
   }
   // Where each was called from, each part shortened until the line fits the width.
   t.below.assign(t.rows.size(), {});
@@ -320,12 +343,23 @@ TopTable top_table(const char* title, const model::TopList& list, const DiffRepo
     }
     t.below[k + 1] = detail::elide_middle(line, width);
   }
-  // --by-shape: FLOPs and TFLOP/s first on the line under the row, before its path.
+  // On the line under the row, before its path: its calls per step and time per call
+  // when the calls changed, the means' Δ where it differs much from the medians', and
+  // with --by-shape FLOPs and TFLOP/s (the names keep the table's width).
   for (std::size_t k = 0; k < list.rows.size(); ++k) {
-    const auto words = detail::flops_words(r.rows[list.rows[k]]);
+    const auto& row = r.rows[list.rows[k]];
+    std::string words;
+    const auto add = [&](const std::string& w) {
+      if (!w.empty()) words += (words.empty() ? "" : "; ") + w;
+    };
+    // (A row new or gone says so already: no "calls 0 → 8".)
+    if (const auto calls = detail::calls_text(row); row.per_call_pct && calls.find("\xE2\x86\x92") != std::string::npos)
+      add("calls " + calls + ", " + detail::per_call_text(row) + " per call");
+    add(detail::mean_words(row));
+    add(detail::flops_words(row));
     if (words.empty()) continue;
     auto& line = t.below[k + 1];
-    line = detail::elide_middle("      " + words + (line.empty() ? std::string() : ";" + line.substr(5)), width);
+    line = detail::elide_middle("      " + words, width) + (line.empty() ? std::string() : "\n" + line);
   }
   return t;
 }
@@ -370,6 +404,11 @@ void write_terminal_summary(const model::DiffReport& r, const TerminalOptions& o
 
   std::string title = "tracediff: " + label(c, "Control") + " \xE2\x86\x92 " + label(t, "Test");
   out << (o.color ? k_bold : "") << detail::elide_middle(title, width) << (o.color ? k_reset : "") << '\n';
+  if (!r.verdict_line.empty()) {
+    out << '\n' << (o.color ? k_bold : "");
+    write_wrapped(out, r.verdict_line, width);
+    if (o.color) out << k_reset;
+  }
   if (!r.sides_differ.empty()) {
     out << '\n' << (o.color ? k_bold : "");
     write_wrapped(out, "The sides differ: " + detail::terminal_safe(detail::sides_differ_text(r)), width);
@@ -384,7 +423,7 @@ void write_terminal_summary(const model::DiffReport& r, const TerminalOptions& o
   write_rows(out, head, widths({&head}, width, 12), o.color);
   if (!r.hta_compat && !r.headline.empty())
     write_wrapped(out, "\xE2\x96\xB2 slower (idle, past end: more), \xE2\x96\xBC faster (less), \xE2\x89\x88 within noise, ? not "
-                       "testable",
+                       "testable; \xE2\x96\xB2 calls: more calls, each no slower",
                   width);
   for (const auto& n : r.notes) {
     out << '\n';

@@ -85,12 +85,11 @@ std::vector<std::string> terminal_list(const std::string& out, const std::string
   for (i += 1; i < ls.size() && ls[i].rfind("  ", 0) == 0; ++i) {
     const auto& l = ls[i];
     // "      in A › B", or "      49 % in A › B" when the path carries part of the change.
-    const bool path_line = l.rfind("      ", 0) == 0 && l.size() > 6 && l[6] != ' ' &&
-                           (l.rfind("      in ", 0) == 0 || l.find(" % in ") != std::string::npos);
-    if (path_line) {
-      if (called_from && !called_from->empty()) called_from->back() = true;
-      continue;
-    }
+    // Lines under a row: its calls, its means' Δ, its path.
+    const bool below = l.rfind("      ", 0) == 0 && l.size() > 6 && l[6] != ' ';
+    const bool path_line = below && (l.rfind("      in ", 0) == 0 || l.find(" % in ") != std::string::npos);
+    if (path_line && called_from && !called_from->empty()) called_from->back() = true;
+    if (below) continue;
     if (called_from) called_from->push_back(false);
     // Two spaces end the name column; names hold single spaces.
     const auto end = l.find("  ", 2);

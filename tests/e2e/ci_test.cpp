@@ -93,7 +93,7 @@ BOOST_AUTO_TEST_CASE(markdown_to_stdout) {
   BOOST_TEST(r.out.find("\n\ntracediff: **Control** \xE2\x86\x92 **Test**\n") != std::string::npos, r.out);
   BOOST_TEST(r.out.find("| Step time |") != std::string::npos, r.out);
   BOOST_TEST(r.out.find("**By count:** 1 added \xC2\xB7 1 deleted") != std::string::npos, r.out);
-  BOOST_TEST(r.out.find("#### Regressions (per step)") != std::string::npos);
+  BOOST_TEST(r.out.find("#### Regressions (median per step)") != std::string::npos);
   BOOST_TEST(r.out.find("Gate failed: 1 of 1") != std::string::npos);
   BOOST_TEST(r.out.find("Input problems") != std::string::npos);
   // Markdown on stdout: no terminal summary mixed in.
@@ -110,7 +110,7 @@ BOOST_AUTO_TEST_CASE(markdown_to_file_and_summary_on_stdout) {
   // The terminal summary: stdout is not a terminal here, so no colour.
   BOOST_TEST(r.out.rfind("tracediff: main \xE2\x86\x92 PR\n", 0) == 0, r.out);
   BOOST_TEST(r.out.find("Step time") != std::string::npos);
-  BOOST_TEST(r.out.find("Regressions (per step)") != std::string::npos);
+  BOOST_TEST(r.out.find("Regressions (median per step)") != std::string::npos);
   BOOST_TEST(r.out.find('\x1b') == std::string::npos);
   std::size_t start = 0;
   while (start < r.out.size()) {

@@ -14,6 +14,8 @@ model::DiffRow steady_row(const std::string& name, model::Device device, double 
   r.test_step.total_ns = test_ns;
   r.control.count = control_ns > 0 ? static_cast<std::uint64_t>(calls) : 0;
   r.test.count = test_ns > 0 ? static_cast<std::uint64_t>(calls) : 0;
+  r.control_step.count = static_cast<double>(r.control.count);
+  r.test_step.count = static_cast<double>(r.test.count);
   r.control.total_ns = static_cast<std::int64_t>(control_ns * calls);
   r.test.total_ns = static_cast<std::int64_t>(test_ns * calls);
   std::vector<double> c, t;
@@ -28,6 +30,11 @@ model::DiffRow steady_row(const std::string& name, model::Device device, double 
               : test_ns < control_ns ? model::Verdict::faster
                                      : model::Verdict::same;
   if (control_ns != 0) r.pct = 100.0 * (test_ns - control_ns) / control_ns;
+  // What the lists print: the samples' medians (1.0025 times the value: samples 2 and 3).
+  r.shown.control_ns = control_ns * 1.0025;
+  r.shown.test_ns = test_ns * 1.0025;
+  if (control_ns != 0) r.shown.pct = 100.0 * (test_ns - control_ns) / control_ns;
+  r.median_diff_ns = r.shown.diff_ns();
   return r;
 }
 

@@ -100,12 +100,12 @@ BOOST_AUTO_TEST_SUITE(human_writers)
 
 BOOST_AUTO_TEST_CASE(markdown_escapes_hostile_names) {
   const auto md = markdown(hostile_report());
-  // Every row of the top tables keeps its seven cells (the last: where it was called from).
+  // Every row of the top tables keeps its nine cells (the last: where it was called from).
   bool saw_top = false;
   for (const auto& r : table_rows(md)) {
     if (r.find("| Name |") != std::string::npos) saw_top = true;  // after the numbers
     if (r.find("cpu |") != std::string::npos || r.find("gpu |") != std::string::npos)
-      BOOST_TEST(cell_count(r) == 7u, r);
+      BOOST_TEST(cell_count(r) == 9u, r);
   }
   BOOST_TEST(saw_top);
   // No raw HTML: every '<' of a name is inside a code span (so GitHub shows it as text).
@@ -129,8 +129,8 @@ BOOST_AUTO_TEST_CASE(markdown_has_headline_groups_and_problems) {
   BOOST_TEST(md.find("| Step time | 77.5 ms | 87.0 ms | +9.50 ms | +12.3% \xE2\x96\xB2 |") != std::string::npos, md);
   BOOST_TEST(md.find("| GPU busy | 50.0 ms | 51.0 ms | +1.00 ms | +2.0% \xE2\x89\x88 |") != std::string::npos, md);
   BOOST_TEST(md.find("**By count:** 0 added") != std::string::npos);
-  BOOST_TEST(md.find("#### Regressions (per step)") != std::string::npos);
-  BOOST_TEST(md.find("#### Improvements (per step)") != std::string::npos);
+  BOOST_TEST(md.find("#### Regressions (median per step)") != std::string::npos);
+  BOOST_TEST(md.find("#### Improvements (median per step)") != std::string::npos);
   BOOST_TEST(md.find("#### Input problems (4)") != std::string::npos, md);
   BOOST_TEST(md.find("| `file_truncated` | 1 |") != std::string::npos);
   BOOST_TEST(md.find("| `event_corrupt` | 3 |") != std::string::npos);
@@ -175,7 +175,7 @@ BOOST_AUTO_TEST_CASE(markdown_stays_under_65000_characters) {
     BOOST_TEST(md.find("</details>") != std::string::npos);
     BOOST_TEST(md.find("<sub>tracediff") != std::string::npos);
     for (const auto& tr : table_rows(md))
-      if (tr.find("kernel_") != std::string::npos) BOOST_TEST(cell_count(tr) == 7u);
+      if (tr.find("kernel_") != std::string::npos) BOOST_TEST(cell_count(tr) == 9u);
   }
   // A tiny cap still holds.
   output::MarkdownOptions tiny;
@@ -196,8 +196,8 @@ BOOST_AUTO_TEST_CASE(terminal_fits_80_columns) {
   BOOST_TEST(text.find("Step time") != std::string::npos);
   BOOST_TEST(text.find("+12.3%") != std::string::npos);
   BOOST_TEST(text.find("By count:") != std::string::npos);
-  BOOST_TEST(text.find("Regressions (per step)") != std::string::npos);
-  BOOST_TEST(text.find("Improvements (per step)") != std::string::npos);
+  BOOST_TEST(text.find("Regressions (median per step)") != std::string::npos);
+  BOOST_TEST(text.find("Improvements (median per step)") != std::string::npos);
   const auto tail = text.find("_tail");  // elided in the middle
   BOOST_TEST(tail != std::string::npos);
   BOOST_TEST(text.rfind("nnnn\xE2\x80\xA6", tail) != std::string::npos, text);
@@ -226,7 +226,7 @@ BOOST_AUTO_TEST_CASE(terminal_top_rows_are_the_decided_lists) {
   BOOST_TEST(r.rows[r.top_regressions.rows.front()].name == "op0");
   BOOST_TEST(r.top_improvements.rows.empty());
   const auto text = terminal(r);
-  BOOST_TEST(text.find("Regressions (per step): top 10 of 30 significant; 1 more within noise") != std::string::npos, text);
+  BOOST_TEST(text.find("Regressions (median per step): top 10 of 30 significant; 1 more within noise") != std::string::npos, text);
   BOOST_TEST(text.find("noisy") == std::string::npos);
   BOOST_TEST(text.find("op10") == std::string::npos);
 }

@@ -11,7 +11,10 @@
 #include "analysis/gate.hpp"
 #include "analysis/verdict.hpp"
 #include "cli/options.hpp"
+#include "output/html_writer.hpp"
 #include "output/human_writers.hpp"
+#include "output/writers.hpp"
+#include "util/escape.hpp"
 #include "support/report_support.hpp"
 #include "support/sanitize_support.hpp"
 #include "support/test_support.hpp"
@@ -29,19 +32,43 @@ struct NoCiCommit {
   }
 };
 
+// A decided report: the step time control -> test over `units` steps a side (fewer
+// than 3: not testable), with rows of these per-step times.
 model::DiffReport decided(std::int64_t control_step, std::int64_t test_step,
-                          const std::vector<std::pair<double, double>>& rows) {
+                          const std::vector<std::pair<double, double>>& rows, std::size_t units = 6) {
   auto r = test::six_step_report(control_step, test_step, 50'000'000, 51'000'000);
+  for (auto* side : {&r.control, &r.test}) {
+    side->step_details.resize(units);
+    side->step_times.steps.resize(units);
+    side->units = units;
+  }
   int k = 0;
-  for (auto [c, t] : rows) r.rows.push_back(test::steady_row("op_" + std::to_string(k++), model::Device::cpu, c, t, 4));
+  for (auto [c, t] : rows) {
+    auto row = test::steady_row("op_" + std::to_string(k++), model::Device::cpu, c, t, 4);
+    if (units < 3 && c != t) row.significant = false, row.verdict = model::Verdict::untestable;
+    r.rows.push_back(row);
+  }
   for (std::size_t i = 0; i < r.rows.size(); ++i) {
     r.by_impact.push_back(i);
     r.ops_diff.groups[static_cast<int>(r.rows[i].change)].push_back(r.rows[i].name);
   }
   analysis::CompareOptions o;
   analysis::detail::decide(r, o);
-  r.verdict_line = analysis::verdict_line(r);
+  const auto v = analysis::decide_verdict(r);
+  r.verdict_line = v.line;
+  r.verdict_mark = v.mark;
   return r;
+}
+
+// The gate evaluated and the verdict decided again, as the CLI does.
+void gate(model::DiffReport& r, const std::vector<std::string>& conditions) {
+  std::vector<model::GateCondition> parsed;
+  for (const auto& c : conditions) parsed.push_back(analysis::parse_gate_condition(c));
+  r.gate = analysis::evaluate_gate(parsed, r);
+  r.gate_heading = analysis::gate_heading(r.gate);
+  const auto v = analysis::decide_verdict(r);
+  r.verdict_line = v.line;
+  r.verdict_mark = v.mark;
 }
 
 std::string markdown(const model::DiffReport& r, output::MarkdownOptions o = {}) {
@@ -64,34 +91,126 @@ BOOST_AUTO_TEST_SUITE(verdict)
 
 BOOST_AUTO_TEST_CASE(regressions_are_counted_with_the_step_time) {
   const auto r = decided(77'500'000, 124'000'000, {{1e6, 2e6}, {1e6, 1.5e6}, {3e6, 4e6}, {1e6, 1e6}, {2e6, 1e6}});
-  BOOST_TEST(r.verdict_line ==
-                 "\xE2\x9D\x8C 3 significant regressions: step time +60.0% (77.5 ms \xE2\x86\x92 124 ms)",
+  BOOST_TEST(r.verdict_line == "\xE2\x9D\x8C Step time +60.0% (77.5 ms \xE2\x86\x92 124 ms), slower; "
+                               "3 significant regressions, 1 improvement",
              r.verdict_line);
+  BOOST_TEST(std::string(model::mark_name(r.verdict_mark)) == "fail");
   const auto md = markdown(r);
-  BOOST_TEST(md.rfind("<!-- tracediff-report -->\n### \xE2\x9D\x8C 3 significant regressions: step time +60.0%", 0) == 0,
-             md);
+  BOOST_TEST(md.rfind("<!-- tracediff-report -->\n### \xE2\x9D\x8C Step time +60.0%", 0) == 0, md);
   BOOST_TEST(md.find("tracediff: **Control** \xE2\x86\x92 **Test**\n") != std::string::npos, md);
-  // Numbers first, the name after them.
-  BOOST_TEST(md.find("| \xCE\x94% | \xCE\x94 | Control | Test | Name | Device | Called from |") != std::string::npos, md);
-  BOOST_TEST(md.find("| +100.0% \xE2\x96\xB2 | +1.00 ms | 1.00 ms | 2.00 ms | `op_0` | cpu |") != std::string::npos, md);
+  // Numbers first, the name after them; calls per step and the change per call.
+  BOOST_TEST(md.find("| \xCE\x94% | \xCE\x94 | Control | Test | Calls | Per call | Name | Device | Called from |") !=
+                 std::string::npos,
+             md);
+  BOOST_TEST(md.find("| +100.0% \xE2\x96\xB2 | +1.00 ms | 1.00 ms | 2.01 ms | 4 |  | `op_0` | cpu |") !=
+                 std::string::npos,
+             md);
   // Only significant rows: op_3 did not move.
   BOOST_TEST(md.find("`op_3`") == std::string::npos, md);
 }
 
-BOOST_AUTO_TEST_CASE(no_change_says_how_many_were_compared) {
+BOOST_AUTO_TEST_CASE(a_faster_step_is_never_red) {
+  // Step time 17 % faster but within noise (one slow step on the test side), rows that moved
+  // both ways: the line opens neutral, with the step time first, never a red mark.
+  auto r = decided(45'000'000, 37'000'000, {{1e6, 2e6}, {1e6, 1.5e6}, {3e6, 1e6}});
+  r.test.step_details[5].dur_ns = 90'000'000;
+  r.headline.clear(), r.breakdown.clear(), r.notes.clear(), r.rank_rows.clear(), r.sides_differ.clear(),
+      r.top_launchers.clear();
+  analysis::detail::decide(r, analysis::CompareOptions{});
+  const auto v = analysis::decide_verdict(r);
+  BOOST_TEST(std::string(model::mark_name(v.mark)) == "neutral");
+  BOOST_TEST(v.line.rfind("\xE2\x9A\xAA Step time ", 0) == 0, v.line);
+  BOOST_TEST(v.line.find("same within noise; 2 significant regressions, 1 improvement") != std::string::npos, v.line);
+}
+
+BOOST_AUTO_TEST_CASE(no_change_says_so) {
   const auto r = decided(77'500'000, 77'500'000, {{1e6, 1e6}, {2e6, 2e6}, {3e6, 3e6}});
-  BOOST_TEST(r.verdict_line == "\xE2\x9C\x85 No significant change in 3 operators and kernels", r.verdict_line);
+  BOOST_TEST(r.verdict_line == "\xE2\x9A\xAA Step time 0.0% (77.5 ms \xE2\x86\x92 77.5 ms), same within noise; "
+                               "no significant change in operators and kernels",
+             r.verdict_line);
 }
 
 BOOST_AUTO_TEST_CASE(improvements_and_a_failed_gate) {
   auto r = decided(80'000'000, 60'000'000, {{2e6, 1e6}});
-  BOOST_TEST(r.verdict_line.rfind("\xE2\x9C\x85 1 significant improvement: step time -25.0%", 0) == 0, r.verdict_line);
-  r.gate = analysis::evaluate_gate({analysis::parse_gate_condition("step_time<-10%"),
-                                    analysis::parse_gate_condition("added>0")},
-                                   r);
-  r.verdict_line = analysis::verdict_line(r);
+  BOOST_TEST(r.verdict_line.rfind("\xE2\x9C\x85 Step time -25.0%", 0) == 0, r.verdict_line);
+  BOOST_TEST(r.verdict_line.find("faster; 1 significant improvement") != std::string::npos, r.verdict_line);
+  gate(r, {"step_time<-10%", "added>0"});
   BOOST_TEST(r.verdict_line.rfind("\xE2\x9D\x8C Gate failed (1 of 2 conditions): step time -25.0%", 0) == 0,
              r.verdict_line);
+}
+
+// Every kind of step (slower, faster, the same, not testable) with and without a gate that
+// passes or fails, with and without rows that moved: the mark follows the rule, and every
+// writer opens with the same line and prints the counts the line gives.
+BOOST_AUTO_TEST_CASE(every_case_through_every_writer) {
+  struct Step {
+    const char* what;
+    std::int64_t c, t;
+    std::size_t units;
+  };
+  const Step steps[] = {{"slower", 77'500'000, 124'000'000, 6},
+                        {"faster", 80'000'000, 60'000'000, 6},
+                        {"same", 77'500'000, 77'500'000, 6},
+                        {"untestable", 77'500'000, 124'000'000, 2}};
+  const std::vector<std::pair<double, double>> still = {{1e6, 1e6}, {2e6, 2e6}};
+  const std::vector<std::pair<double, double>> moved = {{1e6, 2e6}, {1e6, 1.5e6}, {3e6, 1e6}, {2e6, 2e6}};
+  for (const auto& step : steps)
+    for (const char* g : {"none", "pass", "fail"})
+      for (const auto* rows : {&still, &moved}) {
+        BOOST_TEST_CONTEXT(step.what << ", gate " << g << ", rows " << (rows == &moved ? "moved" : "still")) {
+          auto r = decided(step.c, step.t, *rows, step.units);
+          if (std::string(g) == "pass") gate(r, {"raw:deleted>1000"});
+          if (std::string(g) == "fail") gate(r, {"raw:deleted>=0"});
+          const auto expected = std::string(g) == "fail"         ? model::Mark::fail
+                                : std::string(g) == "pass"       ? model::Mark::pass
+                                : std::string(step.what) == "slower" ? model::Mark::fail
+                                : std::string(step.what) == "faster" ? model::Mark::pass
+                                                                     : model::Mark::neutral;
+          BOOST_TEST(std::string(model::mark_name(r.verdict_mark)) == model::mark_name(expected), r.verdict_line);
+          const char* sign = expected == model::Mark::fail   ? "\xE2\x9D\x8C "
+                             : expected == model::Mark::pass ? "\xE2\x9C\x85 "
+                                                             : "\xE2\x9A\xAA ";
+          BOOST_TEST(r.verdict_line.rfind(sign, 0) == 0, r.verdict_line);
+          // The line leads with the step time (after the gate when there is one).
+          const auto step_at = r.verdict_line.find(std::string(g) == "none" ? "Step time " : ": step time ");
+          BOOST_TEST(step_at != std::string::npos, r.verdict_line);
+          // Its counts are the lists' counts, and the counts add up to the rows.
+          const auto& v = r.verdict_counts;
+          BOOST_TEST(v.regressions == r.top_regressions.significant());
+          BOOST_TEST(v.improvements == r.top_improvements.significant());
+          BOOST_TEST(v.regressions + v.improvements + v.left_out + v.same + v.untestable == r.rows.size());
+          if (v.regressions)
+            BOOST_TEST(r.verdict_line.find(std::to_string(v.regressions) + " significant regression") != std::string::npos,
+                       r.verdict_line);
+          if (std::string(step.what) == "untestable") BOOST_TEST(v.regressions + v.improvements == 0u);
+          if (rows == &moved && std::string(step.what) != "untestable") BOOST_TEST(v.regressions == 2u);
+          // Every writer: the same line first, the same counts.
+          const auto md = markdown(r);
+          BOOST_TEST(md.find("### " + r.verdict_line + "\n") != std::string::npos);
+          std::ostringstream term;
+          output::TerminalOptions to;
+          to.width = 400;
+          output::write_terminal_summary(r, to, term);
+          BOOST_TEST(term.str().find("\n\n" + r.verdict_line + "\n") != std::string::npos, term.str());
+          std::ostringstream js;
+          output::write_json(r, js);
+          const auto j = test::parse_json(js.str()).as_object();
+          BOOST_TEST(j.at("verdict").at("line").as_string() == r.verdict_line);
+          BOOST_TEST(j.at("verdict").at("regressions").as_int64() == static_cast<std::int64_t>(v.regressions));
+          BOOST_TEST(j.at("verdict").at("mark").as_string() == model::mark_name(r.verdict_mark));
+          std::ostringstream html;
+          output::write_html(r, html);
+          BOOST_TEST(html.str().find(tracediff::html_escape(r.verdict_line)) != std::string::npos);
+          BOOST_TEST(html.str().find("<strong>" + std::to_string(v.regressions) + "</strong> <span aria-hidden=\"true\">") !=
+                     std::string::npos);
+          const auto heading = v.regressions == 0 ? std::string("none significant")
+                                                  : std::to_string(v.regressions) + " significant";
+          if (std::string(step.what) != "untestable") {
+            BOOST_TEST(term.str().find("Regressions (median per step): " + heading) != std::string::npos, term.str());
+            BOOST_TEST(md.find("#### Regressions (median per step): " + heading) != std::string::npos, md);
+          }
+        }
+      }
 }
 
 BOOST_AUTO_TEST_CASE(report_url_is_linked_and_escaped) {

@@ -92,6 +92,9 @@ struct Options {
   int64_t many_from = 0;
   bool no_profiler_step = false;
   bool infer_loop = false;  // --marker-loop infer
+  int64_t algo_swap_pct = -1;  // --algo-swap: the share of layers whose forward GEMM is another algorithm
+  int64_t slow_step = -1;      // --slow-step: the step number that runs slow_ppm times slower
+  int64_t slow_ppm = k_ppm;
 };
 
 constexpr std::string_view k_usage = R"(usage: tracegen --out DIR [options]
@@ -178,6 +181,12 @@ Pathologies of real traces (none of them is on by default):
                             loop, forward only (no loss, backward or optimizer), each iteration
                             also a "step[DECODE bs=32]" user_annotation as long as its
                             ProfilerStep span
+
+  --algo-swap PCT           the forward GEMMs of the first PCT% of layers run as another cuBLAS
+                            algorithm (an xmma kernel of the same duration): two sides with other
+                            PCT are an algorithm swap at constant GEMM time (default: none)
+  --slow-step N=F           ProfilerStep#N (and everything in it) runs F times slower, as
+                            --warmup-steps stretches a step: one outlier step (default: none)
 
   -h, --help                show this help
 )";
@@ -304,6 +313,14 @@ Options parse_options(int argc, char** argv) {
       o.extra_launches = static_cast<int>(parse_int(a, v, 0, 1000000));
     } else if (a == "--name-prefix") {
       o.prefix = std::string(v);
+    } else if (a == "--algo-swap") {
+      o.algo_swap_pct = parse_int(a, v, 0, 100);
+    } else if (a == "--slow-step") {
+      const auto eq = v.find('=');
+      if (eq == std::string_view::npos) throw UsageError{"--slow-step: expected N=FACTOR, got '" + std::string(v) + "'"};
+      o.slow_step = parse_int(a, v.substr(0, eq), 0, INT32_MAX);
+      o.slow_ppm = parse_ppm(a, v.substr(eq + 1), 1000);
+      if (o.slow_ppm == 0) throw UsageError{"--slow-step: FACTOR must be positive"};
     } else if (a == "--warmup-steps") {
       o.warmup_steps = static_cast<int>(parse_int(a, v, 0, 10000000));
     } else if (a == "--warmup-factor" || a == "--gpu-factor") {
@@ -418,6 +435,7 @@ KDesc reduce(std::string_view head, std::string_view op, std::string_view attrs)
 // Real kernel names (CUDA 12 / PyTorch 2.x spelling) so parsers meet long templated names.
 struct Catalog {
   std::array<KDesc, 3> gemm_fwd, gemm_dgrad, gemm_wgrad;  // per layer size class
+  std::array<KDesc, 3> gemm_fwd_alt;                       // --algo-swap: another algorithm
   KDesc add, clamp, thresh, pow, mse_bwd, sum, mean, ln_fwd, ln_bwd, gamma_beta, foreach_add, nccl;
   KDesc h2d{"Memcpy HtoD (Pageable -> Device)", DevCat::Memcpy, ""};
   KDesc d2h{"Memcpy DtoH (Device -> Pageable)", DevCat::Memcpy, ""};
@@ -435,6 +453,9 @@ struct Catalog {
       gemm_fwd[s] = {base + "_tn", DevCat::Kernel, std::string(k_gemm_attrs)};
       gemm_dgrad[s] = {base + "_nn", DevCat::Kernel, std::string(k_gemm_attrs)};
       gemm_wgrad[s] = {base + "_nt", DevCat::Kernel, std::string(k_gemm_attrs)};
+      gemm_fwd_alt[s] = {"sm80_xmma_gemm_f32f32_f32f32_f32_tn_n_tilesize" + std::string(tiles[s].substr(0, tiles[s].find('_'))) +
+                             "x8_stage3_warpsize2x2x1_ffma_aligna4_alignc4_execute_kernel__5x_cublas",
+                         DevCat::Kernel, std::string(k_gemm_attrs)};
     }
     gemm_wgrad[0].name =  // cuBLAS picks a CUTLASS kernel for some shapes
         "void cutlass::Kernel<cutlass_80_tensorop_s1688gemm_64x64_16x6_nt_align4>"
@@ -448,6 +469,8 @@ struct Catalog {
         gemm_fwd[s].name = "Cijk_Alik_Bljk" + tail;
         gemm_dgrad[s].name = "Cijk_Ailk_Bljk" + tail;
         gemm_wgrad[s].name = "Cijk_Ailk_Bjlk" + tail;
+        gemm_fwd_alt[s].name = "Cijk_Alik_Bljk" + tail.substr(0, tail.find("_GSU1")) + "_GSU2" +
+                               tail.substr(tail.find("_GSU1") + 5);
       }
     }
     add = elementwise("at::native::CUDAFunctor_add<float>", 3);
@@ -711,7 +734,7 @@ class Sim {
       reset();
       for (int i = 0; i < m_o.steps; ++i) {
         build_step(i);
-        if (m_o.warmup_steps > 0) {
+        if (m_o.warmup_steps > 0 || m_o.slow_step >= 0) {
           warp_step(i);
         }
         host ? emit_host(out) : emit_device(out);
@@ -1346,7 +1369,9 @@ void Sim::warp_step(int i) {
   const int64_t s = m_step_start;
   const int64_t next = m_t[0];
   const int64_t base = s + m_delta;
-  if (i >= m_o.warmup_steps) {
+  // --slow-step: one step stretched the same way, by its own factor.
+  const bool slow = m_o.slow_step >= 0 && i == m_o.slow_step - m_o.first_step;
+  if (i >= m_o.warmup_steps && !slow) {
     for (Ev& e : m_evs) {
       e.ts += m_delta;
       m_out_end = std::max(m_out_end, e.ts + e.dur);
@@ -1354,7 +1379,7 @@ void Sim::warp_step(int i) {
     m_out_end = std::max(m_out_end, next + m_delta);
     return;
   }
-  const int64_t f = m_o.warmup_ppm;
+  const int64_t f = slow ? m_o.slow_ppm : m_o.warmup_ppm;
   const auto map = [&](int64_t t) { return base + mul_ppm(t - s, f); };
   const int64_t w1 = m_o.ns ? 1 : k_us;  // GPU annotation widening, see build_step
   const int64_t w2 = m_o.ns ? 2 : k_us;
@@ -1431,7 +1456,9 @@ void Sim::layer_forward(int l, int32_t seq) {
     }
     m_slot_ctr = k_slot_fwd_addmm;  // already so; --compile depends on it
     const Scope addmm = op("aten::addmm", 0, 6, 3, d.addmm, seq + 1);
-    launch(0, m_c.gemm_fwd[s], k_gemm_us[s] * scale_of("aten::addmm"));
+    // --algo-swap: the first PCT% of layers get the other algorithm, same slot, same time.
+    const bool alt = m_o.algo_swap_pct >= 0 && int64_t{l} * 100 < m_o.algo_swap_pct * m_o.layers;
+    launch(0, alt ? m_c.gemm_fwd_alt[s] : m_c.gemm_fwd[s], k_gemm_us[s] * scale_of("aten::addmm"));
     long_launches(l);
   }
   {
@@ -1711,7 +1738,7 @@ void Sim::write_trailer(JsonOut& out) const {
     meta(out, "thread_sort_index", m_pid, tid, "sort_index", {}, tid);
   }
 
-  const int64_t window_end = (m_o.warmup_steps > 0 ? m_out_end : m_end) + 250 * k_us;
+  const int64_t window_end = (m_o.warmup_steps > 0 || m_o.slow_step >= 0 ? m_out_end : m_end) + 250 * k_us;
   out.put("\n  {\n    \"ph\": \"X\", \"cat\": \"Trace\", \"ts\": ");
   put_ts(out, m_prof_start);
   out.put(", \"dur\": ");

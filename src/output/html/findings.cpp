@@ -2,7 +2,9 @@
 // improvements and the launchers that moved, as the report decided them.
 //   n_slower, n_faster, n_same, n_untested, has_untested, has_findings,
 //   has_top_slower, has_top_faster, top_slower_title, top_faster_title, top_slower_more, top_faster_more,
-//   top_raw, top_slower[]/top_faster[] {has_href, href, nm, has_tip, tip, delta, pct, has_path, path_words, path, has_lb, lb},
+//   n_left_out, has_left_out,
+//   top_raw, top_slower[]/top_faster[] {has_href, href, nm, has_tip, tip, delta, pct, by_calls, words, has_calls,
+//     calls, has_mean, mean, has_path, path_words, path, has_lb, lb},
 //   has_top_launchers, top_launchers[] {has_href, href, nm, delta, pct, cls, arrow}
 //   threshold_rule (read by the verdict legend of the headline)
 #include <algorithm>
@@ -11,6 +13,7 @@
 #include <string_view>
 
 #include "output/html/sections.hpp"
+#include "output/human_writers.hpp"
 #include "util/display_name.hpp"
 #include "util/format.hpp"
 
@@ -37,8 +40,19 @@ data list_of(const DiffReport& r, const Anchors& a, const model::TopList& list) 
     const auto tip = tip_name(row);
     d.set("has_tip", !tip.empty());
     d.set("tip", tip);
-    d.set("delta", dur(row.diff_per_step_ns(), true));
-    d.set("pct", pct_text(row.pct, row.control_step.total_ns == 0 && row.test_step.total_ns != 0));
+    d.set("delta", dur(row.shown.diff_ns(), true));
+    d.set("pct", pct_text(row.shown.pct, row.shown.is_new()));
+    d.set("by_calls", row.by_calls && row.significant);
+    d.set("words", std::string(model::row_words(row)));
+    // Calls per step and the change of the time per call, when both sides have calls
+    // and their number changed (a row new or gone says so already).
+    const auto calls = output::detail::calls_text(row);
+    const bool has_calls = row.per_call_pct && calls.find("\xE2\x86\x92") != std::string::npos;
+    d.set("has_calls", has_calls);
+    d.set("calls", has_calls ? "calls " + calls + ", " + output::detail::per_call_text(row) + " per call" : std::string());
+    const auto mean = output::detail::mean_words(row);
+    d.set("has_mean", !mean.empty());
+    d.set("mean", mean);
     const auto path = k < list.paths.size() ? path_text(list.paths[k]) : std::string();
     d.set("has_path", !path.empty());
     d.set("path", fit(path, k_line_bytes));
@@ -70,16 +84,16 @@ std::string more_text(const DiffReport& r, const model::TopList& list) {
 
 void add_findings(const DiffReport& r, const Anchors& a, data& ctx) {
   if (!per_step_mode(r)) return;
-  std::array<std::size_t, 4> n{};
-  for (const auto& row : r.rows) ++n[static_cast<std::size_t>(row.verdict)];
-  const auto count = [&](model::Verdict v) {
-    return format_count(static_cast<std::int64_t>(n[static_cast<std::size_t>(v)]), false);
-  };
-  ctx.set("n_slower", count(model::Verdict::slower));
-  ctx.set("n_faster", count(model::Verdict::faster));
-  ctx.set("n_same", count(model::Verdict::same));
-  ctx.set("n_untested", count(model::Verdict::untestable));
-  ctx.set("has_untested", n[static_cast<std::size_t>(model::Verdict::untestable)] > 0);
+  // The counts every view prints (DiffReport::verdict_counts): the lists' own.
+  const auto& v = r.verdict_counts;
+  const auto count = [](std::size_t n) { return format_count(static_cast<std::int64_t>(n), false); };
+  ctx.set("n_slower", count(v.regressions));
+  ctx.set("n_faster", count(v.improvements));
+  ctx.set("n_same", count(v.same));
+  ctx.set("n_untested", count(v.untestable));
+  ctx.set("has_untested", v.untestable > 0);
+  ctx.set("n_left_out", count(v.left_out));
+  ctx.set("has_left_out", v.left_out > 0);
 
   const bool raw = r.top_regressions.raw;
   ctx.set("top_raw", raw);

@@ -67,6 +67,9 @@ void write_html(const model::DiffReport& report, std::ostream& out) {
   // Read all over the page. unit only in the default mode: --hta-compat has no per-step figures.
   ctx.set("per_step", per_step_mode(report));
   if (per_step_mode(report)) ctx.set("unit", report.unit);
+  ctx.set("has_verdict_line", !report.verdict_line.empty());
+  ctx.set("verdict_line", report.verdict_line);
+  ctx.set("verdict_cls", std::string("mark-") + model::mark_name(report.verdict_mark));
 
   add_headline(report, ctx);
   add_findings(report, anchors, ctx);
