@@ -480,7 +480,12 @@ void attach_paths(model::DiffReport& r) {
     for (; k < inside.size() && inside[k].row == row && inside[k].child_row == child_row; ++k) sum += inside[k].diff;
     auto& parent = r.rows[row];
     const auto& child = r.rows[child_row];
-    const double share = sum / parent.diff_per_step_ns();
+    // The share of the parent's change it explains, by the means; or by the medians
+    // (the Δ the lists print), when the child's change lies here: one slow step can
+    // swell the means of everything around a call that moved in every step.
+    double share = sum / parent.diff_per_step_ns();
+    const double here = child.diff_per_step_ns() != 0 ? sum / child.diff_per_step_ns() : 0.0;
+    if (here >= 0.9 && parent.shown.diff_ns() != 0) share = std::max(share, child.shown.diff_ns() / parent.shown.diff_ns());
     if (share >= 0.9 && share > best[row] && listable(child) && way(child) == way(parent)) {
       parent.explained_by = child_row;
       best[row] = share;

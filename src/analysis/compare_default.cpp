@@ -387,6 +387,9 @@ model::DiffReport compare_summaries(const model::SetSummary& control, const mode
     const Key& key = from_c ? ci->first : ti->first;
     const SideAgg* ca = from_c ? &(ci++)->second : nullptr;
     const SideAgg* ta = from_t ? &(ti++)->second : nullptr;
+    // A key only a call-tree path names (an event left out after its path was made,
+    // such as the profiler's closing synchronisation) is no row.
+    if ((!ca || ca->stats.count == 0) && (!ta || ta->stats.count == 0)) continue;
     model::DiffRow row;
     row.category = key.first;
     row.name = key.second;

@@ -187,8 +187,8 @@ struct Nesting {
                                              // | k_inherited when it is the node of the event around it
   // Per host event: the profiler's own work, left out of rows and the tree (README
   // "The profiler's own work"): its Python frames and what runs inside them, and the
-  // device synchronisation that stops it (the last host event of the trace, a
-  // *DeviceSynchronize inside no other event).
+  // device synchronisation that stops it (the host event that starts last, a
+  // *DeviceSynchronize inside no other event on its thread).
   std::pmr::vector<std::uint8_t> profiler;
 };
 constexpr std::uint32_t k_inherited = 1u << 31;  // node ids stay below: fewer nodes than events
@@ -283,13 +283,11 @@ void merge_runs(T* first, T* last, Less less, Vector& scratch) {
 // deep stacks, a name in many categories): each stack entry carries what a walk down
 // the stack would find.
 Nesting nest(const model::TraceFile& f, NameFacts& names, const KeyIds& keys, StepWindows& windows, Paths& paths,
-             LauncherLevel level, ShapedNames& shaped, std::pmr::memory_resource* memory) {
+             LauncherLevel level, ShapedNames& shaped, std::uint32_t stop_sync, std::pmr::memory_resource* memory) {
   const auto& ev = f.events;
   Nesting n{std::pmr::vector<std::int64_t>(memory), {}, std::pmr::vector<std::uint32_t>(memory),
             std::pmr::vector<std::uint32_t>(memory), std::pmr::vector<std::uint8_t>(memory)};
   n.profiler.assign(ev.size(), 0);
-  std::uint32_t last_host = ~0u;  // the host event that starts last, and whether it is a lone sync
-  bool last_lone = false;
   n.self_ns.resize(ev.size());
   n.launcher.assign(ev.size(), ~0u);
   n.node.assign(ev.size(), model::k_tree_top);
@@ -382,12 +380,9 @@ Nesting nest(const model::TraceFile& f, NameFacts& names, const KeyIds& keys, St
       if (covered > begin) n.incl_less.push_back({i, std::max<std::int64_t>(0, end - covered)});
       top_of_key[key] = static_cast<std::uint32_t>(stack.size());
       const bool op = ev[i].kind == Kind::cpu_op && !step_span(i);
-      const bool profiler = (!stack.empty() && stack.back().profiler) || names.profiler(ev[i].name);
+      const bool profiler = (!stack.empty() && stack.back().profiler) || names.profiler(ev[i].name) ||
+                            (i == stop_sync && stack.empty());
       n.profiler[i] = profiler;
-      if (is_host(ev[i].kind) && (last_host == ~0u || before(last_host, i))) {
-        last_host = i;
-        last_lone = stack.empty() && ev[i].kind == Kind::runtime;
-      }
       std::uint32_t node = stack.empty() ? model::k_tree_top : stack.back().node;
       std::uint32_t depth = stack.empty() ? 0 : stack.back().depth;
       const bool own = windows.step_at[i] >= 0 && !step_span(i) && !profiler && depth < model::k_tree_depth;
@@ -425,9 +420,6 @@ Nesting nest(const model::TraceFile& f, NameFacts& names, const KeyIds& keys, St
   }
   for (auto& v : n.self_ns) v = std::max<std::int64_t>(0, v);
   std::sort(n.incl_less.begin(), n.incl_less.end());  // threads were visited one by one
-  // The profiler stops with a device synchronisation that nothing of the program's
-  // encloses, after everything else it recorded.
-  if (last_lone && names.device_sync(ev[last_host].name)) n.profiler[last_host] = 1;
   return n;
 }
 
@@ -577,12 +569,17 @@ model::FileSummary summarize_file(const model::TraceFile& f, const SummarizeOpti
     windows.begin.push_back(b);
     windows.end.push_back(e);
   }
-  // Each event's step index, -1 outside every step.
+  // Each event's step index, -1 outside every step; and the host event that starts
+  // last, which is the profiler's stop when it is a device synchronisation nothing
+  // encloses (Nesting::profiler).
   windows.step_at = std::pmr::vector<std::int32_t>(ev.size(), -1, arena.get());
+  std::uint32_t stop_sync = ~0u;
   {
     std::int64_t last_step = k_no_step;  // runs of events share a step
     std::int32_t last_index = -1;
     for (std::size_t i = 0; i < ev.size(); ++i) {
+      if (is_host(ev[i].kind) && (stop_sync == ~0u || ev[i].ts_ns >= ev[stop_sync].ts_ns))
+        stop_sync = static_cast<std::uint32_t>(i);
       if (!s.has_steps) {
         windows.step_at[i] = 0;
         continue;
@@ -600,7 +597,9 @@ model::FileSummary summarize_file(const model::TraceFile& f, const SummarizeOpti
   const KeyIds key_ids(ev, f.pool.size(), arena.get());
   Paths paths;
   ShapedNames shaped(f.pool.size());
-  const auto nesting = nest(f, names, key_ids, windows, paths, options.launcher, shaped, arena.get());
+  if (stop_sync != ~0u && !(ev[stop_sync].kind == Kind::runtime && names.device_sync(ev[stop_sync].name)))
+    stop_sync = ~0u;
+  const auto nesting = nest(f, names, key_ids, windows, paths, options.launcher, shaped, stop_sync, arena.get());
 
   // Keys: index into s.keys of each key id, in the order the keys first have a cell.
   constexpr std::uint32_t k_none = ~0u;
