@@ -25,7 +25,8 @@
   var WORDS = ['slower', 'faster', 'same within noise', 'not testable'];
   var SYMS = ['\u25B2', '\u25BC', '\u2248', '?'];
   var CLS = ['worse', 'better', 'same', 'untested'];
-  var labels = data.labels || ['control', 'test'];
+  var labels = (data.labels || []).map(String);
+  if (labels.length !== 2) labels = ['Control', 'Test'];
   var unit = data.unit || 'step';
 
   // --- the nodes, as columns
@@ -53,14 +54,18 @@
   function isOther(i) { return (num(i, 2) & 2) !== 0; }
   function verdict(i, gpu) { var v = num(i, gpu ? 12 : 11); return v >= 0 && v <= 3 ? v : 2; }
 
-  // --- what is shown: which side gives the width, which time, the zoom, the search
-  var state = { side: 1, gpu: false, zoom: -1, hover: -1 };
+  // --- what is shown: which side gives the width (0 control, 1 test, 2 the larger of
+  // the two, so that work one side no longer does keeps its width), which time, the
+  // zoom, the search
+  var LARGER = 2;
+  var state = { side: LARGER, gpu: false, zoom: -1, hover: -1 };
   var match = null;  // Uint8Array when searching
   // A node's value on the width side for the shown metric. In host time a GPU node
   // (GPU time) has no width: host frames are host time, not stretched by the GPU's.
   function value(i) {
     if (!state.gpu && isGpu(i)) return 0;
-    return num(i, (state.gpu ? 7 : 3) + state.side);
+    var k = state.gpu ? 7 : 3;
+    return state.side === LARGER ? Math.max(num(i, k), num(i, k + 1)) : num(i, k + state.side);
   }
 
   // --- formatting, as tracediff formats (src/util/format.cpp)
@@ -107,23 +112,52 @@
     return (tenths === 0 ? '' : x < 0 ? '-' : '+') + group(String(Math.floor(tenths / 10))) + '.' + (tenths % 10) + '%';
   }
 
-  // --- colour: the verdict of the shown metric; saturation by the size of the change,
-  // measured against the smaller side (so ×2 and ÷2 are equally deep): 10 % pale, ≥100 % full.
-  var RED = [[251, 214, 208], [206, 44, 38]];
-  var BLUE = [[212, 226, 250], [38, 96, 196]];
-  var GREY = [218, 222, 229], UNTESTED = [232, 234, 238];
+  // --- colour: red more time, blue less; saturation by the size of the change, measured
+  // against the smaller side (so ×2 and ÷2 are equally deep): 10 % pale, ≥100 % full.
+  // Judged the same within noise: grey. Not testable (too few steps a side): the raw
+  // change's colour all the same, hatched, so that a comparison of one step a side
+  // still shows what moved. Each theme its own ramps: pale is near its background.
+  var THEMES = {
+    light: { red: [[251, 214, 208], [206, 44, 38]], blue: [[212, 226, 250], [38, 96, 196]], grey: [218, 222, 229],
+             ink: '29,36,51', veil: 'rgba(255,255,255,0.45)', hatch: 'rgba(255,255,255,0.6)', muted: '#5b6474' },
+    dark: { red: [[78, 46, 48], [232, 92, 80]], blue: [[40, 54, 86], [96, 150, 236]], grey: [62, 68, 80],
+            ink: '230,233,239', veil: 'rgba(0,0,0,0.4)', hatch: 'rgba(10,14,20,0.5)', muted: '#a3acbd' }
+  };
+  var darkQuery = window.matchMedia ? window.matchMedia('(prefers-color-scheme: dark)') : null;
+  function theme() { return darkQuery && darkQuery.matches ? THEMES.dark : THEMES.light; }
   function mix(pair, k) {
     return [0, 1, 2].map(function (j) { return Math.round(pair[0][j] + (pair[1][j] - pair[0][j]) * k); });
   }
-  function colourOf(i) {
-    var gpu = state.gpu;
+  function colourOf(i, gpu) {
+    var th = theme();
     var v = verdict(i, gpu);
-    if (v > 1) return v === 3 ? UNTESTED : GREY;
     var c = num(i, gpu ? 7 : 3), t = num(i, gpu ? 8 : 4);
+    if (v === 2 || (v === 3 && c === t)) return th.grey;
     var lo = Math.min(c, t), hi = Math.max(c, t);
     var rel = lo > 0 ? hi / lo - 1 : Infinity;  // new or gone: full
     var k = Math.max(0, Math.min(1, (rel - 0.1) / 0.9));
-    return mix(v === 0 ? RED : BLUE, 0.15 + 0.85 * k);
+    var slower = v === 3 ? t > c : v === 0;
+    return mix(slower ? th.red : th.blue, 0.15 + 0.85 * k);
+  }
+  function hatched(i, gpu) { return verdict(i, gpu) === 3; }
+  var hatches = {};  // per theme: a canvas pattern of diagonal stripes
+  function hatchOf(th) {
+    if (hatches[th.hatch] !== undefined) return hatches[th.hatch];
+    var tile = document.createElement('canvas');
+    tile.width = tile.height = 6;
+    var g = tile.getContext('2d');
+    var p = null;
+    if (g) {
+      g.strokeStyle = th.hatch;
+      g.lineWidth = 1.6;
+      g.beginPath();
+      g.moveTo(-1, 7); g.lineTo(7, -1);
+      g.moveTo(-1, 1); g.lineTo(1, -1);
+      g.moveTo(5, 7); g.lineTo(7, 5);
+      g.stroke();
+      p = ctx.createPattern(tile, 'repeat');
+    }
+    return (hatches[th.hatch] = p);
   }
   function rgb(c, a) { return a === undefined ? 'rgb(' + c.join(',') + ')' : 'rgba(' + c.join(',') + ',' + a + ')'; }
   function dark(c) { return 0.299 * c[0] + 0.587 * c[1] + 0.114 * c[2] < 150; }
@@ -171,8 +205,12 @@
   found.setAttribute('for', 'flame-search');
   found.setAttribute('aria-live', 'polite');
   bar.appendChild(found);
-  bar.appendChild(segmented('Width:', 'flame-width', [['test', 'test', labels[1]], ['control', 'control', labels[0]]],
-    function (v) { state.side = v === 'test' ? 1 : 0; redraw(true); }));
+  // The sides by their labels (untrusted: textContent only).
+  bar.appendChild(segmented('Width:', 'flame-width', [
+    ['larger', 'larger side', 'Each frame as wide as the larger of its two sides: work that one side no longer does still shows'],
+    ['control', labels[0], 'Each frame as wide as on ' + labels[0]],
+    ['test', labels[1], 'Each frame as wide as on ' + labels[1]]],
+    function (v) { state.side = v === 'test' ? 1 : v === 'control' ? 0 : LARGER; redraw(true); }));
   bar.appendChild(segmented('Time:', 'flame-metric', [['host', 'host'], ['gpu', 'GPU']],
     function (v) { state.gpu = v === 'gpu'; redraw(true); }));
   var reset = el('button', 'flame-reset', 'Reset zoom');
@@ -189,7 +227,8 @@
 
   var legend = el('div', 'flame-legend');
   legend.setAttribute('aria-hidden', 'true');
-  [['slower', 'k-slower'], ['faster', 'k-faster'], ['same within noise', 'k-same'], ['not testable', 'k-untested']]
+  [['slower', 'k-slower'], ['faster', 'k-faster'], ['same within noise', 'k-same'],
+   ['not testable: the raw change, hatched', 'k-untested']]
     .forEach(function (x) {
       var s = el('span');
       s.appendChild(el('i', 'key ' + x[1]));
@@ -197,7 +236,8 @@
       legend.appendChild(s);
     });
   legend.appendChild(el('span', 'flame-legend-note',
-    'deeper colour: larger relative change (full at \u00d72 or \u00f72, new or gone) \u00b7 underlined: GPU work'));
+    'deeper colour: larger relative change (full at \u00d72 or \u00f72, new or gone) \u00b7 underlined: GPU work \u00b7 ' +
+    'order: widest first'));
   holder.appendChild(legend);
 
   var wrap = el('div', 'flame-canvas-wrap');
@@ -316,37 +356,44 @@
     ctx.clearRect(0, 0, cssWidth, h);
     ctx.font = FONT;
     ctx.textBaseline = 'middle';
+    var th = theme();
     if (!boxes.length) {
-      ctx.fillStyle = '#5b6474';
-      ctx.fillText('Nothing to show: no ' + (state.gpu ? 'GPU' : 'host') + ' time on the ' +
-                   (state.side ? 'test' : 'control') + ' side.', 8, ROW / 2);
+      ctx.fillStyle = th.muted;
+      ctx.fillText('Nothing to show: no ' + (state.gpu ? 'GPU' : 'host') + ' time' +
+                   (state.side === LARGER ? '.' : ' on ' + labels[state.side] + '.'), 8, ROW / 2);
       return;
     }
     var searching = match !== null;
+    var stripes = hatchOf(th);
     for (var k = 0; k < boxes.length; ++k) {
       var b = boxes[k];
       var on = !searching || match[b.i];
-      var c = colourOf(b.i);
+      var c = colourOf(b.i, state.gpu);
       ctx.fillStyle = on ? rgb(c) : rgb(c, 0.28);
       var w = Math.max(b.w - (b.w > 3 ? 1 : 0), 0.5);  // a hairline between neighbours
       ctx.fillRect(b.x, b.y, w, b.h);
+      if (stripes && on && w > 2 && hatched(b.i, state.gpu)) {
+        ctx.fillStyle = stripes;
+        ctx.fillRect(b.x, b.y, w, b.h);
+      }
       if (b.above) {
-        ctx.fillStyle = 'rgba(255,255,255,0.45)';
+        ctx.fillStyle = th.veil;
         ctx.fillRect(b.x, b.y, w, b.h);
       }
       if (isGpu(b.i) && w > 4) {  // GPU work: a line under the frame
-        ctx.fillStyle = on ? 'rgba(29,36,51,0.55)' : 'rgba(29,36,51,0.15)';
+        ctx.fillStyle = 'rgba(' + th.ink + (on ? ',0.55)' : ',0.15)');
         ctx.fillRect(b.x, b.y + b.h - 2, w, 2);
       }
       if (b.text) {
-        ctx.fillStyle = !on ? 'rgba(29,36,51,0.4)' : dark(c) && !b.above ? '#ffffff' : '#1d2433';
+        var light = th === THEMES.dark || (dark(c) && !b.above);  // dark ramps: light text on all
+        ctx.fillStyle = !on ? 'rgba(' + th.ink + ',0.4)' : light ? '#ffffff' : '#1d2433';
         ctx.font = isOther(b.i) ? 'italic ' + FONT : FONT;
         ctx.fillText(b.text, b.x + 4, b.y + b.h / 2 + 0.5);
       }
     }
     if (searching) {
       ctx.lineWidth = 1.5;
-      ctx.strokeStyle = '#1d2433';
+      ctx.strokeStyle = 'rgb(' + th.ink + ')';
       for (var m = 0; m < boxes.length; ++m) {
         var bm = boxes[m];
         if (match[bm.i] && bm.w >= 2) ctx.strokeRect(bm.x + 0.75, bm.y + 0.75, Math.max(bm.w - 2.5, 0.5), bm.h - 1.5);
@@ -588,7 +635,7 @@
   var left = Number(data.left_out) || 0;
   if (left > 0) {
     holder.appendChild(el('p', 'tree-more', left.toLocaleString('en-US') + ' smaller paths are not on this page: ' +
-      'the JSON output (call_tree) has every one.'));
+      'the JSON output has every one with --json-full-tree.'));
   }
 
   var expanded = new Uint8Array(n);
@@ -618,8 +665,8 @@
       });
     }
     name.appendChild(tog);
-    var sw = el('i', 'sw');
-    sw.style.background = rgb(colourOfHost(i));
+    var sw = el('i', hatched(i, false) ? 'sw hatch' : 'sw');
+    sw.style.backgroundColor = rgb(colourOf(i, false));
     name.appendChild(sw);
     // "name [kind]": the label of a name that two kinds of node share; the name as it is,
     // the kind beside it.
@@ -639,14 +686,6 @@
     });
     if (match && match[i]) tr.classList.add('match');
     return tr;
-  }
-  // The table shows host time whatever the graph shows: a swatch of that colour.
-  function colourOfHost(i) {
-    var g = state.gpu;
-    state.gpu = false;
-    var c = colourOf(i);
-    state.gpu = g;
-    return c;
   }
   function rowOf(i) { return rowEls[i] || (rowEls[i] = makeRow(i)); }
 
@@ -766,12 +805,22 @@
   else window.addEventListener('resize', scheduleResize);
   // A move to a screen of another pixel ratio: redraw sharp.
   window.addEventListener('resize', scheduleResize);
+  // The theme changed: the graph and the table's swatches (host time) in its colours.
+  if (darkQuery) {
+    var retheme = function () {
+      draw();
+      rowEls.forEach(function (tr, i) { if (tr) tr.cells[0].querySelector('.sw').style.backgroundColor = rgb(colourOf(i, false)); });
+    };
+    if (darkQuery.addEventListener) darkQuery.addEventListener('change', retheme);
+    else if (darkQuery.addListener) darkQuery.addListener(retheme);
+  }
 
   // For tests and the curious: where each frame is, and the zoom.
   window.__flame = {
     layout: function () {
       return boxes.map(function (b) {
-        return { i: b.i, x: b.x, y: b.y, w: b.w, h: b.h, label: label(b.i), name: full(b.i), above: !!b.above };
+        return { i: b.i, x: b.x, y: b.y, w: b.w, h: b.h, label: label(b.i), name: full(b.i), above: !!b.above,
+                 fill: rgb(colourOf(b.i, state.gpu)), hatched: hatched(b.i, state.gpu) };
       });
     },
     zoom: function (i) { zoomTo(typeof i === 'number' && i >= 0 && i < n ? i : -1); },

@@ -22,7 +22,7 @@
 #       goes next to it as SCREENSHOT-nojs.png.
 #   scripts/browser-test.sh --report R.html --malicious-report M.html --screenshot OUT.png
 #                           [--nojs-screenshot OUT2.png] [--compat-report C.html]
-#                           [--names-report N.html] [--big-report B.html]
+#                           [--names-report N.html] [--big-report B.html] [--loader-report L.html]
 #       checks reports made elsewhere.
 #
 # Ends with the test's "N passed, M failed" line; exits non-zero on any failure.
@@ -147,6 +147,18 @@ if [ -x "$tracegen" ]; then
   names=(--names-report "$work/names.html")
 fi
 
+# Work that left one side, nothing testable: a data loader on the main thread on control
+# only, one step a side, sides labelled with markup (shown as text).
+loader=()
+if [ -x "$tracegen" ]; then
+  say "rendering the data-loader report"
+  "$tracegen" --out "$work/loader/c" --ranks 1 --steps 1 --layers 4 --loader-on-main 40 >/dev/null 2>&1
+  "$tracegen" --out "$work/loader/t" --ranks 1 --steps 1 --layers 4 >/dev/null 2>&1
+  "$bin" "$work/loader/c" "$work/loader/t" --label-control '<b>main</b>' --label-test workers \
+    -o "$work/loader.html" -q >&2
+  loader=(--loader-report "$work/loader.html")
+fi
+
 # Far more names than the page embeds (tracegen --many-names: each name in one step, half
 # of them kernels; the sides share 95,000): tracediff is timed on it, the page checked.
 big=()
@@ -163,4 +175,4 @@ if [ -x "$tracegen" ]; then
 fi
 
 run_test --report "$report" --malicious-report "$work/hostile.html" --screenshot "$shot" \
-  --nojs-screenshot "${shot%.png}-nojs.png" --compat-report "$work/compat.html" "${names[@]}" "${big[@]}"
+  --nojs-screenshot "${shot%.png}-nojs.png" --compat-report "$work/compat.html" "${names[@]}" "${loader[@]}" "${big[@]}"

@@ -339,7 +339,7 @@ model::CallTree compare_trees(const SideTree& control, const SideTree& test, con
   tree.test_folded = test.folded();
   const auto no_gpu = compare_samples(c_zero, t_zero, rule);
   std::vector<model::CallNode> judged(pairs.size());
-  std::vector<double> weight(pairs.size());
+  std::vector<double> weight(pairs.size()), width(pairs.size());
   for (std::size_t i = 0; i < pairs.size(); ++i) {
     const auto& p = pairs[i];
     const auto* cn = p.c == k_top ? nullptr : &control.nodes()[p.c];
@@ -371,10 +371,13 @@ model::CallTree compare_trees(const SideTree& control, const SideTree& test, con
               : cg.values().empty() && tg.values().empty() ? no_gpu
                                                            : compare_samples(cg, tg, rule);
     weight[i] = out.weight();
+    width[i] = out.width();
   }
-  // Pre-order, children heaviest first (then by name): the order every view shows.
+  // Pre-order, children widest first (then heaviest, then by name): the order every
+  // view shows, the flame graph's included.
   const auto by_weight = [&](std::vector<std::uint32_t>& v) {
     std::sort(v.begin(), v.end(), [&](std::uint32_t a, std::uint32_t b) {
+      if (width[a] != width[b]) return width[a] > width[b];
       if (weight[a] != weight[b]) return weight[a] > weight[b];
       if (judged[a].name != judged[b].name) return judged[a].name < judged[b].name;
       return judged[a].device < judged[b].device;

@@ -103,7 +103,7 @@ void decide_tree(const model::DiffReport& r, model::Embedded& e) {
   e.tree_left_out = nodes.size() - e.tree.size();
 
   // The static table: level by level, so that every top-level path shows before any
-  // grandchild, at most k_static_children of each parent (the heaviest: children are in
+  // grandchild, at most k_static_children of each parent (the widest: children are in
   // that order), k_static_levels deep.
   constexpr std::size_t k_static_nodes = 40, k_static_levels = 3, k_static_children = 6;
   std::vector<bool> shown(nodes.size(), false);
@@ -117,9 +117,10 @@ void decide_tree(const model::DiffReport& r, model::Embedded& e) {
       ++count;
       for (std::size_t k = 0; k < nodes[i].children.size() && k < k_static_children; ++k) next.push_back(nodes[i].children[k]);
     }
-    // A level's nodes by weight, so that a light top-level path does not crowd out the
+    // A level's nodes by width, so that a light top-level path does not crowd out the
     // children of a heavy one.
-    std::stable_sort(next.begin(), next.end(), [&](std::uint32_t a, std::uint32_t b) { return weight(a) > weight(b); });
+    std::stable_sort(next.begin(), next.end(),
+                     [&](std::uint32_t a, std::uint32_t b) { return nodes[a].width() > nodes[b].width(); });
     level.swap(next);
   }
   e.tree_static.clear();

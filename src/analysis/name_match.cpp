@@ -1,15 +1,12 @@
 #include "analysis/name_match.hpp"
 
-#include <cxxabi.h>
-
 #include <algorithm>
 #include <array>
-#include <cstdlib>
-#include <memory>
 #include <set>
 #include <unordered_map>
 
 #include "analysis/families.hpp"
+#include "util/display_name.hpp"
 
 namespace tracediff::analysis {
 
@@ -128,14 +125,7 @@ std::optional<std::int64_t> python_line(std::string_view name) {
   return line;
 }
 
-std::optional<std::string> demangle(std::string_view name) {
-  if (!name.starts_with("_Z") || name.size() > 64 * 1024) return std::nullopt;
-  int status = 0;
-  const std::string text(name);
-  std::unique_ptr<char, void (*)(void*)> out(abi::__cxa_demangle(text.c_str(), nullptr, nullptr, &status), std::free);
-  if (status != 0 || !out) return std::nullopt;
-  return std::string(out.get());
-}
+std::optional<std::string> demangle(std::string_view name) { return tracediff::demangle(name, 64 * 1024); }
 
 std::string match_key(std::string_view name, model::Kind kind, MatchReason* reason) {
   MatchReason why = MatchReason::address;

@@ -143,6 +143,21 @@ const std::map<std::string, analysis::LauncherLevel>& launcher_levels() {
   return levels;
 }
 
+template <typename T>
+CLI::Option* add_choice(CLI::App& app, const std::string& name, T& to, const std::map<std::string, T>& values,
+                        bool ignore_case, const std::string& type, const std::string& help) {
+  std::vector<std::string> names;
+  for (const auto& v : values) names.push_back(v.first);
+  auto* option = app.add_option_function<std::string>(name, [&to, &values](const std::string& v) { to = values.at(v); }, help);
+  // IsMember hands on the name as the set spells it.
+  if (ignore_case) option->transform(CLI::IsMember(names, CLI::ignore_case));
+  else option->transform(CLI::IsMember(names));
+  return option->type_name(type);
+}
+template CLI::Option* add_choice(CLI::App&, const std::string&, analysis::LauncherLevel&,
+                                 const std::map<std::string, analysis::LauncherLevel>&, bool, const std::string&,
+                                 const std::string&);
+
 namespace {
 
 // A commit hash as CI systems give it: 7 to 64 hex digits (the first 7 kept).
@@ -267,6 +282,10 @@ ParseOutcome parse_options(int argc, const char* const* argv, Options& o) {
   std::string csv, json;
   app.add_option("--csv", csv, "Diff table as CSV ('-' = stdout)")->group("Outputs");
   app.add_option("--json", json, "Everything as JSON ('-' = stdout)")->group("Outputs");
+  app.add_flag("--json-full-tree", o.json_full_tree,
+               "The JSON's whole call tree (default: the paths the HTML report shows, at most about\n"
+               "4,000)")
+      ->group("Outputs");
   std::string markdown;
   app.add_option("--markdown", markdown, "Summary as Markdown, for a PR comment ('-' = stdout)")
       ->group("Outputs");
@@ -287,10 +306,10 @@ ParseOutcome parse_options(int argc, const char* const* argv, Options& o) {
   app.add_flag("-q,--quiet", o.quiet, "No warnings on stderr (they stay in the outputs)")->group("Outputs");
   static const std::map<std::string, ColorMode> color_modes{
       {"auto", ColorMode::automatic}, {"always", ColorMode::always}, {"never", ColorMode::never}};
-  app.add_option("--color", o.color,
-                 "Colours in the terminal summary: auto (when stdout is a terminal and NO_COLOR\n"
-                 "is unset), always or never")
-      ->type_name("WHEN")->transform(CLI::CheckedTransformer(color_modes))->group("Outputs");
+  add_choice(app, "--color", o.color, color_modes, false, "WHEN",
+             "Colours in the terminal summary: auto (when stdout is a terminal and NO_COLOR\n"
+             "is unset), always or never")
+      ->group("Outputs");
 
   std::string control_rank = "default", test_rank = "default";
   std::string control_iter = "default", test_iter = "default";
@@ -326,11 +345,10 @@ ParseOutcome parse_options(int argc, const char* const* argv, Options& o) {
   app.add_flag("--keep-warmup", o.compare.keep_warmup,
                "Keep a first step far slower than the others (warm-up) in the comparison")
       ->group("Selection");
-  app.add_option("--launcher", o.summarize.launcher,
-                 "The host event GPU time is attributed to in the by-launcher view: innermost\n"
-                 "(cpu_op, default), outermost (cpu_op) or module (nn.Module frame, with_stack);\n"
-                 "a launch without an operator goes to its innermost annotation or Python frame")
-      ->transform(CLI::CheckedTransformer(launcher_levels(), CLI::ignore_case))
+  add_choice(app, "--launcher", o.summarize.launcher, launcher_levels(), true, "LEVEL",
+             "The host event GPU time is attributed to in the by-launcher view: innermost\n"
+             "(cpu_op, default), outermost (cpu_op) or module (nn.Module frame, with_stack);\n"
+             "a launch without an operator goes to its innermost annotation or Python frame")
       ->group("Selection");
   bool exact_names = false;
   app.add_flag("--exact-names", exact_names,
@@ -376,6 +394,7 @@ ParseOutcome parse_options(int argc, const char* const* argv, Options& o) {
   if (!html.empty()) o.html = html;
   if (!csv.empty()) o.csv = csv;
   if (!json.empty()) o.json = json;
+  if (o.json_full_tree && !o.json) throw UsageError("--json-full-tree: there is no --json output to write it to");
   if (!markdown.empty()) o.markdown = markdown;
   for (const auto& expr : fail_on) o.fail_on.push_back(analysis::parse_gate_condition(expr));
   const int to_stdout = (o.csv == "-") + (o.json == "-") + (o.html == "-") + (o.markdown == "-");

@@ -11,6 +11,7 @@
 
 namespace CLI {
 class App;
+class Option;
 class ParseError;
 }  // namespace CLI
 
@@ -24,6 +25,7 @@ struct Options {
   std::vector<std::string> control_inputs, test_inputs;
   std::optional<std::string> html;      // -o; nullopt: default rule (see resolve_outputs)
   std::optional<std::string> csv, json;
+  bool json_full_tree = false;                       // --json-full-tree: the JSON's whole call tree
   std::optional<std::string> markdown;               // --markdown FILE ('-' = stdout)
   std::vector<analysis::GateCondition> fail_on;      // --fail-on, parsed (a bad one is a usage error)
   analysis::CompareOptions compare;
@@ -60,6 +62,13 @@ std::string closest_option(const CLI::App& app, std::string_view arg);
 
 // --launcher's values, for both commands that summarise.
 const std::map<std::string, analysis::LauncherLevel>& launcher_levels();
+
+// An option whose value is a name from `values` (any case when ignore_case), stored in
+// `to` as the map gives it; --help shows TYPE:{a,b,c}. (CLI11's own transformers into an
+// enum print the enum's values, small integers, as raw bytes in --help and errors.)
+template <typename T>
+CLI::Option* add_choice(CLI::App& app, const std::string& name, T& to, const std::map<std::string, T>& values,
+                        bool ignore_case, const std::string& type, const std::string& help);
 
 // Labels from the CI's commit when no --label-* is given: TEST from GITHUB_SHA (its
 // first 7 characters) or CI_COMMIT_SHORT_SHA, CONTROL from

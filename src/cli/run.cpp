@@ -187,7 +187,7 @@ int run_checked(int argc, const char* const* argv) {
     const bool terminal = output_is_terminal(*o.csv);  // escapes controls; a file keeps names as they are
     out.add(*o.csv, [&, terminal](std::ostream& s) { output::write_csv(report, s, {.terminal = terminal}); });
   }
-  if (o.json) out.add(*o.json, [&](std::ostream& s) { output::write_json(report, s); });
+  if (o.json) out.add(*o.json, [&](std::ostream& s) { output::write_json(report, s, {.full_tree = o.json_full_tree}); });
   if (o.html) out.add(*o.html, [&](std::ostream& s) { output::write_html(report, s); });
   if (o.markdown) {
     out.add(*o.markdown, [&](std::ostream& s) {

@@ -62,8 +62,8 @@ int run_summarize(int argc, const char* const* argv) {
       ->check(CLI::Range(0u, k_max_threads));
   app.add_flag("-q,--quiet", quiet, "No warnings on stderr");
   analysis::SummarizeOptions summarize;
-  app.add_option("--launcher", summarize.launcher, "innermost, outermost or module (as for a comparison)")
-      ->transform(CLI::CheckedTransformer(launcher_levels(), CLI::ignore_case));
+  add_choice(app, "--launcher", summarize.launcher, launcher_levels(), true, "LEVEL",
+             "innermost, outermost or module (as for a comparison)");
   std::string step_marker;
   app.add_option("--step-marker", step_marker,
                  "Host events whose names match REGEX define the steps (as in a comparison); the\n"

@@ -5,6 +5,7 @@
 // One row, as the CSV shows it:
 //   name,category,device,control_count,test_count,...,change
 //   aten::mm,cpu_op,cpu,48,48,...,unchanged
+#include <algorithm>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -327,7 +328,7 @@ struct CallNode {
   Device device = Device::cpu;   // gpu: GPU work
   bool other = false;            // folds the smallest subtrees of its parent (node budget)
   std::uint32_t parent = k_no_node;
-  std::vector<std::uint32_t> children;  // by weight (both sides), heaviest first, then name
+  std::vector<std::uint32_t> children;  // by width, widest first, then weight, then name
   std::size_t row = SIZE_MAX;    // the row of its name, for its label; SIZE_MAX: none
   struct Side {
     double count = 0;   // calls per unit
@@ -335,10 +336,13 @@ struct CallNode {
   } control, test;
   Comparison time;  // inclusive time per unit, judged (a GPU node: its GPU time)
   Comparison gpu;   // GPU time per unit launched at or under this path, judged
-  // What orders children and chooses what is shown: host and GPU time of both sides.
+  // What chooses what is shown: host and GPU time of both sides.
   double weight() const {
     return (device == Device::gpu ? 0.0 : time.control + time.test) + gpu.control + gpu.test;
   }
+  // What orders siblings: the flame graph's default width, the larger side of its own
+  // time, so that work one side no longer does sorts by what it was.
+  double width() const { return std::max(time.control, time.test); }
 };
 
 struct CallTree {

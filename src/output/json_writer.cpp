@@ -171,10 +171,20 @@ void top_list(std::ostream& out, const model::DiffReport& r, const model::TopLis
 }
 
 // The call tree, nested as it is (written from its pre-order with a stack of open
-// nodes: a deep recursion must not recurse here).
-void call_tree(std::ostream& out, const model::CallTree& t) {
+// nodes: a deep recursion must not recurse here): the nodes the page embeds, which
+// hold their ancestors, or with `full` (or a report built by hand) every one.
+void call_tree(std::ostream& out, const model::DiffReport& r, bool full) {
+  const auto& t = r.call_tree;
+  std::vector<std::uint32_t> shown;
+  if (full || !r.embedded.decided) {
+    shown.resize(t.nodes.size());
+    for (std::uint32_t i = 0; i < shown.size(); ++i) shown[i] = i;
+  } else {
+    shown = r.embedded.tree;
+  }
   out << "{\"budget\": " << t.budget << ", \"control_folded\": " << t.control_folded
-      << ", \"test_folded\": " << t.test_folded << ", \"nodes\": " << t.nodes.size() << ", \"top\": [";
+      << ", \"test_folded\": " << t.test_folded << ", \"nodes\": " << t.nodes.size() << ", \"shown\": " << shown.size()
+      << ", \"left_out\": " << t.nodes.size() - shown.size() << ", \"top\": [";
   struct Open {
     std::uint32_t node;
     bool any_child;
@@ -185,7 +195,7 @@ void call_tree(std::ostream& out, const model::CallTree& t) {
     out << "{\"count_per_step\": " << decimal(s.count, 3) << ", \"inclusive_us\": " << us_decimal(incl)
         << ", \"self_us\": " << us_decimal(s.self_ns) << ", \"gpu_us\": " << us_decimal(gpu) << '}';
   };
-  for (std::uint32_t i = 0; i < t.nodes.size(); ++i) {
+  for (const auto i : shown) {
     const auto& n = t.nodes[i];
     while (!open.empty() && open.back().node != n.parent) {
       out << "]}";
@@ -226,7 +236,7 @@ void ranks(std::ostream& out, const std::vector<model::RankDetail>& v) {
 
 }  // namespace
 
-void write_json(const model::DiffReport& r, std::ostream& out) {
+void write_json(const model::DiffReport& r, std::ostream& out, const JsonOptions& o) {
   out << "{\n  \"tool\": {\"name\": \"tracediff\", \"version\": \"" TRACEDIFF_VERSION "\"},\n"
       << "  \"mode\": \"" << (r.hta_compat ? "hta-compat" : "default") << "\",\n"
       << "  \"device\": \"" << r.device_filter << "\", \"short_names\": " << (r.short_names ? "true" : "false")
@@ -380,7 +390,7 @@ void write_json(const model::DiffReport& r, std::ostream& out) {
     out << "  \"top_launchers\": ";
     list(out, r.top_launchers, [&](std::size_t k) { out << json_string(r.by_launcher[k].launcher); });
     out << ",\n  \"call_tree\": ";
-    call_tree(out, r.call_tree);
+    call_tree(out, r, o.full_tree);
     out << ",\n  \"min_change\": {\"pct\": " << decimal(r.min_change_pct, 3)
         << ", \"us\": " << decimal(r.min_change_us, 3) << "},\n";
   }

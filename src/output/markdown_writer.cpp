@@ -316,7 +316,9 @@ std::string problems(const DiffReport& r) {
 std::string notes(const DiffReport& r, std::size_t budget) {
   if (r.notes.empty()) return {};
   std::vector<std::string> lines;
-  for (const auto& n : r.notes) lines.push_back("- " + md_text(detail::elide_middle(detail::terminal_safe(n), 300)) + "\n");
+  // Whole: analysis writes each note as sentences of bounded parts; the block's budget
+  // drops a note whole rather than cut one mid-word.
+  for (const auto& n : r.notes) lines.push_back("- " + md_text(detail::terminal_safe(n)) + "\n");
   return bounded_block("**Notes**\n\n", lines, lines.size(), budget) + "\n";
 }
 

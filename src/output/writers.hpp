@@ -17,7 +17,13 @@ struct CsvOptions {
 // as a formula (= + - @ tab CR first) get a leading '; numbers are as they are.
 void write_csv(const model::DiffReport& report, std::ostream& out, const CsvOptions& options = {});
 
+struct JsonOptions {
+  // The whole call tree (--json-full-tree); else the paths the HTML report embeds
+  // (DiffReport::embedded.tree), with a count of those left out.
+  bool full_tree = false;
+};
+
 // JSON: inputs, rows, ops_diff, steps and diagnostics.
-void write_json(const model::DiffReport& report, std::ostream& out);
+void write_json(const model::DiffReport& report, std::ostream& out, const JsonOptions& options = {});
 
 }  // namespace tracediff::output

@@ -1,6 +1,10 @@
 #include "util/display_name.hpp"
 
+#include <cxxabi.h>
+
 #include <algorithm>
+#include <cstdlib>
+#include <memory>
 #include <array>
 #include <cstdint>
 #include <numeric>
@@ -192,6 +196,8 @@ std::string drop_qualifiers(std::string_view s) {
 }
 
 std::string simplify_valid(std::string_view full) {
+  if (full.starts_with("_Z"))
+    if (auto d = demangle(full); d && !d->starts_with("_Z")) return simplify_valid(*d);
   const auto body = signature_body(full);
   std::string out = drop_qualifiers(body ? *body : full);
   if (out.find_first_not_of(' ') == std::string::npos) return std::string(full);
@@ -291,6 +297,9 @@ class Labeller {
         t.s = simplify_valid(full);
         t.own = !(t.s == full && full.data() == name.data());  // a plain name: no copy
         if (!t.own) t.s = std::string();
+      } else if (auto d = level == 1 ? demangle(name) : std::nullopt) {  // overloads differ in it
+        t.s = display_safe(*d);
+        t.own = true;
       } else if (!plain(name, level == 2)) {
         t.s = level == 1 ? display_safe(name) : display_exact(name);
         t.own = true;
@@ -388,6 +397,19 @@ class Labeller {
 };
 
 }  // namespace
+
+std::optional<std::string> demangle(std::string_view name, std::size_t max_input) {
+  constexpr std::size_t k_max_output = 16 * 1024;
+  if (!name.starts_with("_Z") || name.size() > max_input) return std::nullopt;
+  if (name.find('\0') != std::string_view::npos) return std::nullopt;  // as C text it would be another name
+  int status = 0;
+  const std::string text(name);
+  std::unique_ptr<char, void (*)(void*)> out(abi::__cxa_demangle(text.c_str(), nullptr, nullptr, &status), std::free);
+  if (status != 0 || !out) return std::nullopt;
+  std::string s(out.get());
+  if (s.size() > k_max_output) return std::nullopt;
+  return s;
+}
 
 std::string simplify_name(std::string_view name) { return simplify_valid(utf8_sanitize(name)); }
 

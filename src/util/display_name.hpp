@@ -16,14 +16,22 @@
 // and lengths count code points, not bytes or terminal columns. Labels also show
 // control characters as escapes (util/sanitize), as every view does.
 #include <cstddef>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
 
 namespace tracediff {
 
+// A mangled C++ name (_Z…) demangled (abi::__cxa_demangle), bounded: the demangler's
+// work and output can grow exponentially with hostile input, so only names of at most
+// max_input bytes are tried and results over 16 KiB dropped. nullopt: not a mangled
+// name, not demangled or too long.
+inline constexpr std::size_t k_demangle_input = 1024;
+std::optional<std::string> demangle(std::string_view name, std::size_t max_input = k_demangle_input);
+
 // The name without what never tells two names apart, when it is a C++ function
-// signature: the return type "void " and the trailing parameter list (with a
+// signature (a mangled name is demangled first, within demangle's bounds): the return type "void " and the trailing parameter list (with a
 // trailing " const"; a kernel's parameters repeat its template arguments), and
 // everywhere the qualifiers "(anonymous namespace)::", "at::native::" and
 // "at::detail::". Template arguments and lambda names ("{lambda(float)#1}") stay.

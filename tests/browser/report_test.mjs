@@ -2,7 +2,7 @@
 //
 //   node report_test.mjs --report R.html --malicious-report M.html --screenshot OUT.png
 //                        [--nojs-screenshot OUT2.png] [--compat-report C.html] [--names-report N.html]
-//                        [--big-report B.html [--big-bound-ms MS]]
+//                        [--big-report B.html [--big-bound-ms MS]] [--loader-report L.html]
 //                        [--chromium /usr/bin/chromium] [--hostile-name NAME]
 //
 // R.html: any default-mode report with rows (per-step figures, verdicts, launchers, a call
@@ -13,6 +13,10 @@
 // B.html: a report of many more rows than the page embeds (100,000 names a side): under
 // 10 MB, says how many rows it left out, and is interactive (drawn, its table rendered
 // and sorted once) within MS milliseconds (default 6,000) of being opened.
+// L.html: one step a side (nothing testable), a data loader on the main thread on control
+// only (tracegen --loader-on-main), sides labelled `<b>main</b>` and `workers`: the removed
+// work has width in the default view, frames are coloured by their change (hatched), the
+// width buttons carry the labels as text, in both themes.
 // Prints one line per check and ends with "N passed, M failed"; exits 1 on failure.
 import { chromium } from 'playwright-core';
 import { existsSync, mkdirSync, statSync } from 'node:fs';
@@ -30,6 +34,7 @@ const { values: args } = parseArgs({
     'names-report': { type: 'string' },
     'big-report': { type: 'string' },
     'big-bound-ms': { type: 'string', default: '6000' },
+    'loader-report': { type: 'string' },
     chromium: { type: 'string', default: '/usr/bin/chromium' },
     'hostile-name': { type: 'string', default: '</script><img src=x onerror=alert(1)>' },
   },
@@ -526,11 +531,11 @@ try {
     // The width and the time switches redraw.
     await page.click('.flame-switch label:has(input[value="control"])');
     check('tree: width by the control side redraws', (await flameCanvas(page)).hash !== first.hash);
-    await page.click('.flame-switch label:has(input[value="test"])');
+    await page.click('.flame-switch label:has(input[value="larger"])');
     await page.click('.flame-switch label:has(input[value="gpu"])');
     check('tree: GPU time redraws', (await flameCanvas(page)).hash !== first.hash);
     await page.click('.flame-switch label:has(input[value="host"])');
-    check('tree: back to test and host time, the same picture', (await flameCanvas(page)).hash === first.hash);
+    check('tree: back to the larger side and host time, the same picture', (await flameCanvas(page)).hash === first.hash);
 
     // Keyboard: a roving tabindex over the rows; Down moves, Right expands, Left collapses, Enter zooms.
     const tabbable = await page.$$eval('#tree-table tbody tr[tabindex="0"]', (t) => t.length);
@@ -828,6 +833,18 @@ try {
     });
     check('400 px: the page does not scroll sideways', n.scroll <= 400, `scrollWidth ${n.scroll}; wide: ${n.wide.join(', ')}`);
     check('400 px: the table scrolls inside its own box', n.wrapScrolls === true);
+    // The tree table keeps the path, both sides and Δ in view (issue #25: one data column).
+    const treeCols = await q.evaluate(() => {
+      const wrap = document.querySelector('.tree-wrap');
+      if (!wrap) return null;
+      wrap.scrollIntoView();
+      const right = wrap.getBoundingClientRect().right;
+      return [...document.querySelectorAll('#tree-table thead th')]
+        .filter((th) => th.getClientRects().length && th.getBoundingClientRect().right <= right + 1)
+        .map((th) => th.textContent);
+    });
+    check('400 px: the tree table shows the path, both sides and \u0394', treeCols === null ||
+      (treeCols.length >= 4 && treeCols[0] === 'Call path' && treeCols.includes('\u0394')), JSON.stringify(treeCols));
     await q.screenshot({ path: args.screenshot.replace(/\.png$/, '-400.png') });
     check('400 px: no script errors', l4.errors.length === 0, l4.errors.join('; '));
     await ctx4.close();
@@ -981,6 +998,51 @@ try {
   }
 
   // --- A comparison far bigger than the page: bounded, said, and quick to use
+  if (args['loader-report']) {
+    await step('flame graph: work that left, nothing testable', async () => {
+      const loader = 'enumerate(DataLoader)#_SingleProcessDataLoaderIter.__next__';
+      const rgbOf = (s) => s.match(/\d+/g).map(Number);
+      const looks = {};
+      for (const scheme of ['light', 'dark']) {
+        const ctx = await browser.newContext({ viewport: { width: 1400, height: 1000 }, colorScheme: scheme });
+        const { page: p, log: l } = await open(ctx, args['loader-report']);
+        await p.waitForFunction(() => window.__flame && window.__flame.nodes > 0);
+        const boxes = await p.evaluate(() => window.__flame.layout());
+        const width = await p.$eval('#flame-canvas', (c) => c.getBoundingClientRect().width);
+        const gone = boxes.find((b) => b.name === loader && !b.above);
+        const top = boxes.filter((b) => b.y === 0);
+        looks[scheme] = gone ? gone.fill : '';
+        if (scheme === 'light') {
+          check('loader: default width is the larger side', await p.$eval('input[name="flame-width"]:checked', (i) => i.value) === 'larger');
+          check('loader: the work gone on test has width by default', gone && gone.w > 0.5 * width, JSON.stringify(gone));
+          check('loader: it is the first top-level frame (widest first)', gone && gone.x === 0 && gone.y === 0);
+          const widths = top.map((b) => b.w);
+          check('loader: top-level frames widest first', widths.every((w, k) => k === 0 || w <= widths[k - 1] + 0.01), widths.slice(0, 6).join(', '));
+          const c = gone ? rgbOf(gone.fill) : [0, 0, 0];
+          check('loader: coloured by its change (blue: gone, less time) though not testable', c[2] > c[0] + 60, gone && gone.fill);
+          check('loader: not testable, drawn hatched', gone && gone.hatched === true);
+          check('loader: top-level frames are not all one grey', new Set(top.map((b) => b.fill)).size > 1, top.map((b) => b.fill).join(' '));
+          const legend = await p.$eval('.flame-legend', (n) => n.textContent);
+          check('loader: the legend names the hatching', /not testable/.test(legend) && /hatched/.test(legend), legend);
+          const buttons = await p.$$eval('.flame-switch input[name="flame-width"] + span', (s) => s.map((x) => x.textContent));
+          check('loader: width buttons carry the sides\' labels, as text', JSON.stringify(buttons) === JSON.stringify(['larger side', '<b>main</b>', 'workers']) &&
+            (await p.$$eval('.flame-switch b, #flame b', (b) => b.length)) === 0, JSON.stringify(buttons));
+          await p.click('.flame-switch label:has(input[value="test"])');
+          const onTest = (await p.evaluate(() => window.__flame.layout())).find((b) => b.name === loader && !b.above);
+          check('loader: on the test side alone it has no width', !onTest || onTest.w < 1, JSON.stringify(onTest));
+          await p.screenshot({ path: args.screenshot.replace(/\.png$/, '-loader.png'), clip: await p.$eval('#tree', (t) => { t.scrollIntoView(); const r = t.getBoundingClientRect(); return { x: r.x, y: r.y + window.scrollY, width: r.width, height: Math.min(r.height, 700) }; }), fullPage: true });
+        } else {
+          const c = rgbOf(looks.dark || '0,0,0');
+          check('dark: the flame graph has its own colours', looks.dark !== looks.light && 0.299 * c[0] + 0.587 * c[1] + 0.114 * c[2] < 170, `${looks.light} / ${looks.dark}`);
+          await p.$eval('#tree', (t) => t.scrollIntoView());
+          await p.screenshot({ path: args.screenshot.replace(/\.png$/, '-loader-dark.png') });
+        }
+        check(`loader (${scheme}): no script errors`, l.errors.length === 0, l.errors.join('; '));
+        await ctx.close();
+      }
+    });
+  }
+
   if (args['big-report']) {
     await step('big report', async () => {
       const bytes = statSync(args['big-report']).size;

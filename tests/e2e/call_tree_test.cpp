@@ -4,6 +4,7 @@
 #include <boost/json.hpp>
 #include <boost/test/unit_test.hpp>
 
+#include <algorithm>
 #include <numeric>
 #include <string>
 #include <vector>
@@ -277,6 +278,106 @@ BOOST_AUTO_TEST_CASE(summaries_and_merge_give_the_same_tree) {
   BOOST_TEST(from_traces.at("nodes").to_number<int>() > 100);
   BOOST_TEST((report_json(dir + "/c.tdsum.json", dir + "/t.tdsum.json").at("call_tree") == from_traces));
   BOOST_TEST((report_json(dir + "/c.tdsum.json", dir + "/tm.tdsum.json").at("call_tree") == from_traces));
+}
+
+namespace {
+
+// The page's call-tree data (#tree-data, src/output/html/tree.cpp) of `tracediff C T`.
+json::object page_tree(const std::string& control, const std::string& test, const std::string& tag) {
+  const auto html = temp_dir(tag) + "/r.html";
+  BOOST_REQUIRE_EQUAL(run_cli({control, test, "-o", html, "-q"}).exit_code, 0);
+  const auto page = read_file(html);
+  const std::string open = "<script type=\"application/json\" id=\"tree-data\">";
+  const auto at = page.find(open);
+  BOOST_REQUIRE(at != std::string::npos);
+  const auto from = at + open.size();
+  return parse_json(page.substr(from, page.find("</script>", from) - from)).as_object();
+}
+
+}  // namespace
+
+// Work that one side no longer does: a data loader on the main thread on control only,
+// one step a side (nothing testable, as across vendors). It keeps its place and width:
+// siblings are widest first by the larger side, so it leads the top level, and the page
+// has it with its time on control (issue #25).
+BOOST_AUTO_TEST_CASE(work_that_left_leads_and_keeps_its_width) {
+  const std::vector<std::string> common{"--steps", "1", "--layers", "2", "--ranks", "1"};
+  auto with = common;
+  with.insert(with.end(), {"--loader-on-main", "40"});
+  const auto c = tracegen("tree-loader-c", with);
+  const auto t = tracegen("tree-loader-t", common);
+  const std::string loader = "enumerate(DataLoader)#_SingleProcessDataLoaderIter.__next__";
+
+  const auto j = report_json(c, t);
+  const auto& top = j.at("call_tree").at("top").as_array();
+  BOOST_REQUIRE(!top.empty());
+  BOOST_TEST(top[0].at("name").as_string() == loader);
+  BOOST_TEST(num(top[0].as_object(), "control", "inclusive_us") > 35000);
+  BOOST_TEST(num(top[0].as_object(), "test", "inclusive_us") == 0);
+  BOOST_TEST(top[0].at("verdict").as_string() == "untestable");
+  // Every level widest first: the larger side's time (a GPU node's is its GPU time).
+  const auto width = [](const json::value& v) {
+    const auto& n = v.as_object();
+    return std::max(num(n, "control", "inclusive_us"), num(n, "test", "inclusive_us"));
+  };
+  std::size_t out_of_order = 0;
+  const auto ordered = [&](const json::array& level) {
+    for (std::size_t k = 1; k < level.size(); ++k) out_of_order += width(level[k]) > width(level[k - 1]) + 0.0015;
+  };
+  ordered(top);
+  std::vector<std::string> path;
+  walk(top, path, [&](const json::object& n, const std::vector<std::string>&) { ordered(n.at("children").as_array()); });
+  BOOST_TEST(out_of_order == 0u);
+
+  // The page: the loader and its children, with control's time and none on test, not
+  // testable (flame.js colours it by the raw change, hatched; tests/browser checks that).
+  const auto page = page_tree(c, t, "tree-loader-page");
+  const auto& names = page.at("names").as_array();
+  std::size_t found = 0;
+  for (const auto& v : page.at("nodes").as_array()) {
+    const auto& n = v.as_array();
+    if (names[static_cast<std::size_t>(n[1].to_number<std::int64_t>())].as_array()[0].as_string() != loader) continue;
+    ++found;
+    BOOST_TEST(n[0].to_number<std::int64_t>() == -1);  // top level
+    BOOST_TEST(n[3].to_number<double>() > 35e6);       // ns per step on control
+    BOOST_TEST(n[4].to_number<double>() == 0);
+    BOOST_TEST(n[11].to_number<int>() == 3);           // not testable
+  }
+  BOOST_TEST(found == 1u);
+  BOOST_TEST(page.at("nodes").as_array()[0].as_array()[0].to_number<int>() == -1);
+}
+
+// The JSON's call tree is the page's by default (the paths analysis chose to embed, each
+// with its ancestors), with a count of the rest; --json-full-tree writes every path.
+BOOST_AUTO_TEST_CASE(the_json_tree_is_bounded_as_the_page_unless_asked_for_all) {
+  const std::vector<std::string> common{"--steps", "2", "--layers", "1", "--ranks", "1", "--many-names", "5000"};
+  auto other = common;
+  other.insert(other.end(), {"--seed", "2"});
+  const auto c = tracegen("tree-bound-c", common);
+  const auto t = tracegen("tree-bound-t", other);
+  const auto count = [](const json::object& tree) {
+    std::size_t n = 0;
+    std::vector<std::string> path;
+    walk(tree.at("top").as_array(), path, [&](const json::object&, const std::vector<std::string>&) { ++n; });
+    return n;
+  };
+  const auto bounded = report_json(c, t).at("call_tree").as_object();
+  const auto nodes = bounded.at("nodes").to_number<std::size_t>();
+  const auto shown = bounded.at("shown").to_number<std::size_t>();
+  BOOST_TEST(nodes > 6000u);
+  BOOST_TEST(shown <= 4100u);
+  BOOST_TEST(count(bounded) == shown);
+  BOOST_TEST(bounded.at("left_out").to_number<std::size_t>() == nodes - shown);
+  const auto page = page_tree(c, t, "tree-bound-page");
+  BOOST_TEST(page.at("nodes").as_array().size() == shown);
+  BOOST_TEST(page.at("left_out").to_number<std::size_t>() == nodes - shown);
+
+  const auto full = report_json(c, t, {"--json-full-tree"}).at("call_tree").as_object();
+  BOOST_TEST(full.at("shown").to_number<std::size_t>() == nodes);
+  BOOST_TEST(full.at("left_out").to_number<std::size_t>() == 0u);
+  BOOST_TEST(count(full) == nodes);
+  // Without --json there is nothing to write it to.
+  BOOST_TEST(run_cli({c, t, "--json-full-tree", "--csv", "-"}).exit_code == 2);
 }
 
 BOOST_AUTO_TEST_SUITE_END()

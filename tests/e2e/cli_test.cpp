@@ -38,6 +38,33 @@ BOOST_AUTO_TEST_CASE(help_and_version_go_to_stdout) {
   BOOST_TEST(r.out.rfind("tracediff ", 0) == 0);
 }
 
+// CLI11's transformers into enums printed the enums' values (0, 1, 2) as raw bytes in
+// --help and in errors (issue #25): every line is text, and the choices are named.
+BOOST_AUTO_TEST_CASE(help_and_errors_have_no_control_bytes) {
+  const auto text_only = [](const std::string& s) {
+    return std::none_of(s.begin(), s.end(), [](char c) {
+      const auto u = static_cast<unsigned char>(c);
+      return (u < 0x20 && c != '\n') || u == 0x7f;
+    });
+  };
+  for (const auto& args : std::vector<std::vector<std::string>>{{"--help"}, {"summarize", "--help"}}) {
+    const auto r = run_cli(args);
+    BOOST_TEST(r.exit_code == 0);
+    BOOST_TEST(text_only(r.out), r.out);
+    BOOST_TEST(r.out.find("--launcher LEVEL:{innermost,module,outermost}") != std::string::npos, r.out);
+  }
+  BOOST_TEST(run_cli({"--help"}).out.find("--color WHEN:{always,auto,never}") != std::string::npos);
+  const auto dir = trace_dir("choices");
+  for (const auto& [flag, value] : std::vector<std::pair<std::string, std::string>>{{"--launcher", "bogus"},
+                                                                                   {"--color", "bogus"}}) {
+    const auto r = run_cli({dir, dir, flag, value});
+    BOOST_TEST(r.exit_code == 2);
+    BOOST_TEST(text_only(r.err), r.err);
+  }
+  // The values still work, --launcher in any case.
+  BOOST_TEST(run_cli({dir, dir, "--launcher", "Module", "--color", "never", "--csv", "-"}).exit_code == 0);
+}
+
 BOOST_AUTO_TEST_CASE(usage_errors_exit_2) {
   const auto dir = trace_dir("usage");
   for (const auto& args : std::vector<std::vector<std::string>>{

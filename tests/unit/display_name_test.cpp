@@ -181,6 +181,29 @@ BOOST_AUTO_TEST_CASE(simplify_is_linear_on_megabyte_names) {
   BOOST_TEST(simplify_name(names.back()).ends_with("T, int>"));
 }
 
+// Mangled names (some libraries launch kernels by them) read demangled, within bounds:
+// the demangler's work can grow exponentially with a hostile name (issue #25).
+BOOST_AUTO_TEST_CASE(mangled_names_are_shown_demangled_within_bounds) {
+  BOOST_TEST(demangle("_ZN5aiter4fmoeEPfi").value_or("") == "aiter::fmoe(float*, int)");
+  BOOST_TEST(simplify_name("_ZN5aiter4fmoeEPfi") == "aiter::fmoe");
+  BOOST_TEST(simplify_name("_ZN2at6native29vectorized_elementwise_kernelILi4ENS0_11FillFunctorIfEENS_6detail5ArrayIPcLi1EEEEEviT0_T1_") ==
+             "vectorized_elementwise_kernel<4, FillFunctor<float>, Array<char*, 1> >");
+  BOOST_TEST(!demangle("aiter::fmoe"));       // not mangled
+  BOOST_TEST(!demangle("_Znot a name"));      // not valid
+  BOOST_TEST(!demangle(std::string_view("_ZN5aiter4fmoeEPfi\0x", 20)));
+  // Past 1,024 bytes a name is not tried: shown as it is, in no time.
+  const auto named = [](std::size_t n) { return "_ZN5aiter" + std::to_string(n) + std::string(n, 'x') + "EPfi"; };
+  BOOST_TEST(named(1000).size() <= k_demangle_input);
+  BOOST_TEST(demangle(named(1000)).has_value());
+  BOOST_TEST(!demangle(named(1010)));
+  const std::string huge = "_Z" + std::string(1 << 20, 'S');
+  BOOST_TEST(seconds([&] { BOOST_TEST(simplify_name(huge) == huge); }) < 1.0);
+  // Labels shown together: demangled too, told apart where they differ.
+  const auto labels = distinct_labels({"_ZN5aiter4fmoeEPfi", "_ZN5aiter4fmoeEPdi"}, 60);
+  BOOST_TEST(labels[0] != labels[1]);
+  BOOST_TEST(labels[0].find("aiter::fmoe") != std::string::npos, labels[0]);
+}
+
 // ---- elide ----
 
 BOOST_AUTO_TEST_CASE(elide_keeps_head_and_tail) {

@@ -677,7 +677,14 @@ BOOST_AUTO_TEST_CASE(headline_groups_and_diagnostics_are_there) {
   BOOST_TEST(html.find(">846 ms<") != std::string::npos);           // test mean
   BOOST_TEST(html.find("+33.5 ms <span class=\"pct\">(+4.1%)") != std::string::npos);
   BOOST_TEST(html.find("<div class=\"card-verdict\">same within noise</div>") != std::string::npos);  // +4.1%
-  BOOST_TEST(html.find("1009-1014 (of 1009-1015)") != std::string::npos);
+  // Step numbers read as numbers, not counts (issue #25).
+  BOOST_TEST(html.find("Steps #1009\u2013#1014 (6 steps) of #1009\u2013#1015") != std::string::npos);
+  {
+    auto one = small_report();
+    one.test.iterations = {6};
+    one.test.available_iterations = {};
+    BOOST_TEST(render(one).find(">Step #6<") != std::string::npos);
+  }
   BOOST_TEST(html.find("Calls per step") != std::string::npos);
   BOOST_TEST(html.find("CPU operators, total") == std::string::npos);  // a sum of nested times means nothing
   BOOST_TEST(html.find("Ranks differ: control rank 3, test rank 1.") != std::string::npos);

@@ -153,6 +153,17 @@ BOOST_AUTO_TEST_CASE(markdown_escapes_labels_and_gate_details) {
   BOOST_TEST(md.find("- \xE2\x9C\x85 `deleted>0`: passed: 0 deleted") != std::string::npos, md);
 }
 
+// A long note is printed whole, never cut mid-word (issue #25: "…ut of the top lists").
+BOOST_AUTO_TEST_CASE(markdown_prints_notes_whole) {
+  auto r = hostile_report();
+  std::string note = "A note of many words";
+  while (note.size() < 900) note += ", and more words to say";
+  note += ", and its last words.";
+  r.notes.push_back(note);
+  const auto md = markdown(r);
+  BOOST_TEST(md.find("- " + note + "\n") != std::string::npos, md);
+}
+
 BOOST_AUTO_TEST_CASE(markdown_stays_under_65000_characters) {
   // 100k rows with 1 KB names, half new and half gone: every list is long.
   auto r = base_report();

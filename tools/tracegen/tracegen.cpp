@@ -95,6 +95,7 @@ struct Options {
   int64_t algo_swap_pct = -1;  // --algo-swap: the share of layers whose forward GEMM is another algorithm
   int64_t slow_step = -1;      // --slow-step: the step number that runs slow_ppm times slower
   int64_t slow_ppm = k_ppm;
+  int64_t loader_us = 0;    // --loader-on-main: 0, none
 };
 
 constexpr std::string_view k_usage = R"(usage: tracegen --out DIR [options]
@@ -181,6 +182,11 @@ Pathologies of real traces (none of them is on by default):
                             loop, forward only (no loss, backward or optimizer), each iteration
                             also a "step[DECODE bs=32]" user_annotation as long as its
                             ProfilerStep span
+  --loader-on-main MS       a single-process DataLoader on the main thread: each step opens with
+                            an "enumerate(DataLoader)#_SingleProcessDataLoaderIter.__next__"
+                            annotation of about MS ms (aten::stack, aten::pin_memory inside),
+                            before the input copy; leave it out on one side of a pair for work
+                            that left the main thread (default: none)
 
   --algo-swap PCT           the forward GEMMs of the first PCT% of layers run as another cuBLAS
                             algorithm (an xmma kernel of the same duration): two sides with other
@@ -359,6 +365,8 @@ Options parse_options(int argc, char** argv) {
       }
       o.shape_scale_op = std::string(name);
       o.shape_scale = parse_int(a, v.substr(eq + 1), 1, 64);
+    } else if (a == "--loader-on-main") {
+      o.loader_us = parse_int(a, v, 1, 100000) * 1000;
     } else if (a == "--many-names-from") {
       o.many_from = parse_int(a, v, 0, 1000000000);
     } else if (a == "--marker-loop") {
@@ -677,7 +685,7 @@ struct Dims {  // pre-rendered "Input Dims"/"Input type" args per layer size
 // values no other event uses), so that they never shift the draws of the rest.
 enum Region : uint64_t {
   R_STEP = 1, R_EXTRA, R_FWD, R_FWD_LAYER, R_LOSS, R_BWD_LAYER, R_COMM, R_TAIL, R_RANK,
-  R_PY, R_GRAPH, R_COMPILE, R_COMPILE_LAYER, R_MANY
+  R_PY, R_GRAPH, R_COMPILE, R_COMPILE_LAYER, R_MANY, R_LOADER
 };
 // Counter bases inside a region for options' extra launches.
 constexpr uint64_t k_slot_added = 0x8000;  // --add-kernel
@@ -770,6 +778,19 @@ class Sim {
   }
   void leaf(std::string_view name, int th, int64_t us, std::string_view extra = {}) {
     close(open(Kind::CpuOp, name, th, us, extra, -1, 0), 0);
+  }
+
+  // --loader-on-main: the batch collated and pinned on the main thread, as a
+  // DataLoader without workers does; the parts add up to the option's duration.
+  void loader_on_main() {
+    const int64_t us = m_o.loader_us;
+    const Scope next = ann("enumerate(DataLoader)#_SingleProcessDataLoaderIter.__next__", 0, us / 20, us / 20);
+    {
+      const Scope stack = op("aten::stack", 0, us / 10, us / 20);
+      leaf("aten::cat", 0, us * 3 / 10);
+    }
+    const Scope pin = op("aten::pin_memory", 0, us / 20, us / 20);
+    leaf("aten::copy_", 0, us * 7 / 20);
   }
 
   // --python-stack: Python frames, outermost first, open for the C++ scope's
@@ -1208,6 +1229,11 @@ void Sim::build_step(int i) {
   {
     const Scope step = ann(m_step_name, 0, 6, 4);
     const PyChain train_step(*this, 0, {{"train.py(48): train_step"}});
+    if (m_o.loader_us > 0) {
+      const SlotGuard keep(*this);
+      region(R_LOADER, 0);
+      loader_on_main();
+    }
     {  // input batch to the GPU
       const PyChain py(*this, 0,
                        {{k_tree_map}, {k_tree_map}, {k_tree_map}, {"train.py(25): <lambda>"},

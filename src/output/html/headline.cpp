@@ -32,6 +32,20 @@ std::string ranges(const std::vector<Int>& v) {
   return out;
 }
 
+// Step numbers, which read as counts when bare: "#6", "#1009–#1014", "#1, #3–#5".
+std::string step_numbers(const std::vector<std::int64_t>& v) {
+  std::string out;
+  for (std::size_t i = 0; i < v.size();) {
+    std::size_t j = i;
+    while (j + 1 < v.size() && v[j + 1] == v[j] + 1) ++j;
+    if (!out.empty()) out += ", ";
+    out += "#" + std::to_string(v[i]);
+    if (j > i) out += (j == i + 1 ? ", #" : "\xE2\x80\x93#") + std::to_string(v[j]);  // –
+    i = j + 1;
+  }
+  return out;
+}
+
 std::string join(const std::vector<std::string>& v, std::string_view sep) {
   std::string out;
   for (const auto& s : v) {
@@ -121,17 +135,21 @@ void add_headline(const DiffReport& r, data& ctx) {
       out += " (of " + ranges(s.available_ranks) + ")";
     return out;
   };
+  // "Step #6", "Steps #1009–#1014 (6 steps) of #1000–#1020".
   const auto iters = [](const SideSummary& s) {
     if (s.whole_trace) return std::string("whole trace (no ProfilerStep)");
-    std::string out = ranges(s.iterations);
+    if (s.iterations.empty()) return std::string();
+    const auto n = s.iterations.size();
+    std::string out = (n == 1 ? "Step " : "Steps ") + step_numbers(s.iterations);
+    if (n > 1) out += " (" + format_count(static_cast<std::int64_t>(n), false) + " steps)";
     if (!s.available_iterations.empty() && s.available_iterations != s.iterations)
-      out += " (of " + ranges(s.available_iterations) + ")";
+      out += " of " + step_numbers(s.available_iterations);
     return out;
   };
   add("Inputs", join(c.inputs, ", "), join(t.inputs, ", "));
   add("Files", files(c), files(t));
   add("Ranks", ranks(c), ranks(t));
-  add("Steps", iters(c), iters(t));
+  add("Steps compared", iters(c), iters(t));
   add("Steps timed", format_count(static_cast<std::int64_t>(c.step_times.steps.size()), false),
       format_count(static_cast<std::int64_t>(t.step_times.steps.size()), false));
   if (!c.warmup.empty() || !t.warmup.empty())
