@@ -31,6 +31,11 @@ constexpr FigureDef k_figures[] = {
      true, true, false, false},
     {"gpu_work", "GPU work launched", "kernels, memcpy, memset launched in the step, wherever they ran; streams add up",
      nullptr, true, true, false, false},
+    // Part of gpu_work, said apart: how much of the step the rows owe to no recorded launch.
+    {"gpu_unlaunched", "GPU work, launch not recorded",
+     "part of GPU work launched: no launch in the trace (graph replays, launches before the profiler started or on "
+     "threads it did not record), counted in the step its GPU start falls in",
+     &StepDetail::unlaunched_ns, true, true, false, true},
     {"gpu_idle", "GPU idle", "step time \xC3\x97 GPUs with work \xE2\x88\x92 GPU busy", &StepDetail::gpu_idle_ns,
      true, true, false, true},
     {"gpu_spill", "GPU work past the step's end", "launched in the step, still running after it ended",

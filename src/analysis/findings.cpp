@@ -11,6 +11,7 @@
 #include "analysis/decide.hpp"
 #include "analysis/embedded.hpp"
 #include "analysis/noise.hpp"
+#include "model/summary.hpp"
 #include "util/display_name.hpp"
 #include "util/format.hpp"
 #include "util/sanitize.hpp"
@@ -231,6 +232,27 @@ std::string odd_steps(const model::SideSummary& side) {
   return list;
 }
 
+// GPU work without a recorded launch: how much of each side's GPU work it is, and
+// where the rows keep it.
+void unlaunched_note(model::DiffReport& r) {
+  std::string shares;
+  for (const auto* side : {&r.control, &r.test}) {
+    const auto& m = side->step_mean;
+    const double work = static_cast<double>(m.kernel_ns) + static_cast<double>(m.comm_ns) +
+                        static_cast<double>(m.memcpy_ns) + static_cast<double>(m.memset_ns);
+    const double pct = work > 0 ? 100.0 * static_cast<double>(m.unlaunched_ns) / work : 0.0;
+    const auto whole = std::llround(pct);
+    const auto share = pct > 0 && whole == 0 ? std::string("under 1 %") : std::to_string(whole) + " %";
+    const auto amount = m.unlaunched_ns ? " (" + ms(static_cast<double>(m.unlaunched_ns)) + " per " + r.unit + ")" : "";
+    shares += (shares.empty() ? share + " of GPU work launched" : ", " + share) + " on " + side->label + amount;
+  }
+  if (r.control.step_mean.unlaunched_ns == 0 && r.test.step_mean.unlaunched_ns == 0) return;
+  r.notes.push_back("GPU work whose launch is not in the trace (graph replays, launches before the profiler started "
+                    "or on threads it did not record): " + shares + ". It is counted in the " + r.unit +
+                    " its GPU start falls in: in its rows, its families and GPU work launched, under the launcher \"" +
+                    std::string(model::k_unrecorded_launcher) + " stream S\".");
+}
+
 void notes(model::DiffReport& r) {
   if (const auto renamed = r.top_regressions.renamed + r.top_improvements.renamed) {
     std::set<std::string> families;
@@ -313,6 +335,7 @@ void notes(model::DiffReport& r) {
                       format_count(static_cast<std::int64_t>(tree.control_folded), false) + " folded on " +
                       r.control.label + ", " + format_count(static_cast<std::int64_t>(tree.test_folded), false) +
                       " on " + r.test.label + ", counted per trace).");
+  unlaunched_note(r);
   const bool c = queue_backs_up(r.control), t = queue_backs_up(r.test);
   r.queue_backs_up = c || t;
   for (const auto* side : {&r.control, &r.test}) {

@@ -135,6 +135,9 @@ struct StepDetail {
   std::int64_t memset_ns = 0;
   std::int64_t cpu_self_ns = 0;    // CPU operators' self time (cpu_op events, ProfilerStep spans left out)
   std::int64_t runtime_ns = 0;     // CUDA runtime/driver calls
+  // GPU work whose launch the trace lacks (graph replays, launches before the profiler
+  // started or on unrecorded threads): part of the four kinds above, placed by its GPU start.
+  std::int64_t unlaunched_ns = 0;
 };
 
 struct RankDetail {
