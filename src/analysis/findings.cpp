@@ -20,11 +20,8 @@ namespace tracediff::analysis::detail {
 
 namespace {
 
-std::string unit_of(const model::DiffReport& r) {
-  if (r.control.whole_trace && r.test.whole_trace) return "trace";
-  if (r.control.whole_trace || r.test.whole_trace) return "unit";
-  return "step";
-}
+// Both sides have steps or neither has (compare_summaries refuses a mix).
+std::string unit_of(const model::DiffReport& r) { return r.control.whole_trace ? "trace" : "step"; }
 
 std::string side_label(const model::SideSummary& s, const char* fallback) {
   return s.label.empty() ? fallback : s.label;
@@ -232,6 +229,23 @@ std::string odd_steps(const model::SideSummary& side) {
   return list;
 }
 
+// Both sides compare the same files, ranks and steps (each step's span, so that two
+// step markers over one file differ): ranks 0-3 against 4-7 of one directory do not.
+bool same_traces(const model::DiffReport& r) {
+  const auto& c = r.control;
+  const auto& t = r.test;
+  if (c.files.empty() || c.files.size() != t.files.size() || c.ranks != t.ranks || c.iterations != t.iterations)
+    return false;
+  for (std::size_t i = 0; i < c.files.size(); ++i)
+    if (c.files[i].path != t.files[i].path) return false;
+  const auto& cs = c.step_times.steps;
+  const auto& ts = t.step_times.steps;
+  if (cs.size() != ts.size()) return false;
+  for (std::size_t i = 0; i < cs.size(); ++i)
+    if (cs[i].rank != ts[i].rank || cs[i].step != ts[i].step || cs[i].dur_ns != ts[i].dur_ns) return false;
+  return true;
+}
+
 // GPU work without a recorded launch: how much of each side's GPU work it is, and
 // where the rows keep it.
 void unlaunched_note(model::DiffReport& r) {
@@ -268,15 +282,11 @@ void notes(model::DiffReport& r) {
                       "): the same work under other names (another library or vendor). They are left out of the "
                       "top lists; the kernel families say how that work's time changed.");
   }
-  const bool same_inputs = !r.control.inputs.empty() && r.control.inputs == r.test.inputs;
+  const bool same_inputs = same_traces(r);
   if (same_inputs)
     r.notes.push_back("Both sides are the same traces: nothing can differ but the reading of them.");
   if (r.control.whole_trace && r.test.whole_trace)
     r.notes.push_back("Neither side has ProfilerStep: each trace is compared whole, figures are per trace.");
-  else
-    for (const auto* side : {&r.control, &r.test})
-      if (side->whole_trace)
-        r.notes.push_back(side->label + " has no ProfilerStep: its traces are compared whole.");
   // A side of one trace without a rank is rank 0: said once, not as a warning.
   std::vector<const model::SideSummary*> unranked;
   for (const auto* side : {&r.control, &r.test})

@@ -118,3 +118,76 @@ BOOST_AUTO_TEST_CASE(summaries_carry_it) {
 }
 
 BOOST_AUTO_TEST_SUITE_END()
+
+BOOST_AUTO_TEST_SUITE(rank_subsets)
+
+// Ranks 0-3 against ranks 4-7 of one directory: not the same traces; the same
+// directory with the same ranks and steps is.
+BOOST_AUTO_TEST_CASE(same_traces_only_for_same_files_ranks_and_steps) {
+  const auto d = tracegen("sub-8", {"--ranks", "8", "--steps", "6", "--layers", "1"});
+  const auto halves = report_json(d, d, {"--control-rank", "0,1,2,3", "--test-rank", "4,5,6,7"});
+  BOOST_TEST(!has_note(halves, "same traces"));
+  BOOST_TEST(has_note(report_json(d, d), "same traces"));
+  BOOST_TEST(!has_note(report_json(d, d, {"--control-iteration", "1-3", "--test-iteration", "4-6"}), "same traces"));
+}
+
+// A rank on one side only: its row has no difference (null), not a -100 %.
+BOOST_AUTO_TEST_CASE(a_rank_on_one_side_has_no_difference) {
+  const auto d = tracegen("sub-3", {"--ranks", "3", "--steps", "6", "--layers", "1"});
+  const auto j = report_json(d, d, {"--control-rank", "0,1", "--test-rank", "0,1,2"});
+  const auto& rows = j.at("ranks").at("rows").as_array();
+  BOOST_REQUIRE(rows.size() == 3u);
+  const auto& last = rows[2].as_object();
+  BOOST_TEST(last.at("control_rank").is_null());
+  BOOST_TEST(last.at("test_rank").as_int64() == 2);
+  for (const char* figure : {"step_time", "gpu_busy"}) {
+    const auto& f = last.at(figure).as_object();
+    BOOST_TEST(f.at("control").is_null(), figure);
+    BOOST_TEST(!f.at("test").is_null(), figure);
+    BOOST_TEST(f.at("diff").is_null(), figure);
+    BOOST_TEST(f.at("diff_pct").is_null(), figure);
+    BOOST_TEST(f.at("verdict").as_string() == "untestable", figure);
+  }
+  BOOST_TEST(!rows[0].at("step_time").at("diff").is_null());
+}
+
+// A warning of rank 5's file, read by both sides of one directory, is Test's: Test
+// compares rank 5, Control does not; it is counted once.
+BOOST_AUTO_TEST_CASE(warnings_name_the_side_that_compares_the_file) {
+  const auto d = tracegen("sub-warn", {"--ranks", "8", "--steps", "6", "--layers", "1"});
+  const auto path = d + "/rank5.pt.trace.json";
+  const auto whole = read_file(path);
+  write_file(path, whole.substr(0, whole.size() * 3 / 4));  // cut inside traceEvents
+  for (const auto& [control_ranks, test_ranks, side] :
+       {std::tuple{"0,1,2,3", "4,5,6,7", "Test"}, std::tuple{"4,5,6,7", "0,1,2,3", "Control"}}) {
+    const auto j = report_json(d, d, {"--control-rank", control_ranks, "--test-rank", test_ranks});
+    BOOST_TEST(j.at("diagnostics").at("counts").at("file_truncated").as_int64() == 1);
+    std::size_t found = 0;
+    for (const auto& s : j.at("diagnostics").at("samples").as_array())
+      if (s.at("kind").as_string() == "file_truncated") {
+        ++found;
+        BOOST_TEST(s.at("side").as_string() == side);
+        BOOST_TEST(std::string(s.at("file").as_string()).find("rank5") != std::string::npos);
+      }
+    BOOST_TEST(found == 1u);
+  }
+}
+
+// A whole trace against steps: refused, with what to do, exit 1.
+BOOST_AUTO_TEST_CASE(whole_trace_against_steps_is_refused) {
+  const auto whole = tracegen("mix-whole", {"--ranks", "1", "--steps", "4", "--no-profiler-step"});
+  const auto stepped = tracegen("mix-steps", {"--ranks", "1", "--steps", "4"});
+  for (const auto& [c, t, option] : {std::tuple{whole, stepped, "--control-step-marker"},
+                                     std::tuple{stepped, whole, "--test-step-marker"}}) {
+    const auto r = run_cli({c, t, "--json", "-"});
+    BOOST_TEST(r.exit_code == 1, r.err);
+    BOOST_TEST(r.out.empty());
+    BOOST_TEST(r.err.find("per-step figures cannot be compared with whole traces") != std::string::npos, r.err);
+    BOOST_TEST(r.err.find(option) != std::string::npos, r.err);
+  }
+  // The fix it names: a marker gives the whole side its steps.
+  const auto fixed = run_cli({whole, stepped, "--control-step-marker", "Optimizer.step", "--json", "-"});
+  BOOST_TEST(fixed.exit_code == 0, fixed.err);
+}
+
+BOOST_AUTO_TEST_SUITE_END()

@@ -136,11 +136,13 @@ BOOST_AUTO_TEST_CASE(traces_without_steps_are_compared_whole) {
   BOOST_TEST(r.control.whole_trace);
   BOOST_TEST(r.rows.size() == 2u);
   BOOST_TEST(r.unit == "trace");
-  // Both sides compared whole; one trace a side without a rank (rank 0, said once); not testable.
-  BOOST_REQUIRE(r.notes.size() == 3u);
-  BOOST_TEST(r.notes[0].find("compared whole, figures are per trace") != std::string::npos);
-  BOOST_TEST(r.notes[1] == "Each side is one trace without a rank: both are taken as rank 0.");
-  BOOST_TEST(r.notes[2].find("Not testable") == 0u);
+  // The same traces; both sides compared whole; one trace a side without a rank (rank 0,
+  // said once); not testable.
+  BOOST_REQUIRE(r.notes.size() == 4u);
+  BOOST_TEST(r.notes[0].find("Both sides are the same traces") == 0u);
+  BOOST_TEST(r.notes[1].find("compared whole, figures are per trace") != std::string::npos);
+  BOOST_TEST(r.notes[2] == "Each side is one trace without a rank: both are taken as rank 0.");
+  BOOST_TEST(r.notes[3].find("Not testable") == 0u);
   const auto h = set_of("Control", {trace({ev("cpu_op", "a", 1, 1, 0, 10)})}, true);
   analysis::CompareOptions hta;
   hta.hta_compat = true;  // HTA refuses such traces
