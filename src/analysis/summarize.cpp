@@ -715,8 +715,7 @@ model::FileSummary summarize_file(const model::TraceFile& f, const SummarizeOpti
       if (l < 0) {
         who = launcher_id(e.tid, k_stream_key, {});
         detail::add_sat(d.unlaunched_ns, e.dur_ns);
-      }
-      else if (nesting.launcher[static_cast<std::size_t>(l)] == ~0u) who = launcher_id(~0u, ~0u, "(no enclosing operator)");
+      } else if (nesting.launcher[static_cast<std::size_t>(l)] == ~0u) who = launcher_id(~0u, ~0u, "(no enclosing operator)");
       else {
         const auto& by = ev[nesting.launcher[static_cast<std::size_t>(l)]];
         who = launcher_id(by.name, by.shape, {});

@@ -196,12 +196,6 @@ struct Reader {
       if (!f.has_steps) fail("step_marker in a file without steps (has_steps false)");
     }
     f.diagnostics = diagnostics(at(o, "diagnostics"));
-    // Version 3 left GPU work without a recorded launch out of the rows: a file with
-    // such work would compare unlike its traces.
-    if (version < 4 && f.diagnostics.count(model::DiagId::event_gpu_unlinked))
-      throw Fatal(path + ": summary schema version " + std::to_string(version) + " of " + f.path +
-                  ", which has GPU work without a recorded launch: this tracediff counts that work in the rows "
-                  "(version 4); summarize the traces again");
     item = "key";
     item_no = 0;
     for (const auto& k : array(at(o, "keys"), "keys")) {
@@ -214,6 +208,14 @@ struct Reader {
     }
     item = nullptr;
     f.launchers = strings(at(o, "launchers"), "launchers");
+    // Version 3 left GPU work without a recorded launch out of the rows (or, placed by a
+    // GPU-side step span, under "(launch not in trace)"): a file with such work would
+    // compare unlike its traces.
+    if (version < 4 && (f.diagnostics.count(model::DiagId::event_gpu_unlinked) ||
+                        std::find(f.launchers.begin(), f.launchers.end(), "(launch not in trace)") != f.launchers.end()))
+      throw Fatal(path + ": summary schema version " + std::to_string(version) + " of " + f.path +
+                  ", which has GPU work without a recorded launch: this tracediff counts that work in the rows "
+                  "(version 4); summarize the traces again");
     if (const auto* ls = o.if_contains("launcher_shapes")) {  // --by-shape only
       f.launcher_shapes = strings(*ls, "launcher_shapes");
       if (f.launcher_shapes.size() != f.launchers.size())
