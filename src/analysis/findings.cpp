@@ -261,10 +261,11 @@ void unlaunched_note(model::DiffReport& r) {
     shares += (shares.empty() ? share + " of GPU work launched" : ", " + share) + " on " + side->label + amount;
   }
   if (r.control.step_mean.unlaunched_ns == 0 && r.test.step_mean.unlaunched_ns == 0) return;
-  r.notes.push_back("GPU work whose launch is not in the trace (graph replays, launches before the profiler started "
-                    "or on threads it did not record): " + shares + ". It is counted in the " + r.unit +
-                    " its GPU start falls in: in its rows, its families and GPU work launched, under the launcher \"" +
-                    std::string(model::k_unrecorded_launcher) + " stream S\".");
+  // Short: the Markdown elides notes past 300 characters.
+  r.notes.push_back("GPU work without a recorded launch (graph replays, launches outside the profiled window or "
+                    "threads): " + shares + ". Kept in its rows and families under \"" +
+                    std::string(model::k_unrecorded_launcher) + " stream S\", in the " + r.unit +
+                    " its GPU start falls in.");
 }
 
 void notes(model::DiffReport& r) {
