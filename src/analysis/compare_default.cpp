@@ -18,6 +18,7 @@
 #include "analysis/name_match.hpp"
 #include "analysis/noise.hpp"
 #include "analysis/short_name.hpp"
+#include "util/errors.hpp"
 
 namespace tracediff::analysis {
 
@@ -367,10 +368,55 @@ void launchers(const SideData& c, const SideData& t, const NoiseRule& rule, mode
   });
 }
 
+// A file's own warnings go to the side that compares its rank (to both when both do);
+// a file that neither compares, to the side that read it (Control when both did), so
+// that ranks 0-3 against ranks 4-7 of one directory file rank 5's under Test only.
+void merge_diagnostics(model::DiffReport& report, const model::SetSummary& control, const model::SetSummary& test) {
+  const auto compares = [](const model::SideSummary& side, const model::FileSummary& f) {
+    return std::find(side.ranks.begin(), side.ranks.end(), f.rank) != side.ranks.end();
+  };
+  const auto compared_in = [&](const model::SetSummary& set, const model::SideSummary& side, const std::string& path) {
+    return std::any_of(set.files.begin(), set.files.end(),
+                       [&](const model::FileSummary& g) { return g.path == path && compares(side, g); });
+  };
+  const auto read_by = [](const model::SetSummary& set, const std::string& path) {
+    return std::any_of(set.files.begin(), set.files.end(), [&](const model::FileSummary& g) { return g.path == path; });
+  };
+  for (const auto* set : {&control, &test}) {
+    const bool is_control = set == &control;
+    const auto& side = is_control ? report.control : report.test;
+    const auto& other_set = is_control ? test : control;
+    const auto& other = is_control ? report.test : report.control;
+    report.diagnostics.merge(set->diagnostics, side.label);
+    for (const auto& f : set->files)
+      if (compares(side, f) || (!compared_in(other_set, other, f.path) && (is_control || !read_by(control, f.path))))
+        report.diagnostics.merge(f.diagnostics, side.label);
+  }
+}
+
+// Steps on one side and whole traces on the other: a trace holds many steps, so its
+// figures against per-step ones would read as changes of every row. Refused: the
+// whole side can be given steps (--step-marker), which compares like with like.
+void check_same_unit(const model::SetSummary& control, const model::SetSummary& test) {
+  const auto stepped = [](const model::SetSummary& s) {
+    return std::any_of(s.files.begin(), s.files.end(), [](const model::FileSummary& f) { return f.has_steps; });
+  };
+  if (stepped(control) == stepped(test)) return;
+  const auto name = [](const model::SetSummary& s, const char* fallback) { return s.label.empty() ? fallback : s.label; };
+  const bool c = stepped(control);
+  const std::string with = c ? name(control, "Control") : name(test, "Test");
+  const std::string without = c ? name(test, "Test") : name(control, "Control");
+  throw Fatal(with + " has steps (ProfilerStep or a step marker) and " + without +
+              " has none: per-step figures cannot be compared with whole traces. Give " + without +
+              " steps with --" + (c ? "test" : "control") +
+              "-step-marker REGEX (README \"Step markers\"), or compare traces of the same kind.");
+}
+
 }  // namespace
 
 model::DiffReport compare_summaries(const model::SetSummary& control, const model::SetSummary& test,
                                     const CompareOptions& options) {
+  check_same_unit(control, test);
   model::DiffReport report;
   report.min_change_pct = options.min_change_pct;
   report.min_change_us = options.min_change_us;
@@ -444,11 +490,7 @@ model::DiffReport compare_summaries(const model::SetSummary& control, const mode
   detail::finish_report(report, options);
   detail::decide(report, options);
 
-  for (const auto* set : {&control, &test}) {
-    const auto& side = set == &control ? report.control.label : report.test.label;
-    report.diagnostics.merge(set->diagnostics, side);
-    for (const auto& f : set->files) report.diagnostics.merge(f.diagnostics, side);
-  }
+  merge_diagnostics(report, control, test);
   return report;
 }
 

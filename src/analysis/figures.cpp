@@ -31,6 +31,11 @@ constexpr FigureDef k_figures[] = {
      true, true, false, false},
     {"gpu_work", "GPU work launched", "kernels, memcpy, memset launched in the step, wherever they ran; streams add up",
      nullptr, true, true, false, false},
+    // Part of gpu_work, said apart: how much of the step the rows owe to no recorded launch.
+    {"gpu_unlaunched", "GPU work, launch not recorded",
+     "part of GPU work launched: no launch in the trace (graph replays, launches before the profiler started or on "
+     "threads it did not record), counted in the step its GPU start falls in",
+     &StepDetail::unlaunched_ns, true, true, false, true},
     {"gpu_idle", "GPU idle", "step time \xC3\x97 GPUs with work \xE2\x88\x92 GPU busy", &StepDetail::gpu_idle_ns,
      true, true, false, true},
     {"gpu_spill", "GPU work past the step's end", "launched in the step, still running after it ended",
@@ -85,9 +90,9 @@ void figures(model::DiffReport& r, const NoiseRule& rule) {
         for (auto at = text->find("step"); at != std::string::npos; at = text->find("step", at + r.unit.size()))
           text->replace(at, 4, r.unit);
     }
-    if (f.id == "step_time" && r.unit != "step") {
-      f.label = r.unit == "trace" ? "Trace time" : "Time per unit";
-      f.note = r.unit == "trace" ? "first to last host event of each trace" : "a step, or a whole trace";
+    if (f.id == "step_time" && r.unit == "trace") {
+      f.label = "Trace time";
+      f.note = "first to last host event of each trace";
     }
     f.value = compare_samples(samples(c.step_details, def.field), samples(t.step_details, def.field), rule);
     if (def.headline) r.headline.push_back(f);
@@ -130,7 +135,14 @@ void ranks(model::DiffReport& r, const NoiseRule& rule) {
     row.gpu_busy = compare_samples(a ? of_rank(r.control.step_details, a->rank, &StepDetail::gpu_busy_ns) : std::vector<double>{},
                                    b ? of_rank(r.test.step_details, b->rank, &StepDetail::gpu_busy_ns) : std::vector<double>{},
                                    rule);
-    if (!a || !b) row.step_time.verdict = row.gpu_busy.verdict = model::Verdict::untestable;
+    for (auto* v : {&row.step_time, &row.gpu_busy})
+      if (!a || !b) {
+        v->verdict = model::Verdict::untestable;
+        v->significant = false;
+        v->pct.reset();
+        v->control_missing = !a;
+        v->test_missing = !b;
+      }
     if (a && b && row.step_time.significant && row.step_time.pct && std::fabs(*row.step_time.pct) > best) {
       best = std::fabs(*row.step_time.pct);
       best_row = r.rank_rows.size();

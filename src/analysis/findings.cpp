@@ -11,6 +11,7 @@
 #include "analysis/decide.hpp"
 #include "analysis/embedded.hpp"
 #include "analysis/noise.hpp"
+#include "model/summary.hpp"
 #include "util/display_name.hpp"
 #include "util/format.hpp"
 #include "util/sanitize.hpp"
@@ -19,11 +20,8 @@ namespace tracediff::analysis::detail {
 
 namespace {
 
-std::string unit_of(const model::DiffReport& r) {
-  if (r.control.whole_trace && r.test.whole_trace) return "trace";
-  if (r.control.whole_trace || r.test.whole_trace) return "unit";
-  return "step";
-}
+// Both sides have steps or neither has (compare_summaries refuses a mix).
+std::string unit_of(const model::DiffReport& r) { return r.control.whole_trace ? "trace" : "step"; }
 
 std::string side_label(const model::SideSummary& s, const char* fallback) {
   return s.label.empty() ? fallback : s.label;
@@ -265,6 +263,45 @@ std::string odd_steps(const model::SideSummary& side) {
   return list;
 }
 
+// Both sides compare the same files, ranks and steps (each step's span, so that two
+// step markers over one file differ): ranks 0-3 against 4-7 of one directory do not.
+bool same_traces(const model::DiffReport& r) {
+  const auto& c = r.control;
+  const auto& t = r.test;
+  if (c.files.empty() || c.files.size() != t.files.size() || c.ranks != t.ranks || c.iterations != t.iterations)
+    return false;
+  for (std::size_t i = 0; i < c.files.size(); ++i)
+    if (c.files[i].path != t.files[i].path) return false;
+  const auto& cs = c.step_times.steps;
+  const auto& ts = t.step_times.steps;
+  if (cs.size() != ts.size()) return false;
+  for (std::size_t i = 0; i < cs.size(); ++i)
+    if (cs[i].rank != ts[i].rank || cs[i].step != ts[i].step || cs[i].dur_ns != ts[i].dur_ns) return false;
+  return true;
+}
+
+// GPU work without a recorded launch: how much of each side's GPU work it is, and
+// where the rows keep it.
+void unlaunched_note(model::DiffReport& r) {
+  std::string shares;
+  for (const auto* side : {&r.control, &r.test}) {
+    const auto& m = side->step_mean;
+    const double work = static_cast<double>(m.kernel_ns) + static_cast<double>(m.comm_ns) +
+                        static_cast<double>(m.memcpy_ns) + static_cast<double>(m.memset_ns);
+    const double pct = work > 0 ? 100.0 * static_cast<double>(m.unlaunched_ns) / work : 0.0;
+    const auto whole = std::llround(pct);
+    const auto share = pct > 0 && whole == 0 ? std::string("under 1 %") : std::to_string(whole) + " %";
+    const auto amount = m.unlaunched_ns ? " (" + ms(static_cast<double>(m.unlaunched_ns)) + " per " + r.unit + ")" : "";
+    shares += (shares.empty() ? share + " of GPU work launched" : ", " + share) + " on " + side->label + amount;
+  }
+  if (r.control.step_mean.unlaunched_ns == 0 && r.test.step_mean.unlaunched_ns == 0) return;
+  // Short: the Markdown elides notes past 300 characters.
+  r.notes.push_back("GPU work without a recorded launch (graph replays, launches outside the profiled window or "
+                    "threads): " + shares + ". Kept in its rows and families under \"" +
+                    std::string(model::k_unrecorded_launcher) + " stream S\", in the " + r.unit +
+                    " its GPU start falls in.");
+}
+
 void notes(model::DiffReport& r) {
   if (const auto renamed = r.top_regressions.renamed + r.top_improvements.renamed) {
     std::set<std::string> families;
@@ -312,15 +349,11 @@ void notes(model::DiffReport& r) {
                       format_count(static_cast<std::int64_t>(r.control.profiler_events), false) + " host events on " +
                       r.control.label + ", " + format_count(static_cast<std::int64_t>(r.test.profiler_events), false) +
                       " on " + r.test.label + ".");
-  const bool same_inputs = !r.control.inputs.empty() && r.control.inputs == r.test.inputs;
+  const bool same_inputs = same_traces(r);
   if (same_inputs)
     r.notes.push_back("Both sides are the same traces: nothing can differ but the reading of them.");
   if (r.control.whole_trace && r.test.whole_trace)
     r.notes.push_back("Neither side has ProfilerStep: each trace is compared whole, figures are per trace.");
-  else
-    for (const auto* side : {&r.control, &r.test})
-      if (side->whole_trace)
-        r.notes.push_back(side->label + " has no ProfilerStep: its traces are compared whole.");
   // A side of one trace without a rank is rank 0: said once, not as a warning.
   std::vector<const model::SideSummary*> unranked;
   for (const auto* side : {&r.control, &r.test})
@@ -379,6 +412,7 @@ void notes(model::DiffReport& r) {
                       format_count(static_cast<std::int64_t>(tree.control_folded), false) + " folded on " +
                       r.control.label + ", " + format_count(static_cast<std::int64_t>(tree.test_folded), false) +
                       " on " + r.test.label + ", counted per trace).");
+  unlaunched_note(r);
   const bool c = queue_backs_up(r.control), t = queue_backs_up(r.test);
   r.queue_backs_up = c || t;
   for (const auto* side : {&r.control, &r.test}) {

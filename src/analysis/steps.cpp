@@ -163,6 +163,7 @@ FileSteps assign_steps(const model::TraceFile& file, const LaunchIndex& launches
   FileSteps out{.host_steps = {},
                 .iteration = std::pmr::vector<std::int64_t>(memory),
                 .gpu_unlinked = 0,
+                .gpu_unplaced = 0,
                 .marker = MarkerOutcome::not_given,
                 .marker_matches = 0,
                 .marker_gave_up = 0,
@@ -228,11 +229,19 @@ FileSteps assign_steps(const model::TraceFile& file, const LaunchIndex& launches
         continue;
       }
     }
+    if (model::is_gpu_work(e.kind)) ++out.gpu_unlinked;
     if (auto it = device.find(e.pid); it != device.end()) {
       out.iteration[i] = find_step(it->second, e.ts_ns);
       if (out.iteration[i] != k_no_step) continue;
     }
-    if (model::is_gpu_work(e.kind)) ++out.gpu_unlinked;
+    // GPU work without its launch (a graph replay, a launch before the profiler started
+    // or on a thread it did not record) still ran: it belongs to the host step its GPU
+    // start falls in, as GPU busy counts it. Work launched late in a step and started
+    // in the next counts in the next (work with a launch counts where it was launched).
+    if (model::is_gpu_work(e.kind)) {
+      out.iteration[i] = find_step(any_pid, e.ts_ns);
+      if (out.iteration[i] == k_no_step) ++out.gpu_unplaced;
+    }
   }
   return out;
 }

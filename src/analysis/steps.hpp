@@ -56,6 +56,7 @@ struct FileSteps {
   std::vector<StepWindow> host_steps;        // CPU-side step spans (ProfilerStep or marker), by start
   std::pmr::vector<std::int64_t> iteration;  // per event; k_no_step when none
   std::uint64_t gpu_unlinked = 0;            // GPU events whose launch is missing
+  std::uint64_t gpu_unplaced = 0;            // of those, the ones outside every step
   MarkerOutcome marker = MarkerOutcome::not_given;
   std::uint64_t marker_matches = 0;          // the outermost matching events
   std::uint64_t marker_gave_up = 0;          // names not matched: the engine gave up, or past k_max_give_ups

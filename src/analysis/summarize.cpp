@@ -674,11 +674,19 @@ model::FileSummary summarize_file(const model::TraceFile& f, const SummarizeOpti
 
   std::set<std::uint32_t> graph_launchers;  // launchers of graph replays
   // A launcher is an operator's name, and with --by-shape its shapes.
+  // GPU work without its launch: one launcher per stream (the GPU event's tid), keyed
+  // with a shape no pool id is.
+  constexpr std::uint32_t k_stream_key = ~1u;
   auto launcher_id = [&](std::uint32_t pool_id, std::uint32_t shape, std::string_view fallback) {
     const std::uint64_t key = (std::uint64_t{shape} << 32) | pool_id;
     if (auto it = launcher_index.find(key); it != launcher_index.end()) return it->second;
     const auto idx = static_cast<std::uint32_t>(s.launchers.size());
-    s.launchers.emplace_back(pool_id == ~0u || pool_id == ~1u ? std::string(fallback) : std::string(f.pool.get(pool_id)));
+    if (shape == k_stream_key) {
+      s.launchers.push_back(model::unrecorded_launcher(f.pool.get(pool_id)));
+      shape = ~0u;
+    } else {
+      s.launchers.emplace_back(pool_id == ~0u ? std::string(fallback) : std::string(f.pool.get(pool_id)));
+    }
     s.launcher_shapes.emplace_back(shape == ~0u ? std::string() : std::string(f.pool.get(shape)));
     shaped_launchers |= shape != ~0u;
     launcher_index[key] = idx;
@@ -736,8 +744,10 @@ model::FileSummary summarize_file(const model::TraceFile& f, const SummarizeOpti
       tc.count += 1;
       detail::add_sat(tc.total_ns, e.dur_ns);
       detail::add_sat(tc.self_ns, e.dur_ns);
-      if (l < 0) who = launcher_id(~1u, ~0u, "(launch not in trace)");
-      else if (nesting.launcher[static_cast<std::size_t>(l)] == ~0u) who = launcher_id(~0u, ~0u, "(no enclosing operator)");
+      if (l < 0) {
+        who = launcher_id(e.tid, k_stream_key, {});
+        detail::add_sat(d.unlaunched_ns, e.dur_ns);
+      } else if (nesting.launcher[static_cast<std::size_t>(l)] == ~0u) who = launcher_id(~0u, ~0u, "(no enclosing operator)");
       else {
         const auto& by = ev[nesting.launcher[static_cast<std::size_t>(l)]];
         who = launcher_id(by.name, by.shape, {});
@@ -803,7 +813,9 @@ model::FileSummary summarize_file(const model::TraceFile& f, const SummarizeOpti
                          outside);
   if (steps.gpu_unlinked)
     s.diagnostics.report(model::DiagId::event_gpu_unlinked, f.path, 0,
-                         std::to_string(steps.gpu_unlinked) + " GPU events without their launch", steps.gpu_unlinked);
+                         std::to_string(steps.gpu_unlinked) + " GPU events without their launch" +
+                             (steps.gpu_unplaced ? " (" + std::to_string(steps.gpu_unplaced) + " outside every step)" : ""),
+                         steps.gpu_unlinked);
   return s;
 }
 

@@ -42,6 +42,9 @@ struct Comparison {
   std::optional<double> pct;     // 100 (test - control) / control; nullopt when control is 0
   Verdict verdict = Verdict::same;
   bool significant = false;
+  // A side with no value at all (a rank on one side only), not a value of 0: no
+  // difference then (JSON null).
+  bool control_missing = false, test_missing = false;
   double diff() const { return test - control; }
   bool is_new() const { return control == 0 && test != 0; }
 };
@@ -166,6 +169,9 @@ struct StepDetail {
   std::int64_t memset_ns = 0;
   std::int64_t cpu_self_ns = 0;    // CPU operators' self time (cpu_op events, ProfilerStep spans left out)
   std::int64_t runtime_ns = 0;     // CUDA runtime/driver calls
+  // GPU work whose launch the trace lacks (graph replays, launches before the profiler
+  // started or on unrecorded threads): part of the four kinds above, placed by its GPU start.
+  std::int64_t unlaunched_ns = 0;
 };
 
 struct RankDetail {
@@ -425,7 +431,7 @@ struct DiffReport {
 
   // Decided once, shown by every writer (default mode; --hta-compat fills headline
   // with HTA's totals and the top lists by raw difference).
-  std::string unit = "step";            // what one per-step unit is: "step", "trace", or "unit" (mixed)
+  std::string unit = "step";            // what one per-step unit is: "step", or "trace" (no steps)
   std::vector<Figure> headline;         // what people read first
   std::vector<Figure> breakdown;        // where the step time went
   std::vector<Figure> counts;           // calls per step of CPU operators and GPU work (totals in --hta-compat)

@@ -25,7 +25,7 @@ void bound_durations(SetSummary& set) {
                                &StepDetail::comm_ns, &StepDetail::memcpy_ns,
                                &StepDetail::memset_ns, &StepDetail::cpu_self_ns,
                                &StepDetail::runtime_ns, &StepDetail::gpu_spill_ns,
-                               &StepDetail::host_busy_ns})
+                               &StepDetail::host_busy_ns, &StepDetail::unlaunched_ns})
         bound(st.detail.*field, clamped);
     for (auto& c : f.cells) {
       bound(c.total_ns, clamped);

@@ -20,7 +20,18 @@ namespace tracediff::model {
 // 2: inclusive time as the union of a name's nested occurrences; GPU busy within the
 // step window, spill and host busy; CUDA versions, graphs and compiled regions.
 // 3: the call tree (tree, tree_cells).
-constexpr int k_summary_schema_version = 3;
+// 4: GPU work without a recorded launch kept in its step's rows (a 13th step figure,
+// unlaunched_ns; launchers "(launch not recorded) stream S"). A version 3 file without
+// such work (no event_gpu_unlinked) reads as it is.
+constexpr int k_summary_schema_version = 4;
+
+// The launcher of GPU work whose launch the trace lacks, per stream: "(launch not
+// recorded) stream 7" (a tid of "7" or "stream 7").
+constexpr std::string_view k_unrecorded_launcher = "(launch not recorded)";
+inline std::string unrecorded_launcher(std::string_view stream) {
+  std::string out(k_unrecorded_launcher);
+  return out.append(stream.starts_with("stream ") ? " " : " stream ").append(stream);
+}
 
 constexpr std::int64_t k_whole_trace_step = -1;  // the one pseudo-step of a file without steps
 

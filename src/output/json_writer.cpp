@@ -109,8 +109,11 @@ void steps(std::ostream& out, const model::SideSummary& s) {
 // A judged figure's values, in µs: "control": .., "test": .., "diff": .., "diff_pct": ..,
 // "verdict": .., "significant": ..
 void comparison(std::ostream& out, const model::Comparison& v) {
-  out << "\"control\": " << us_decimal(v.control) << ", \"test\": " << us_decimal(v.test)
-      << ", \"diff\": " << us_decimal(v.diff()) << ", \"diff_pct\": " << pct_decimal(v.pct, "null")
+  const bool both = !v.control_missing && !v.test_missing;
+  out << "\"control\": " << (v.control_missing ? "null" : us_decimal(v.control))
+      << ", \"test\": " << (v.test_missing ? "null" : us_decimal(v.test))
+      << ", \"diff\": " << (both ? us_decimal(v.diff()) : "null")
+      << ", \"diff_pct\": " << pct_decimal(both ? v.pct : std::nullopt, "null")
       << ", \"verdict\": \"" << model::verdict_name(v.verdict) << "\", \"significant\": "
       << (v.significant ? "true" : "false");
 }

@@ -86,7 +86,7 @@ void write_summary(const model::SetSummary& s, std::ostream& out) {
       out << (i ? ", " : "") << '[' << f.steps[i].step << ", " << d.dur_ns << ", " << d.gpu_busy_ns << ", "
           << d.gpu_idle_ns << ", " << d.kernel_ns << ", " << d.comm_ns << ", " << d.memcpy_ns << ", "
           << d.memset_ns << ", " << d.cpu_self_ns << ", " << d.runtime_ns << ", " << d.gpu_spill_ns << ", "
-          << d.host_busy_ns << ']';
+          << d.host_busy_ns << ", " << d.unlaunched_ns << ']';
     }
     out << "],\n   \"cells\": [";
     for (std::size_t i = 0; i < f.cells.size(); ++i) {

@@ -38,6 +38,7 @@ struct Reader {
   std::size_t file_no = k_none;
   const char* item = nullptr;
   std::size_t item_no = 0;
+  std::int64_t version = model::k_summary_schema_version;
 
   [[noreturn]] void fail(const std::string& what) const {
     std::string where;
@@ -207,6 +208,14 @@ struct Reader {
     }
     item = nullptr;
     f.launchers = strings(at(o, "launchers"), "launchers");
+    // Version 3 left GPU work without a recorded launch out of the rows (or, placed by a
+    // GPU-side step span, under "(launch not in trace)"): a file with such work would
+    // compare unlike its traces.
+    if (version < 4 && (f.diagnostics.count(model::DiagId::event_gpu_unlinked) ||
+                        std::find(f.launchers.begin(), f.launchers.end(), "(launch not in trace)") != f.launchers.end()))
+      throw Fatal(path + ": summary schema version " + std::to_string(version) + " of " + f.path +
+                  ", which has GPU work without a recorded launch: this tracediff counts that work in the rows "
+                  "(version 4); summarize the traces again");
     if (const auto* ls = o.if_contains("launcher_shapes")) {  // --by-shape only
       f.launcher_shapes = strings(*ls, "launcher_shapes");
       if (f.launcher_shapes.size() != f.launchers.size())
@@ -226,7 +235,7 @@ struct Reader {
     item = "step";
     item_no = 0;
     for (const auto& s : array(at(o, "steps"), "steps")) {
-      const auto& t = tuple(s, 12, "step");
+      const auto& t = tuple(s, version < 4 ? 12 : 13, "step");
       model::StepSummary st;
       st.step = integer(t[0], "step number");
       if (!f.has_steps && st.step != model::k_whole_trace_step)
@@ -237,8 +246,8 @@ struct Reader {
       auto& d = st.detail;
       std::int64_t* fields[] = {&d.dur_ns,    &d.gpu_busy_ns, &d.gpu_idle_ns, &d.kernel_ns,
                                 &d.comm_ns,   &d.memcpy_ns,   &d.memset_ns,   &d.cpu_self_ns,
-                                &d.runtime_ns, &d.gpu_spill_ns, &d.host_busy_ns};
-      for (std::size_t i = 0; i < std::size(fields); ++i) *fields[i] = duration(t[i + 1], "step figure");
+                                &d.runtime_ns, &d.gpu_spill_ns, &d.host_busy_ns, &d.unlaunched_ns};
+      for (std::size_t i = 0; i + 1 < t.size(); ++i) *fields[i] = duration(t[i + 1], "step figure");
       f.steps.push_back(st);
       ++item_no;
     }
@@ -356,7 +365,8 @@ model::SetSummary read_summary_bytes(std::string_view bytes, const std::string& 
                 " is newer than this tracediff reads (" + std::to_string(model::k_summary_schema_version) +
                 "); upgrade tracediff or summarize again");
   if (version < 1) r.fail("schema_version " + std::to_string(version));
-  if (version < model::k_summary_schema_version)
+  r.version = version;
+  if (version < 3)
     throw Fatal(path + ": summary schema version " + std::to_string(version) +
                 " was written by an older tracediff; this one reads version " +
                 std::to_string(model::k_summary_schema_version) +

@@ -9,6 +9,7 @@
 
 #include <cmath>
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include "support/test_support.hpp"
@@ -224,27 +225,31 @@ BOOST_AUTO_TEST_CASE(invalid_pattern_is_a_usage_error_before_reading) {
 }
 
 // A marker that matches nothing in a file: a warning naming the file, then what the
-// file gives without it (ProfilerStep, else the whole trace).
+// file gives without it (ProfilerStep, else the whole trace). A whole side against a
+// stepped one is then refused (README "Step markers").
 BOOST_AUTO_TEST_CASE(marker_that_matches_nothing_warns_and_falls_back) {
   const auto plain = tracegen("marker-none", {"--ranks", "1", "--steps", "4", "--no-profiler-step"});
   const auto with_ps = tracegen("marker-none-ps", {"--ranks", "1", "--steps", "4"});
-  const auto r = run_cli({plain, with_ps, "--step-marker", "no such name", "--json", "-"});
-  BOOST_REQUIRE_MESSAGE(r.exit_code == 0, r.err);
-  for (const auto& dir : {plain, with_ps}) {
+  for (const auto& [dir, fallback, whole] : {std::tuple{plain, "it is compared whole", true},
+                                             std::tuple{with_ps, "its steps are its ProfilerStep spans", false}}) {
+    const auto r = run_cli({dir, dir, "--step-marker", "no such name", "--json", "-"});
+    BOOST_REQUIRE_MESSAGE(r.exit_code == 0, r.err);
     const bool warned =
         r.err.find(": " + dir + "/rank0.pt.trace.json: --step-marker 'no such name' matches no host event") !=
         std::string::npos;
     BOOST_TEST(warned, r.err);
+    BOOST_TEST(r.err.find("tracediff: warning: ") != std::string::npos, r.err);
+    BOOST_TEST(r.err.find(fallback) != std::string::npos, r.err);
+    const auto j = parse_json(r.out).as_object();
+    BOOST_TEST(j.at("control").at("whole_trace").as_bool() == whole);
+    BOOST_TEST(j.at("test").at("whole_trace").as_bool() == whole);
+    if (!whole) BOOST_TEST(j.at("test").at("step_time_us").at("count").to_number<int>() == 4);
+    BOOST_TEST(!j.at("control").as_object().contains("step_markers"));
+    BOOST_TEST(j.at("diagnostics").at("counts").at("step_marker_no_step").to_number<int>() == 2);  // each side's
   }
-  BOOST_TEST(r.err.find("tracediff: warning: ") != std::string::npos, r.err);
-  BOOST_TEST(r.err.find("it is compared whole") != std::string::npos, r.err);
-  BOOST_TEST(r.err.find("its steps are its ProfilerStep spans") != std::string::npos, r.err);
-  const auto j = parse_json(r.out).as_object();
-  BOOST_TEST(j.at("control").at("whole_trace").as_bool());
-  BOOST_TEST(!j.at("test").at("whole_trace").as_bool());
-  BOOST_TEST(j.at("test").at("step_time_us").at("count").to_number<int>() == 4);
-  BOOST_TEST(!j.at("control").as_object().contains("step_markers"));
-  BOOST_TEST(j.at("diagnostics").at("counts").at("step_marker_no_step").to_number<int>() == 2);
+  const auto mixed = run_cli({plain, with_ps, "--step-marker", "no such name", "--json", "-"});
+  BOOST_TEST(mixed.exit_code == 1, mixed.err);
+  BOOST_TEST(mixed.err.find("cannot be compared with whole traces") != std::string::npos, mixed.err);
 }
 
 // Nested matches: the outermost is the step (here a Python frame, with the same name

@@ -73,10 +73,10 @@ BOOST_AUTO_TEST_CASE(summaries_are_validated) {
   BOOST_REQUIRE(run_cli({"summarize", gen, "-o", dir + "/ok.tdsum.json", "-q"}).exit_code == 0);
   const auto ok = read_file(dir + "/ok.tdsum.json");
   auto newer = ok;
-  newer.replace(newer.find("\"schema_version\": 3"), 19, "\"schema_version\": 99");
+  newer.replace(newer.find("\"schema_version\": 4"), 19, "\"schema_version\": 99");
   write_file(dir + "/newer.tdsum.json", newer);
   auto older = ok;
-  older.replace(older.find("\"schema_version\": 3"), 19, "\"schema_version\": 2");
+  older.replace(older.find("\"schema_version\": 4"), 19, "\"schema_version\": 2");
   write_file(dir + "/older.tdsum.json", older);
   auto broken = ok;
   broken.replace(broken.find("\"cells\": [["), 11, "\"cells\": [[999999, 0, 1, 1, 1], [");

@@ -46,7 +46,8 @@ const std::string k_trace = trace({
     ev("cpu_op", "aten::mm", 1, 2, 120, 30),  // other thread, step 2
     ev("kernel", "gemm", 0, 7, 150, 40, 7),   // GPU time in step 2, launch in step 1
     ev("cpu_op", "late", 1, 1, 250, 5),       // after the last step
-    ev("kernel", "orphan", 0, 7, 160, 1, 99), // no launch record
+    ev("kernel", "orphan", 0, 7, 160, 1, 99), // no launch record: the step it ran in
+    ev("kernel", "stray", 0, 7, 260, 1, 98),  // no launch record, after the last step
 });
 
 }  // namespace
@@ -57,9 +58,10 @@ BOOST_AUTO_TEST_CASE(iterations_follow_process_and_launch) {
   const auto f = file_of(k_trace);
   const auto s = analysis::detail::assign_steps(f, analysis::detail::LaunchIndex(f));
   BOOST_TEST(s.host_steps.size() == 2u);
-  const std::vector<std::int64_t> expected = {1, 2, 1, 1, 2, 1, -1, -1};
+  const std::vector<std::int64_t> expected = {1, 2, 1, 1, 2, 1, -1, 2, -1};
   BOOST_TEST(s.iteration == expected, boost::test_tools::per_element());
-  BOOST_TEST(s.gpu_unlinked == 1u);
+  BOOST_TEST(s.gpu_unlinked == 2u);
+  BOOST_TEST(s.gpu_unplaced == 1u);
 }
 
 BOOST_AUTO_TEST_CASE(profiler_step_names) {
@@ -112,9 +114,10 @@ BOOST_AUTO_TEST_CASE(device_filter_and_category_key) {
   analysis::CompareOptions gpu;
   gpu.device = analysis::DeviceFilter::gpu;
   const auto r = analysis::compare_traces(control, control, gpu);
-  BOOST_REQUIRE(r.rows.size() == 1u);  // gemm; the orphan kernel has no step
+  // gemm, and the orphan that ran in step 2 (the stray after the last step has none).
+  BOOST_REQUIRE(r.rows.size() == 2u);
   BOOST_TEST(r.rows[0].category == "kernel");
-  BOOST_TEST(r.control.gpu_total.total_ns == 40000);
+  BOOST_TEST(r.control.gpu_total.total_ns == 41000);
 }
 
 BOOST_AUTO_TEST_CASE(unknown_selection_is_a_usage_error) {
@@ -133,11 +136,13 @@ BOOST_AUTO_TEST_CASE(traces_without_steps_are_compared_whole) {
   BOOST_TEST(r.control.whole_trace);
   BOOST_TEST(r.rows.size() == 2u);
   BOOST_TEST(r.unit == "trace");
-  // Both sides compared whole; one trace a side without a rank (rank 0, said once); not testable.
-  BOOST_REQUIRE(r.notes.size() == 3u);
-  BOOST_TEST(r.notes[0].find("compared whole, figures are per trace") != std::string::npos);
-  BOOST_TEST(r.notes[1] == "Each side is one trace without a rank: both are taken as rank 0.");
-  BOOST_TEST(r.notes[2].find("Not testable") == 0u);
+  // The same traces; both sides compared whole; one trace a side without a rank (rank 0,
+  // said once); not testable.
+  BOOST_REQUIRE(r.notes.size() == 4u);
+  BOOST_TEST(r.notes[0].find("Both sides are the same traces") == 0u);
+  BOOST_TEST(r.notes[1].find("compared whole, figures are per trace") != std::string::npos);
+  BOOST_TEST(r.notes[2] == "Each side is one trace without a rank: both are taken as rank 0.");
+  BOOST_TEST(r.notes[3].find("Not testable") == 0u);
   const auto h = set_of("Control", {trace({ev("cpu_op", "a", 1, 1, 0, 10)})}, true);
   analysis::CompareOptions hta;
   hta.hta_compat = true;  // HTA refuses such traces

@@ -63,6 +63,7 @@ struct Options {
   int64_t jitter_ppm = 0;  // +- this fraction of each duration
   std::vector<std::string> add_kernels;
   std::vector<std::string> drop_kernels;
+  std::vector<std::string> unlaunched_kernels;  // kernels written without their launch
   int extra_launches = 0;
   std::string prefix = "rank";
   // Pathologies of real traces; every default leaves the output as it was.
@@ -123,6 +124,10 @@ Identical arguments give byte-identical files.
   --jitter PCT              random +-PCT% noise on every duration (default 0)
   --add-kernel NAME         launch an extra kernel NAME from each layer's aten::add; repeatable
   --drop-kernel NAME        omit launches of kernels whose name contains NAME; repeatable
+  --unlaunched-kernel NAME  write kernels whose name contains NAME without their launch (the
+                            cudaLaunchKernel and its flow left out, the kernel kept with its
+                            correlation), as graph replays and launches on threads or before
+                            the window the profiler did not record look; repeatable
   --extra-launches N        N extra aten::add launches of the add kernel per step (default 0)
   --name-prefix P           file name prefix (default "rank")
 
@@ -310,6 +315,9 @@ Options parse_options(int argc, char** argv) {
       o.slowdowns.push_back({std::string(v.substr(0, eq)), f});
     } else if (a == "--jitter") {
       o.jitter_ppm = parse_ppm(a, v, 99) / 100;
+    } else if (a == "--unlaunched-kernel") {
+      if (v.empty()) throw UsageError{"--unlaunched-kernel: empty name"};
+      o.unlaunched_kernels.emplace_back(v);
     } else if (a == "--add-kernel" || a == "--drop-kernel") {
       if (v.empty()) {
         throw UsageError{std::string(a) + ": empty name"};
@@ -1661,6 +1669,11 @@ void Sim::emit_device(JsonOut& out) const {
         out.put_double(static_cast<double>(e.bytes) / static_cast<double>(e.dur));  // bytes/ns = GB/s
       }
       out.put("\n    }\n  },");
+      const bool unlaunched = kernel && std::any_of(m_o.unlaunched_kernels.begin(), m_o.unlaunched_kernels.end(),
+                                                    [&](const std::string& n) { return e.k->name.find(n) != std::string::npos; });
+      if (unlaunched) {
+        continue;
+      }
       flow(out, 'f', e.corr, 0, e.th, e.ts);
       if (e.gnode > 0) {
         continue;  // a graph launch is written once, with its first node

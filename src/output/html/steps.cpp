@@ -257,7 +257,7 @@ void add_steps(const DiffReport& r, data& ctx) {
   const bool on = has_step_section(r);
   ctx.set("has_step_section", on);
   if (!on) return;
-  ctx.set("step_title", std::string(r.unit == "trace" ? "Trace time" : r.unit == "unit" ? "Time per unit" : "Step time"));
+  ctx.set("step_title", std::string(r.unit == "trace" ? "Trace time" : "Step time"));
 
   data stats = make_list();
   for (const auto& f : r.step_stats) stats.push_back(figure_row(f, 0));
