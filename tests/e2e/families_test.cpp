@@ -9,6 +9,7 @@
 #include <cmath>
 #include <map>
 #include <string>
+#include <vector>
 
 #include "support/test_support.hpp"
 
@@ -182,6 +183,45 @@ BOOST_AUTO_TEST_CASE(hta_compat_has_no_families) {
   BOOST_REQUIRE_MESSAGE(r.exit_code == 0, r.err);
   const auto j = parse_json(r.out).as_object();
   BOOST_TEST(!j.contains("families"));
+}
+
+// Issue 25: cuDNN runs some convolutions as generic cuBLAS SGEMMs (ampere_sgemm_*), whose
+// names say GEMM. A change that only slows the convolutions (tracegen
+// --generic-conv-gemm, slowed under aten::cudnn_convolution) is convolution work by the
+// launching operator: the GEMM family and a gate on it do not move.
+BOOST_AUTO_TEST_CASE(generic_gemm_under_convolution_is_convolution) {
+  const std::vector<std::string> base{"--ranks", "1", "--steps", "8", "--seed", "3", "--generic-conv-gemm"};
+  auto slowed = base;
+  for (const char* a : {"--slowdown", "sgemm=1.5", "--slowdown-under", "aten::cudnn_convolution"}) slowed.push_back(a);
+  const auto c = tracegen("fam-conv-c", base);
+  const auto t = tracegen("fam-conv-t", slowed);
+
+  const auto r = run_cli({c, t, "--json", "-", "-q", "--fail-on", "family:gemm>+5%"});
+  BOOST_TEST(r.exit_code == 0, r.err);
+  const auto j = parse_json(r.out).as_object();
+  const auto fams = families_of(j);
+  BOOST_REQUIRE(fams.count("convolution") && fams.count("gemm"));
+  BOOST_TEST(std::string(fams.at("convolution").at("verdict").as_string()) == "slower");
+  BOOST_TEST(fams.at("convolution").at("significant").as_bool());
+  BOOST_TEST(num(fams.at("convolution").at("diff_pct")) > 40.0);
+  BOOST_TEST(std::string(fams.at("gemm").at("verdict").as_string()) == "same");
+  BOOST_TEST(std::abs(num(fams.at("gemm").at("diff_pct"))) < 1.0);
+
+  // Each SGEMM row goes by its launcher: convolution under cuDNN, GEMM under mm/addmm.
+  std::size_t conv_rows = 0, gemm_rows = 0;
+  for (const auto& v : j.at("rows").as_array()) {
+    const auto& row = v.as_object();
+    if (std::string(row.at("name").as_string()).rfind("ampere_sgemm_", 0) != 0) continue;
+    const std::string by(row.at("launched_by").as_string()), fam(row.at("family").as_string());
+    BOOST_TEST(fam == (by == "aten::cudnn_convolution" ? "convolution" : "gemm"), row.at("name").as_string() << " " << by);
+    ++(by == "aten::cudnn_convolution" ? conv_rows : gemm_rows);
+  }
+  BOOST_TEST(conv_rows >= 1u);
+  BOOST_TEST(gemm_rows >= 1u);
+
+  // The gate on the family that did change fails.
+  const auto conv_gate = run_cli({c, t, "--json", "-", "-q", "--fail-on", "family:convolution>+5%"});
+  BOOST_TEST(conv_gate.exit_code == 3, conv_gate.err);
 }
 
 BOOST_AUTO_TEST_SUITE_END()

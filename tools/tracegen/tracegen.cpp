@@ -92,6 +92,7 @@ struct Options {
   int64_t many_from = 0;
   bool no_profiler_step = false;
   bool infer_loop = false;  // --marker-loop infer
+  bool generic_conv_gemm = false;  // --generic-conv-gemm
 };
 
 constexpr std::string_view k_usage = R"(usage: tracegen --out DIR [options]
@@ -156,6 +157,10 @@ Pathologies of real traces (none of them is on by default):
                             "CUDAGraph::replay" op) and carry "graph id"/"graph node id"
   --graph-from-python       with --cuda-graphs: the graph is launched from Python with no
                             "CUDAGraph::replay" op around it (as decode loops of serving engines do)
+  --generic-conv-gemm       each layer's forward starts with a convolution (aten::conv2d >
+                            aten::convolution > aten::_convolution > aten::cudnn_convolution)
+                            whose one kernel is a generic cuBLAS SGEMM (ampere_sgemm_*_nn), as
+                            cuDNN runs 1x1 and batched convolutions: a GEMM name for conv work
   --compile                 the model's forward as torch.compile runs it: a "Torch-Compiled
                             Region: 0/0" op, Triton kernels launched by cuLaunchKernel from cpu_ops
                             named after them (kernel_backend, kernel_hash, grid, stream args)
@@ -243,6 +248,7 @@ Options parse_options(int argc, char** argv) {
                      : a == "--graph-from-python" ? &o.graph_from_python
                      : a == "--compile"      ? &o.compile
                      : a == "--no-profiler-step" ? &o.no_profiler_step
+                     : a == "--generic-conv-gemm" ? &o.generic_conv_gemm
                                              : nullptr) {
       *flag = true;
       continue;
@@ -418,6 +424,7 @@ KDesc reduce(std::string_view head, std::string_view op, std::string_view attrs)
 // Real kernel names (CUDA 12 / PyTorch 2.x spelling) so parsers meet long templated names.
 struct Catalog {
   std::array<KDesc, 3> gemm_fwd, gemm_dgrad, gemm_wgrad;  // per layer size class
+  std::array<KDesc, 3> conv_gemm;  // --generic-conv-gemm, per layer size class
   KDesc add, clamp, thresh, pow, mse_bwd, sum, mean, ln_fwd, ln_bwd, gamma_beta, foreach_add, nccl;
   KDesc h2d{"Memcpy HtoD (Pageable -> Device)", DevCat::Memcpy, ""};
   KDesc d2h{"Memcpy DtoH (Device -> Pageable)", DevCat::Memcpy, ""};
@@ -436,6 +443,10 @@ struct Catalog {
       gemm_dgrad[s] = {base + "_nn", DevCat::Kernel, std::string(k_gemm_attrs)};
       gemm_wgrad[s] = {base + "_nt", DevCat::Kernel, std::string(k_gemm_attrs)};
     }
+    // --generic-conv-gemm: names of their own (no GEMM's), as real traces show under cuDNN.
+    static constexpr std::array<std::string_view, 3> conv_tiles = {"32x32_sliced1x4", "64x64", "32x128"};
+    for (size_t s = 0; s < 3; ++s)
+      conv_gemm[s] = {"ampere_sgemm_" + std::string(conv_tiles[s]) + "_nn", DevCat::Kernel, std::string(k_gemm_attrs)};
     gemm_wgrad[0].name =  // cuBLAS picks a CUTLASS kernel for some shapes
         "void cutlass::Kernel<cutlass_80_tensorop_s1688gemm_64x64_16x6_nt_align4>"
         "(cutlass_80_tensorop_s1688gemm_64x64_16x6_nt_align4::Params)";
@@ -659,6 +670,7 @@ enum Region : uint64_t {
 // Counter bases inside a region for options' extra launches.
 constexpr uint64_t k_slot_added = 0x8000;  // --add-kernel
 constexpr uint64_t k_slot_long = 0xA000;   // --long-names (at most 4096 per layer)
+constexpr uint64_t k_slot_conv = 0xB000;   // --generic-conv-gemm
 // Counter of aten::addmm in a layer's forward region; --compile reuses it and
 // the next (the GEMM launch), so the GEMMs keep their eager-mode durations.
 constexpr uint64_t k_slot_fwd_addmm = 4;
@@ -1419,6 +1431,15 @@ void Sim::layer_forward(int l, int32_t seq) {
     return PyFrame{m_o.python_stack ? std::string_view(m_py_modules[3 * lu + k]) : std::string_view(),
                    static_cast<int32_t>(3 * lu + k + 1)};
   };
+  if (m_o.generic_conv_gemm) {
+    const SlotGuard guard(*this);  // slots of its own: the layer's other draws stay
+    m_slot_ctr = k_slot_conv;
+    const Scope conv2d = op("aten::conv2d", 0, 3, 1, {}, seq);
+    const Scope conv = op("aten::convolution", 0, 3, 1);
+    const Scope conv_ = op("aten::_convolution", 0, 3, 1);
+    const Scope cudnn = op("aten::cudnn_convolution", 0, 8, 3);
+    launch(0, m_c.conv_gemm[s], k_gemm_us[s]);
+  }
   {
     const PyChain py(*this, 0,
                      {module(0), {k_call_impl}, {k_wrapped_call_impl}, {"torch/nn/modules/linear.py(125): forward"},
