@@ -224,4 +224,44 @@ BOOST_AUTO_TEST_CASE(generic_gemm_under_convolution_is_convolution) {
   BOOST_TEST(conv_gate.exit_code == 3, conv_gate.err);
 }
 
+// The families added for issue 25 reach every writer and the gate from the one table:
+// a MoE kernel (added to each layer) three times slower.
+BOOST_AUTO_TEST_CASE(new_families_reach_every_writer) {
+  const std::vector<std::string> base{"--ranks", "1", "--steps", "8", "--seed", "4", "--add-kernel", "fused_moe_kernel"};
+  auto slowed = base;
+  slowed.insert(slowed.end(), {"--slowdown", "fused_moe_kernel=3"});
+  const auto c = tracegen("fam-moe-c", base);
+  const auto t = tracegen("fam-moe-t", slowed);
+  const auto dir = temp_dir("fam-moe-out");
+  const auto r = run_cli({c, t, "--csv", dir + "/d.csv", "--markdown", dir + "/d.md", "-o", dir + "/r.html", "--json",
+                          dir + "/d.json", "--fail-on", "family:moe>+50%"});
+  BOOST_TEST(r.exit_code == 3, r.err);  // the gate knows the id and fires
+  const auto fams = families_of(parse_json(read_file(dir + "/d.json")).as_object());
+  BOOST_REQUIRE(fams.count("moe"));
+  BOOST_TEST(std::string(fams.at("moe").at("label").as_string()) == "MoE routing and experts");
+  BOOST_TEST(std::string(fams.at("moe").at("verdict").as_string()) == "slower");
+  BOOST_TEST(read_file(dir + "/d.csv").find(",moe,") != std::string::npos);
+  BOOST_TEST(read_file(dir + "/d.md").find("| MoE routing and experts |") != std::string::npos);
+  BOOST_TEST(read_file(dir + "/r.html").find("MoE routing and experts") != std::string::npos);
+  BOOST_TEST(r.out.find("  MoE routing and experts +") != std::string::npos, r.out);
+}
+
+// Summaries keep the launchers: the generic SGEMMs under convolutions are convolution
+// work from *.tdsum.json too.
+BOOST_AUTO_TEST_CASE(summaries_keep_the_launchers_families) {
+  const std::vector<std::string> base{"--ranks", "1", "--steps", "4", "--seed", "6", "--generic-conv-gemm"};
+  const auto c = tracegen("fam-convsum-c", base);
+  const auto dir = temp_dir("fam-convsum");
+  const auto s = run_cli({"summarize", c, "-o", dir + "/c.tdsum.json", "-q"});
+  BOOST_REQUIRE_MESSAGE(s.exit_code == 0, s.err);
+  const auto from_trace = run_cli({c, c, "--json", "-", "-q"});
+  const auto from_summary = run_cli({dir + "/c.tdsum.json", dir + "/c.tdsum.json", "--json", "-", "-q"});
+  BOOST_REQUIRE(from_trace.exit_code == 0);
+  BOOST_REQUIRE_MESSAGE(from_summary.exit_code == 0, from_summary.err);
+  const auto fams = families_of(parse_json(from_summary.out).as_object());
+  BOOST_TEST(fams.count("convolution") == 1u);
+  BOOST_TEST(boost::json::serialize(parse_json(from_trace.out).at("families")) ==
+             boost::json::serialize(parse_json(from_summary.out).at("families")));
+}
+
 BOOST_AUTO_TEST_SUITE_END()
