@@ -1,3 +1,6 @@
+// Kernel families (families.hpp): the ordered rule table over kernel names, long on
+// purpose (one line per name pattern of the libraries real traces hold), the launcher
+// table for generic names, and the automaton that matches the rules in one pass.
 #include "analysis/families.hpp"
 
 #include <array>
