@@ -264,4 +264,31 @@ BOOST_AUTO_TEST_CASE(summaries_keep_the_launchers_families) {
              boost::json::serialize(parse_json(from_summary.out).at("families")));
 }
 
+// The launcher decides the family where names are paired across vendors too: cuDNN's
+// generic SGEMM under a convolution (NVIDIA) and MIOpen's own convolution kernel there
+// (AMD) are each the only convolution of that place, so they pair into one row.
+BOOST_AUTO_TEST_CASE(generic_gemm_pairs_with_another_vendors_convolution) {
+  const std::vector<std::string> base{"--ranks", "1", "--steps", "4", "--seed", "7", "--layers", "1",
+                                      "--generic-conv-gemm"};
+  auto amd = base;
+  amd.insert(amd.end(), {"--vendor", "amd"});
+  const auto c = tracegen("fam-conv-nv", base);
+  const auto t = tracegen("fam-conv-amd", amd);
+  const auto r = run_cli({c, t, "--json", "-", "-q"});
+  BOOST_REQUIRE_MESSAGE(r.exit_code == 0, r.err);
+  const auto j = parse_json(r.out);
+  std::size_t paired = 0;
+  for (const auto& v : j.at("rows").as_array()) {
+    const auto& row = v.as_object();
+    if (!row.contains("launched_by") || row.at("launched_by").as_string() != "aten::cudnn_convolution") continue;
+    BOOST_REQUIRE(row.contains("test_name"));  // one row for both vendors' kernels
+    ++paired;
+    BOOST_TEST(std::string(row.at("name").as_string()).rfind("ampere_sgemm_", 0) == 0u);
+    BOOST_TEST(std::string(row.at("test_name").as_string()).rfind("igemm_fwd_", 0) == 0u);
+    BOOST_TEST(std::string(row.at("matched_by").as_string()) == "family");
+    BOOST_TEST(std::string(row.at("family").as_string()) == "convolution");
+  }
+  BOOST_TEST(paired == 1u);
+}
+
 BOOST_AUTO_TEST_SUITE_END()

@@ -161,6 +161,7 @@ Pathologies of real traces (none of them is on by default):
                             aten::convolution > aten::_convolution > aten::cudnn_convolution)
                             whose one kernel is a generic cuBLAS SGEMM (ampere_sgemm_*_nn), as
                             cuDNN runs 1x1 and batched convolutions: a GEMM name for conv work
+                            (with --vendor amd: a MIOpen igemm_fwd_* convolution kernel)
   --compile                 the model's forward as torch.compile runs it: a "Torch-Compiled
                             Region: 0/0" op, Triton kernels launched by cuLaunchKernel from cpu_ops
                             named after them (kernel_backend, kernel_hash, grid, stream args)
@@ -459,6 +460,9 @@ struct Catalog {
         gemm_fwd[s].name = "Cijk_Alik_Bljk" + tail;
         gemm_dgrad[s].name = "Cijk_Ailk_Bljk" + tail;
         gemm_wgrad[s].name = "Cijk_Ailk_Bjlk" + tail;
+        // --generic-conv-gemm: MIOpen runs its own implicit-GEMM convolution kernels.
+        conv_gemm[s].name = "igemm_fwd_gtcx3_nhwc_fp32_bx0_ex1_bt" + std::string(mt[s]) +
+                            "_wt32x32x2_ws1x1_wr1x1_ta1x1x4x1_1x16x1x16_tb1x1x4x1_1x16x1x16";
       }
     }
     add = elementwise("at::native::CUDAFunctor_add<float>", 3);
