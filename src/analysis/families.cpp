@@ -1,3 +1,6 @@
+// Kernel families (families.hpp): the ordered rule table over kernel names, long on
+// purpose (one line per name pattern of the libraries real traces hold), the launcher
+// table for generic names, and the automaton that matches the rules in one pass.
 #include "analysis/families.hpp"
 
 #include <array>
@@ -22,10 +25,13 @@ constexpr FamilyInfo k_families[k_family_count] = {
     {"gemm", "GEMM"},
     {"convolution", "Convolution"},
     {"attention", "Attention"},
+    {"moe", "MoE routing and experts"},
     {"normalization", "Normalization"},
     {"softmax", "Softmax"},
     {"elementwise", "Elementwise and activation"},
-    {"reduction", "Reduction, sort and pooling"},
+    {"reduction", "Reduction and pooling"},
+    {"sort", "Sort, scan and top-k"},
+    {"sampling", "Sampling"},
     {"embedding", "Embedding and indexing"},
     {"copy", "Copy and cast"},
     {"all_reduce", "All-reduce"},
@@ -62,15 +68,22 @@ using F = Family;
 using M = Match;
 
 // THE rule table: first match wins; texts are lower case and matched against the
-// lower-cased name. The order is the precedence (README "Kernel families"):
+// lower-cased name. It is long on purpose: one line per name pattern of the libraries
+// that real traces hold. The order is the precedence (README "Kernel families"): what
+// a kernel does comes before the library that built it, so a CuTe-DSL or Triton
+// normalization is normalization and a library's name alone decides only last.
 //   1. Inductor's Triton kernels, by their fused op names, then by kind
 //      (poi: pointwise, red/per: reduction, tem: GEMM template), before anything else
 //      because their names list ops in words ("..._all_reduce_..." is not NCCL);
-//   2. communication (by collective), 3. attention (its kernels contain "gemm",
-//      "softmax" and "conv"ert), 4. convolution (cuDNN's and CUTLASS's are
-//      "implicit_gemm"), 5. GEMM, 6. normalization, 7. softmax, 8. embedding and
-//      indexing, 9. reduction, 10. copy and cast, 11. the rest of cuDNN/MIOpen
-//      (convolution helpers), 12. elementwise; anything else is "other".
+//   2. communication (by collective), 3. attention and its KV cache (its kernels
+//      contain "gemm", "softmax" and "conv"ert), 4. MoE (its GEMMs, top-k and sorts are
+//      routing), 5. sampling, 6. convolution (cuDNN's and CUTLASS's are "implicit_gemm"),
+//      7. normalization, 8. softmax (FlashInfer's GemmaRMSNorm is no GEMM), 9. GEMM by
+//      what the name says it computes (gemm, gemv, matmul, cuBLAS/Tensile names), 10. sort, scan and top-k, 11. embedding and
+//      indexing, 12. reduction, 13. copy and cast, 14. the rest of cuDNN/MIOpen
+//      (convolution helpers), 15. elementwise, 16. GEMM by library alone (CUTLASS,
+//      cuBLAS helpers); anything else is "other" (classify() with a launcher then asks
+//      the launching operator).
 constexpr Rule k_rules[] = {
     // 1. Triton kernels from torch.compile (Inductor): triton_{poi,red,per,tem}_fused_<ops>_<n>.
     {M::triton_op, "convolution", F::convolution},
@@ -82,6 +95,9 @@ constexpr Rule k_rules[] = {
     {M::triton_op, "group_norm", F::normalization},
     {M::triton_op, "batch_norm", F::normalization},
     {M::triton_reduce, "rsqrt", F::normalization},  // RMSNorm/LayerNorm lowered: mean, pow, rsqrt
+    {M::triton_op, "sort", F::sort},
+    {M::triton_op, "topk", F::sort},
+    {M::triton_op, "cumsum", F::sort},
     {M::triton_op, "embedding", F::embedding},
     {M::triton_op, "index", F::embedding},
     {M::triton_op, "gather", F::embedding},
@@ -91,7 +107,7 @@ constexpr Rule k_rules[] = {
     {M::prefix, "triton_per_", F::reduction},
 
     // 2. Communication: NCCL/RCCL by collective, custom all-reduce kernels (vLLM,
-    // TensorRT-LLM, aiter), DeepEP's all-to-all.
+    // TensorRT-LLM, aiter, SGLang), DeepEP's all-to-all.
     {M::contains, "allreduce", F::comm_all_reduce},
     {M::contains, "all_reduce", F::comm_all_reduce},
     {M::contains, "cross_device_reduce", F::comm_all_reduce},
@@ -109,34 +125,83 @@ constexpr Rule k_rules[] = {
     {M::contains, "rccl", F::comm_other},
     {M::contains, "msccl", F::comm_other},
 
-    // 3. Attention: FlashAttention 2/3, FlashInfer, fmha (CUTLASS/xformers, TensorRT-LLM,
-    // CK tile, aiter), vLLM/SGLang paged and Triton attention, cuDNN SDPA, FlashMLA.
+    // 3. Attention: FlashAttention 2/3/4, FlashInfer, fmha (CUTLASS/xFormers, PyTorch's
+    // memory-efficient, TensorRT-LLM, CK tile, aiter), vLLM/SGLang paged and Triton
+    // attention, cuDNN SDPA, MLA. The KV cache is part of it: backends differ in whether
+    // the attention kernel writes the cache itself, so a swap of backends stays inside.
     {M::contains, "flash_fwd", F::attention},
     {M::contains, "flash_bwd", F::attention},
     {M::contains, "flash::", F::attention},
     {M::contains, "flash_attn", F::attention},
     {M::contains, "flashattn", F::attention},
+    {M::contains, "flashattention", F::attention},
     {M::contains, "fmha", F::attention},
     {M::contains, "attention", F::attention},
     {M::contains, "attn", F::attention},
     {M::contains, "sdpa", F::attention},
+    {M::contains, "mem_eff", F::attention},            // PyTorch's memory-efficient attention
     {M::contains, "withpagedkvcache", F::attention},   // FlashInfer Batch{Prefill,Decode}WithPagedKVCache
     {M::contains, "withraggedkvcache", F::attention},
     {M::contains, "withkvcache", F::attention},        // FlashInfer Single{Prefill,Decode}WithKVCache
     {M::contains, "mergestate", F::attention},         // FlashInfer's merge of partial attention
+    {M::contains, "merge_state", F::attention},
     {M::contains, "mha_fwd", F::attention},
     {M::contains, "mha_bwd", F::attention},
+    {M::contains, "mmha", F::attention},               // TensorRT-LLM masked multi-head attention
+    {M::contains, "xqa", F::attention},                // TensorRT-LLM/FlashInfer XQA decode
     {M::contains, "mla_a8w8", F::attention},           // aiter's MLA decode
-    {M::contains, "mla_decode", F::attention},
+    {M::contains, "mla_dec", F::attention},
     {M::contains, "flash_mla", F::attention},
     {M::contains, "flashmla", F::attention},
+    {M::contains, "mla_kernel", F::attention},
     {M::contains, "pa_bf16", F::attention, "aiter"},   // aiter's assembly paged attention
     {M::contains, "pa_fp8", F::attention, "aiter"},
-    {M::contains, "_fwd_kernel_stage", F::attention},  // SGLang/LightLLM Triton decode attention
+    {M::prefix, "_fwd_kernel", F::attention},          // Triton prefill/decode attention (LightLLM, SGLang, vLLM)
+    {M::prefix, "_bwd_kernel", F::attention},
     {M::contains, "_fwd_grouped_kernel_stage", F::attention},
     {M::contains, "reduce_segments", F::attention},    // vLLM unified attention's split reduce
+    // Linear attention and state-space mixers (FLA's gated delta rule, Mamba).
+    {M::contains, "delta_rule", F::attention},
+    {M::contains, "gdn_gating", F::attention},
+    {M::contains, "selective_scan", F::attention},
+    {M::contains, "chunk_scan", F::attention},
+    {M::contains, "chunk_state", F::attention},
+    {M::contains, "state_passing", F::attention},
+    // KV cache: writes, block copies, gathers, index tables.
+    {M::contains, "reshape_and_cache", F::attention},  // vLLM
+    {M::contains, "concat_and_cache", F::attention},
+    {M::contains, "copy_blocks", F::attention},
+    {M::contains, "gather_cache", F::attention},
+    {M::contains, "indexer_k_quant_and_cache", F::attention},
+    {M::contains, "kv_cache", F::attention},           // FlashInfer AppendPagedKVCache, SGLang store_kvcache
+    {M::contains, "kvcache", F::attention},
+    {M::contains, "kv_buffer", F::attention},
+    {M::contains, "kv_indices", F::attention},
+    {M::contains, "kv_scale", F::attention},
+    {M::contains, "req_to_token", F::attention},       // SGLang's request-to-KV-slot table
 
-    // 4. Convolution: cuDNN (xmma fprop/dgrad/wgrad, scudnn, winograd, FFT), CUTLASS
+    // 4. Mixture of experts: routing (gating top-k/softmax, alignment, permutation) and
+    // expert GEMMs (Triton fused_moe, CUTLASS/Marlin MoE, aiter fmoe, CK MoE).
+    {M::contains, "moe", F::moe},
+    {M::contains, "topkgating", F::moe},
+    {M::contains, "topk_softmax", F::moe},             // vLLM, SGLang, aiter MoE gating
+    {M::contains, "topksoftmax", F::moe},              // CK tile TopkSoftmaxKernel
+    {M::contains, "expandinputrows", F::moe},          // TensorRT-LLM MoE permutation
+    {M::contains, "grouped_topk", F::moe},
+    {M::contains, "groupedtopk", F::moe},
+    {M::contains, "expert", F::moe},
+
+    // 5. Sampling: FlashInfer's and vLLM's top-k/top-p/min-p sampling and renorms,
+    // multinomial, penalties.
+    {M::contains, "sampling", F::sampling},
+    {M::contains, "multinomial", F::sampling},
+    {M::contains, "renormprob", F::sampling},
+    {M::contains, "masklogits", F::sampling},
+    {M::contains, "top_k_top_p", F::sampling},
+    {M::contains, "topktopp", F::sampling},
+    {M::contains, "penalt", F::sampling},              // penalty, penalties
+
+    // 6. Convolution: cuDNN (xmma fprop/dgrad/wgrad, scudnn, winograd, FFT), CUTLASS
     // conv, MIOpen (asm, igemm, naive), Composable Kernel grouped conv.
     {M::contains, "convolution", F::convolution},
     {M::contains, "convolve", F::convolution},
@@ -155,7 +220,9 @@ constexpr Rule k_rules[] = {
     {M::contains, "conv_depthwise", F::convolution},
     {M::contains, "im2col", F::convolution},
     {M::contains, "col2im", F::convolution},
-    {M::contains, "cutlass_cudnn", F::convolution},  // cuDNN's own CUTLASS build: conv kernels and their split-K
+    {M::contains, "vol2col", F::convolution},
+    {M::contains, "cutlass_cudnn", F::convolution},
+    {M::contains, "cutlass__5x_cudnn", F::convolution},  // cuDNN's own CUTLASS build: conv kernels and their split-K
     {M::contains, "asmconv", F::convolution},   // MIOpen miopenSp3AsmConv*, miopenGcnAsmConv*
     {M::contains, "miopenconv", F::convolution},
     {M::contains, "miopencvd", F::convolution},
@@ -164,25 +231,9 @@ constexpr Rule k_rules[] = {
     {M::prefix, "igemm_wrw", F::convolution},
     {M::prefix, "fft2d_", F::convolution, "cudnn"},
 
-    // 5. GEMM: cuBLAS/cuBLASLt (nvjet, xmma, sgemm, gemv, split-K), CUTLASS, Tensile/
-    // hipBLASLt (Cijk), Composable Kernel, aiter, rocBLAS, Marlin, DeepGEMM, MoE GEMMs.
-    {M::prefix, "nvjet", F::gemm},
-    {M::contains, "cijk_", F::gemm},  // Tensile, also "Custom_Cijk_..."
-    {M::contains, "gemm", F::gemm},
-    {M::contains, "gemv", F::gemm},
-    {M::contains, "matmul", F::gemm},
-    {M::contains, "splitkreduce", F::gemm},
-    {M::contains, "wvsplitk", F::gemm},        // vLLM's ROCm skinny GEMMs
-    {M::contains, "cublas", F::gemm},          // cuBLASLt epilogues and helpers
-    {M::contains, "marlin", F::gemm},
-    {M::contains, "fmoe", F::gemm},            // aiter's fused-MoE GEMMs
-    {M::contains, "fused_moe_kernel", F::gemm},
-    {M::contains, "cutlass", F::gemm},         // other CUTLASS kernels (conv and attention above)
-    {M::prefix, "triton_mm", F::gemm},
-    {M::prefix, "triton_bmm", F::gemm},
-
-    // 6. Normalization: PyTorch's layer/group/batch norm, cuDNN and MIOpen batch norm,
-    // RMSNorm of vLLM, FlashInfer, aiter, apex.
+    // 7. Normalization: PyTorch's layer/group/batch norm, cuDNN and MIOpen batch norm,
+    // RMSNorm of vLLM, FlashInfer, aiter, apex, Transformer Engine, CuTe DSL (QuACK).
+    // Before GEMM: FlashInfer's GemmaRMSNorm is no GEMM.
     {M::contains, "layer_norm", F::normalization},
     {M::contains, "layernorm", F::normalization},
     {M::contains, "rms_norm", F::normalization},
@@ -195,14 +246,56 @@ constexpr Rule k_rules[] = {
     {M::contains, "l2norm", F::normalization},
     {M::contains, "::bn_", F::normalization},  // cuDNN bn_fw_tr_*, bn_bw_*
     {M::prefix, "bn_", F::normalization},
-    {M::contains, "gammabetabackward", F::normalization},  // layer norm backward
+    {M::contains, "gammabeta", F::normalization},          // layer/group norm backward (PyTorch, apex)
+    {M::contains, "fusedparamscudakernel", F::normalization},  // group norm's Compute*FusedParamsCUDAKernel
     {M::contains, "rowwisemoments", F::normalization},     // group norm
+    {M::contains, "cuapplylayernorm", F::normalization},  // apex
     {M::contains, "welford", F::normalization, "norm"},
 
-    // 7. Softmax.
+    // 8. Softmax (and the losses built on it).
     {M::contains, "softmax", F::softmax},
+    {M::contains, "cross_entropy", F::softmax},
+    {M::contains, "crossentropy", F::softmax},
 
-    // 8. Embedding and indexing (rotary embeddings are elementwise, below).
+    // 9. GEMM by what the name computes: cuBLAS/cuBLASLt (nvjet, xmma, sgemm, gemv,
+    // split-K), Tensile/hipBLASLt (Cijk), Composable Kernel, aiter, rocBLAS, Marlin,
+    // DeepGEMM, any "gemm", "gemv" or "matmul".
+    {M::prefix, "nvjet", F::gemm},
+    {M::contains, "cijk_", F::gemm},  // Tensile, also "Custom_Cijk_..."
+    {M::contains, "gemm", F::gemm},
+    {M::contains, "gemv", F::gemm},
+    {M::contains, "matmul", F::gemm},
+    {M::contains, "splitkreduce", F::gemm},
+    {M::contains, "scal_kernel", F::gemm, "cublas"},  // cuBLAS's beta scaling
+    {M::contains, "reducesplitk", F::gemm},    // CUTLASS's split-K reduction
+    {M::contains, "wvsplitk", F::gemm},        // vLLM's ROCm skinny GEMMs
+    {M::contains, "marlin", F::gemm},
+    {M::contains, "scaled_mm", F::gemm},       // vLLM cutlass_scaled_mm, torch._scaled_mm
+    {M::contains, "_mm_kernel", F::gemm},      // Triton matmuls (_w8a8_block_fp8_mm_kernel, bmm)
+    {M::prefix, "bmm_", F::gemm},              // TensorRT-LLM/FlashInfer trtllm-gen GEMMs
+    {M::prefix, "triton_mm", F::gemm},
+    {M::prefix, "triton_bmm", F::gemm},
+
+    // 10. Sort, scan, top-k and compaction: CUB and hipCUB/rocPRIM device algorithms,
+    // PyTorch's sort and top-k.
+    {M::contains, "sort", F::sort},
+    {M::contains, "topk", F::sort},
+    {M::contains, "top_k", F::sort},
+    {M::contains, "cumsum", F::sort},
+    {M::contains, "cumprod", F::sort},
+    {M::contains, "devicescan", F::sort},
+    {M::contains, "deviceselect", F::sort},
+    {M::contains, "devicecompact", F::sort},
+    {M::contains, "scan_kernel", F::sort},     // rocPRIM lookback_scan_kernel, PyTorch's tensor scans
+    {M::contains, "scan_state", F::sort},
+    {M::contains, "kernel_scan_", F::sort},      // PyTorch tensor_kernel_scan_{innermost,outer}_dim
+    {M::contains, "devicepartition", F::sort},
+    {M::contains, "partition_kernel", F::sort, "rocprim"},
+    {M::contains, "onesweep", F::sort},
+    {M::contains, "unique", F::sort},
+    {M::contains, "kthvalue", F::sort},
+
+    // 11. Embedding and indexing (rotary embeddings are elementwise, below).
     {M::contains, "rotary", F::elementwise},
     {M::contains, "embedding", F::embedding},
     {M::contains, "embbag", F::embedding},
@@ -216,24 +309,22 @@ constexpr Rule k_rules[] = {
     {M::contains, "take_along", F::embedding},
     {M::contains, "bounds_check_indices", F::embedding},  // FBGEMM's embedding lookups
     {M::contains, "linearize_index", F::embedding},
+    {M::contains, "indexing_", F::embedding},          // indexing_backward_kernel
+    {M::contains, "sparse_features", F::embedding},    // FBGEMM's bucketize of embedding inputs
 
-    // 9. Reduction, scan, sort, top-k and pooling: they read a whole axis to make
-    // fewer values or an order.
+    // 12. Reduction and pooling: they read a whole axis to make fewer values.
     {M::contains, "reduce", F::reduction},
     {M::contains, "reduction", F::reduction},
-    {M::contains, "sort", F::reduction},
-    {M::contains, "topk", F::reduction},
-    {M::contains, "top_k", F::reduction},
     {M::contains, "argmax", F::reduction},
     {M::contains, "argmin", F::reduction},
-    {M::contains, "cumsum", F::reduction},
-    {M::contains, "devicescan", F::reduction},
-    {M::contains, "deviceselect", F::reduction},
     {M::contains, "max_pool", F::reduction},
     {M::contains, "avg_pool", F::reduction},
     {M::contains, "average_pool", F::reduction},
+    {M::contains, "pooling", F::reduction},            // MIOpen mloPooling*
+    {M::contains, "maxpool", F::reduction},
+    {M::contains, "avgpool", F::reduction},
 
-    // 10. Copy and cast, concatenation, layout changes, KV-cache writes.
+    // 13. Copy and cast, concatenation, layout changes.
     {M::contains, "copy", F::copy},
     {M::contains, "catarray", F::copy},
     {M::contains, "concat", F::copy},
@@ -241,16 +332,15 @@ constexpr Rule k_rules[] = {
     {M::contains, "nhwctonchw", F::copy},
     {M::contains, "transpose", F::copy},
     {M::contains, "permute", F::copy},
-    {M::contains, "reshape_and_cache", F::copy},
-    {M::contains, "appendpagedkvcache", F::copy},
     {M::contains, "memcpy", F::copy},
     {M::prefix, "cast_", F::copy},
+    {M::contains, "to_dense", F::copy},
 
-    // 11. The rest of cuDNN and MIOpen: convolution helpers (offsets, scaling).
+    // 14. The rest of cuDNN and MIOpen: convolution helpers (offsets, scaling).
     {M::contains, "cudnn", F::convolution},
     {M::contains, "miopen", F::convolution},
 
-    // 12. Elementwise and activation.
+    // 15. Elementwise and activation.
     {M::contains, "elementwise", F::elementwise},
     {M::contains, "fill", F::elementwise},
     {M::contains, "rope_", F::elementwise},
@@ -266,7 +356,16 @@ constexpr Rule k_rules[] = {
     {M::contains, "multi_tensor_apply", F::elementwise},  // fused optimizers
     {M::contains, "adam", F::elementwise},
     {M::contains, "quant", F::elementwise},
+    {M::contains, "fp8rowwise", F::elementwise},       // FBGEMM's FP8 (de)quantization
+    {M::contains, "qparam", F::elementwise},
+    {M::contains, "upsample", F::elementwise},
+    {M::contains, "triu_tril", F::elementwise},
     {M::prefix, "triton_", F::elementwise},  // older Inductor names (triton__0d1d2d): pointwise mostly
+
+    // 16. GEMM by library alone, when nothing above says what else the kernel does.
+    {M::contains, "cutlass", F::gemm},
+    {M::contains, "cublas", F::gemm},          // cuBLASLt epilogues and helpers
+    {M::contains, "xmma", F::gemm},
 };
 
 bool contains(std::string_view hay, std::string_view needle) {
@@ -426,6 +525,17 @@ bool matches(std::size_t i, const Needles& n, const Needles::Found& found, std::
   return hit && (r.also == nullptr || found[static_cast<std::size_t>(n.also_id(i))]);
 }
 
+// Lower case, "fbgemm" made "fb_emm": FBGEMM is a library of every kind of kernel
+// and operator, and its name says nothing of GEMM.
+std::string lowered(std::string_view name) {
+  std::string lower(name);
+  for (char& c : lower)
+    if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
+  for (std::size_t at = lower.find("fbgemm"); at != std::string::npos; at = lower.find("fbgemm", at + 6))
+    lower[at + 2] = '_';
+  return lower;
+}
+
 Family memcpy_family(std::string_view name) {
   if (contains(name, "HtoD")) return Family::memcpy_htod;
   if (contains(name, "DtoH")) return Family::memcpy_dtoh;
@@ -439,6 +549,59 @@ Family memcpy_family(std::string_view name) {
   if (from_device) return Family::memcpy_dtoh;
   return Family::other;
 }
+
+// Operators whose GPU work is one family whatever its kernels are called, matched as
+// texts in the lower-cased launcher (an operator, or an nn.Module frame with
+// --launcher module); first match wins.
+struct LauncherRule {
+  const char* text;
+  Family family;
+};
+constexpr LauncherRule k_launcher_rules[] = {
+    // aten::convolution, _convolution, cudnn_convolution, miopen_convolution,
+    // convolution_backward, conv2d, conv_transpose2d, nn.Module: Conv2d
+    {"convolution", F::convolution},
+    {"conv1d", F::convolution},
+    {"conv2d", F::convolution},
+    {"conv3d", F::convolution},
+    {"conv_transpose", F::convolution},
+    {"conv_tbc", F::convolution},
+    {"conv_depthwise", F::convolution},
+    {"attention", F::attention},  // aten::scaled_dot_product_attention, _efficient_attention_*, vllm::unified_attention
+    {"attn", F::attention},
+    {"sdpa", F::attention},
+    {"kv_cache", F::attention},
+    {"reshape_and_cache", F::attention},
+    {"moe", F::moe},
+    {"expert", F::moe},
+    {"layer_norm", F::normalization},
+    {"rms_norm", F::normalization},
+    {"batch_norm", F::normalization},
+    {"group_norm", F::normalization},
+    {"instance_norm", F::normalization},
+    {"softmax", F::softmax},
+    {"multinomial", F::sampling},
+    {"sampling", F::sampling},
+    {"aten::sort", F::sort},
+    {"aten::argsort", F::sort},
+    {"aten::topk", F::sort},
+    {"aten::cumsum", F::sort},
+    {"aten::unique", F::sort},
+    {"aten::mm", F::gemm},
+    {"aten::addmm", F::gemm},
+    {"aten::bmm", F::gemm},
+    {"aten::baddbmm", F::gemm},
+    {"aten::matmul", F::gemm},
+    {"aten::linear", F::gemm},
+    {"aten::addmv", F::gemm},
+    {"aten::_int_mm", F::gemm},
+    {"scaled_mm", F::gemm},
+    {"gemm", F::gemm},
+    {"aten::embedding", F::embedding},
+    {"aten::index", F::embedding},
+    {"aten::gather", F::embedding},
+    {"aten::scatter", F::embedding},
+};
 
 }  // namespace
 
@@ -473,12 +636,7 @@ Family classify(std::string_view name, model::Kind kind) {
     case model::Kind::kernel: break;
     default: return Family::other;
   }
-  std::string lower(name);
-  for (char& c : lower)
-    if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
-  // FBGEMM is a library of every kind of kernel: its name says nothing of GEMM.
-  for (std::size_t at = lower.find("fbgemm"); at != std::string::npos; at = lower.find("fbgemm", at + 6))
-    lower[at + 2] = '_';
+  const std::string lower = lowered(name);
   std::string_view body = lower;
   while (!body.empty() && body.front() == ' ') body.remove_prefix(1);
   if (body.starts_with("void ")) body.remove_prefix(5);
@@ -492,6 +650,26 @@ Family classify(std::string_view name, model::Kind kind) {
     if (matches(i, n, found, body, triton, triton_reduce)) return k_rules[i].family;
   }
   return plain == Needles::k_none ? Family::other : k_rules[plain].family;
+}
+
+Family launcher_family(std::string_view launcher) {
+  const std::string lower = lowered(launcher);
+  for (const auto& r : k_launcher_rules)
+    if (contains(lower, r.text)) return r.family;
+  return Family::other;
+}
+
+Family classify(std::string_view name, model::Kind kind, std::string_view launcher) {
+  const Family by_name = classify(name, kind);
+  if (kind != model::Kind::kernel || launcher.empty()) return by_name;
+  // Only where the name is generic: a GEMM (cuBLAS's sgemm serves convolutions too,
+  // cuDNN picks it for 1x1 and batched ones) or a name no rule knows.
+  if (by_name != Family::gemm && by_name != Family::other) return by_name;
+  const Family by_launcher = launcher_family(launcher);
+  if (by_name == Family::other) return by_launcher;
+  const bool says_more = by_launcher == Family::convolution || by_launcher == Family::attention ||
+                         by_launcher == Family::moe;
+  return says_more ? by_launcher : by_name;
 }
 
 }  // namespace tracediff::analysis

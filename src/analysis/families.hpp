@@ -1,8 +1,9 @@
 #pragma once
 // Kernel families: what kind of work a GPU event does (GEMM, attention, all-reduce,
 // memcpy HtoD, ...), read from its name by one ordered rule table (families.cpp,
-// README "Kernel families"), so that traces from two vendors or library versions,
-// whose kernel names share nothing, still compare family by family.
+// README "Kernel families") and, where the name is generic, from the operator that
+// launched it, so that traces from two vendors or library versions, whose kernel
+// names share nothing, still compare family by family.
 #include <string_view>
 
 #include "model/report.hpp"
@@ -13,11 +14,14 @@ namespace tracediff::analysis {
 enum class Family : unsigned char {
   gemm,
   convolution,
-  attention,
+  attention,       // attention and its KV cache (writes, copies, indices)
+  moe,             // mixture of experts: routing, token permutation, expert GEMMs
   normalization,
   softmax,
   elementwise,     // elementwise and activation
-  reduction,       // reductions, scans, sorts, top-k, pooling
+  reduction,       // reductions and pooling
+  sort,            // sorts, scans, top-k, compaction
+  sampling,        // token sampling: top-k/top-p/min-p, multinomial, penalties
   embedding,       // embedding and indexing (gather, scatter, index_select, ...)
   copy,            // copy and cast, concatenation, layout changes
   comm_all_reduce,
@@ -51,12 +55,22 @@ const char* family_ids();
 // texts are an automaton, built on the first call): call it once per distinct name,
 // never per event.
 Family classify(std::string_view name, model::Kind kind);
+// The same, with the CPU operator that launched the kernel (DiffRow::launched_by;
+// empty for none): where the name says only "a GEMM" or nothing known, the operator
+// says what the work is for. A GEMM launched by a convolution (aten::cudnn_convolution,
+// aten::convolution_backward, nn.Module: Conv2d) is convolution work, by an attention
+// or MoE operator that family's; a name no rule knows takes its launcher's family
+// (aten::mm: GEMM, aten::native_layer_norm: normalization, ...).
+Family classify(std::string_view name, model::Kind kind, std::string_view launcher);
+// The family an operator's GPU work belongs to by the operator's name; `other` if it
+// says none.
+Family launcher_family(std::string_view launcher);
 
 struct NoiseRule;
 
 namespace detail {
 // Default mode, once the rows are in their final order: each GPU row's family
-// (DiffRow::family, classified once per row by its full name and category) and the
+// (DiffRow::family, classified once per row by its full name, category and launcher) and the
 // families table (DiffReport::families), judged per step with `rule` (family_table.cpp).
 void decide_families(model::DiffReport& report, const NoiseRule& rule);
 }  // namespace detail

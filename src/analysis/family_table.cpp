@@ -1,4 +1,5 @@
-// GPU time by kernel family: each GPU row classified once (families.cpp's rule table),
+// GPU time by kernel family: each GPU row classified once (families.cpp's rule table
+// and its launching operator),
 // the rows' per-unit samples summed per family and judged like any row.
 #include <algorithm>
 #include <array>
@@ -21,7 +22,9 @@ void decide_families(model::DiffReport& report, const NoiseRule& rule) {
     model::Kind kind = model::Kind::kernel;
     if (!model::kind_from_name(row.category, kind)) kind = model::Kind::kernel;
     // The full name: with --short-names the key may have lost what tells the family.
-    const Family f = classify(row.full_name.empty() ? row.name : row.full_name, kind);
+    // The launcher is the row's main one (most GPU time, both sides): a kernel that
+    // several operators launch goes by the one that runs most of it.
+    const Family f = classify(row.full_name.empty() ? row.name : row.full_name, kind, row.launched_by);
     row.family = family_name(f);
     auto& a = acc[static_cast<std::size_t>(f)];
     if (a.rows.empty()) {

@@ -2,6 +2,9 @@
 
 #include <algorithm>
 #include <array>
+#include <cstdlib>
+#include <map>
+#include <memory>
 #include <set>
 #include <unordered_map>
 
@@ -247,19 +250,48 @@ std::unordered_map<std::string, std::uint64_t> places(const model::SetSummary& s
   return out;
 }
 
+// The operator that launched most of each wanted GPU name's time on one side: its
+// family decides where the name is generic (families.hpp), as it does for the rows.
+std::unordered_map<std::string, std::string> main_launchers(const model::SetSummary& set,
+                                                            const std::vector<Name>& wanted) {
+  std::set<std::string> want;
+  for (const auto& n : wanted) want.insert(Renames::joined(n.category, n.name));
+  std::unordered_map<std::string, std::map<std::string, std::int64_t>> ns;
+  for (const auto& f : set.files) {
+    std::vector<const std::string*> wanted_key(f.keys.size(), nullptr);
+    for (std::size_t k = 0; k < f.keys.size(); ++k)
+      if (auto it = want.find(Renames::joined(f.keys[k].category, f.keys[k].name)); it != want.end())
+        wanted_key[k] = &*it;
+    for (const auto& l : f.launches)
+      if (wanted_key[l.key]) ns[*wanted_key[l.key]][f.launchers[l.launcher]] += l.total_ns;
+  }
+  std::unordered_map<std::string, std::string> out;
+  for (const auto& [name, by] : ns) {
+    const auto best = std::max_element(by.begin(), by.end(), [](const auto& a, const auto& b) {
+      return a.second < b.second;  // the first (least name) of equal ones
+    });
+    out.emplace(name, best->first);
+  }
+  return out;
+}
+
 // GPU work of one side only that is the only one of its family in the same places on
 // each side: a kernel renamed (another library version, another vendor's GEMM).
 void pair_by_place(const model::SetSummary& control, const model::SetSummary& test, const std::vector<Name>& cs,
                    const std::vector<Name>& ts, Renames& out) {
   const auto pc = places(control, cs, nullptr);
   const auto pt = places(test, ts, &out);
+  const auto lc = main_launchers(control, cs), lt = main_launchers(test, ts);
   std::map<std::pair<int, std::uint64_t>, std::pair<std::vector<const Name*>, std::vector<const Name*>>> groups;
   for (const auto* side : {&cs, &ts}) {
     const auto& p = side == &cs ? pc : pt;
     for (const auto& n : *side) {
       const auto it = p.find(Renames::joined(n.category, n.name));
       if (it == p.end()) continue;  // in no step: no place to tell
-      auto& g = groups[{static_cast<int>(classify(n.name, n.kind)), it->second}];
+      const auto& launchers = side == &cs ? lc : lt;
+      const auto who = launchers.find(it->first);
+      const std::string_view launcher = who == launchers.end() ? std::string_view() : std::string_view(who->second);
+      auto& g = groups[{static_cast<int>(classify(n.name, n.kind, launcher)), it->second}];
       (side == &cs ? g.first : g.second).push_back(&n);
     }
   }

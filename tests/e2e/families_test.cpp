@@ -9,6 +9,7 @@
 #include <cmath>
 #include <map>
 #include <string>
+#include <vector>
 
 #include "support/test_support.hpp"
 
@@ -182,6 +183,112 @@ BOOST_AUTO_TEST_CASE(hta_compat_has_no_families) {
   BOOST_REQUIRE_MESSAGE(r.exit_code == 0, r.err);
   const auto j = parse_json(r.out).as_object();
   BOOST_TEST(!j.contains("families"));
+}
+
+// Issue 25: cuDNN runs some convolutions as generic cuBLAS SGEMMs (ampere_sgemm_*), whose
+// names say GEMM. A change that only slows the convolutions (tracegen
+// --generic-conv-gemm, slowed under aten::cudnn_convolution) is convolution work by the
+// launching operator: the GEMM family and a gate on it do not move.
+BOOST_AUTO_TEST_CASE(generic_gemm_under_convolution_is_convolution) {
+  const std::vector<std::string> base{"--ranks", "1", "--steps", "8", "--seed", "3", "--generic-conv-gemm"};
+  auto slowed = base;
+  for (const char* a : {"--slowdown", "sgemm=1.5", "--slowdown-under", "aten::cudnn_convolution"}) slowed.push_back(a);
+  const auto c = tracegen("fam-conv-c", base);
+  const auto t = tracegen("fam-conv-t", slowed);
+
+  const auto r = run_cli({c, t, "--json", "-", "-q", "--fail-on", "family:gemm>+5%"});
+  BOOST_TEST(r.exit_code == 0, r.err);
+  const auto j = parse_json(r.out).as_object();
+  const auto fams = families_of(j);
+  BOOST_REQUIRE(fams.count("convolution") && fams.count("gemm"));
+  BOOST_TEST(std::string(fams.at("convolution").at("verdict").as_string()) == "slower");
+  BOOST_TEST(fams.at("convolution").at("significant").as_bool());
+  BOOST_TEST(num(fams.at("convolution").at("diff_pct")) > 40.0);
+  BOOST_TEST(std::string(fams.at("gemm").at("verdict").as_string()) == "same");
+  BOOST_TEST(std::abs(num(fams.at("gemm").at("diff_pct"))) < 1.0);
+
+  // Each SGEMM row goes by its launcher: convolution under cuDNN, GEMM under mm/addmm.
+  std::size_t conv_rows = 0, gemm_rows = 0;
+  for (const auto& v : j.at("rows").as_array()) {
+    const auto& row = v.as_object();
+    if (std::string(row.at("name").as_string()).rfind("ampere_sgemm_", 0) != 0) continue;
+    const std::string by(row.at("launched_by").as_string()), fam(row.at("family").as_string());
+    BOOST_TEST(fam == (by == "aten::cudnn_convolution" ? "convolution" : "gemm"), row.at("name").as_string() << " " << by);
+    ++(by == "aten::cudnn_convolution" ? conv_rows : gemm_rows);
+  }
+  BOOST_TEST(conv_rows >= 1u);
+  BOOST_TEST(gemm_rows >= 1u);
+
+  // The gate on the family that did change fails.
+  const auto conv_gate = run_cli({c, t, "--json", "-", "-q", "--fail-on", "family:convolution>+5%"});
+  BOOST_TEST(conv_gate.exit_code == 3, conv_gate.err);
+}
+
+// The families added for issue 25 reach every writer and the gate from the one table:
+// a MoE kernel (added to each layer) three times slower.
+BOOST_AUTO_TEST_CASE(new_families_reach_every_writer) {
+  const std::vector<std::string> base{"--ranks", "1", "--steps", "8", "--seed", "4", "--add-kernel", "fused_moe_kernel"};
+  auto slowed = base;
+  slowed.insert(slowed.end(), {"--slowdown", "fused_moe_kernel=3"});
+  const auto c = tracegen("fam-moe-c", base);
+  const auto t = tracegen("fam-moe-t", slowed);
+  const auto dir = temp_dir("fam-moe-out");
+  const auto r = run_cli({c, t, "--csv", dir + "/d.csv", "--markdown", dir + "/d.md", "-o", dir + "/r.html", "--json",
+                          dir + "/d.json", "--fail-on", "family:moe>+50%"});
+  BOOST_TEST(r.exit_code == 3, r.err);  // the gate knows the id and fires
+  const auto fams = families_of(parse_json(read_file(dir + "/d.json")).as_object());
+  BOOST_REQUIRE(fams.count("moe"));
+  BOOST_TEST(std::string(fams.at("moe").at("label").as_string()) == "MoE routing and experts");
+  BOOST_TEST(std::string(fams.at("moe").at("verdict").as_string()) == "slower");
+  BOOST_TEST(read_file(dir + "/d.csv").find(",moe,") != std::string::npos);
+  BOOST_TEST(read_file(dir + "/d.md").find("| MoE routing and experts |") != std::string::npos);
+  BOOST_TEST(read_file(dir + "/r.html").find("MoE routing and experts") != std::string::npos);
+  BOOST_TEST(r.out.find("  MoE routing and experts +") != std::string::npos, r.out);
+}
+
+// Summaries keep the launchers: the generic SGEMMs under convolutions are convolution
+// work from *.tdsum.json too.
+BOOST_AUTO_TEST_CASE(summaries_keep_the_launchers_families) {
+  const std::vector<std::string> base{"--ranks", "1", "--steps", "4", "--seed", "6", "--generic-conv-gemm"};
+  const auto c = tracegen("fam-convsum-c", base);
+  const auto dir = temp_dir("fam-convsum");
+  const auto s = run_cli({"summarize", c, "-o", dir + "/c.tdsum.json", "-q"});
+  BOOST_REQUIRE_MESSAGE(s.exit_code == 0, s.err);
+  const auto from_trace = run_cli({c, c, "--json", "-", "-q"});
+  const auto from_summary = run_cli({dir + "/c.tdsum.json", dir + "/c.tdsum.json", "--json", "-", "-q"});
+  BOOST_REQUIRE(from_trace.exit_code == 0);
+  BOOST_REQUIRE_MESSAGE(from_summary.exit_code == 0, from_summary.err);
+  const auto fams = families_of(parse_json(from_summary.out).as_object());
+  BOOST_TEST(fams.count("convolution") == 1u);
+  BOOST_TEST(boost::json::serialize(parse_json(from_trace.out).at("families")) ==
+             boost::json::serialize(parse_json(from_summary.out).at("families")));
+}
+
+// The launcher decides the family where names are paired across vendors too: cuDNN's
+// generic SGEMM under a convolution (NVIDIA) and MIOpen's own convolution kernel there
+// (AMD) are each the only convolution of that place, so they pair into one row.
+BOOST_AUTO_TEST_CASE(generic_gemm_pairs_with_another_vendors_convolution) {
+  const std::vector<std::string> base{"--ranks", "1", "--steps", "4", "--seed", "7", "--layers", "1",
+                                      "--generic-conv-gemm"};
+  auto amd = base;
+  amd.insert(amd.end(), {"--vendor", "amd"});
+  const auto c = tracegen("fam-conv-nv", base);
+  const auto t = tracegen("fam-conv-amd", amd);
+  const auto r = run_cli({c, t, "--json", "-", "-q"});
+  BOOST_REQUIRE_MESSAGE(r.exit_code == 0, r.err);
+  const auto j = parse_json(r.out);
+  std::size_t paired = 0;
+  for (const auto& v : j.at("rows").as_array()) {
+    const auto& row = v.as_object();
+    if (!row.contains("launched_by") || row.at("launched_by").as_string() != "aten::cudnn_convolution") continue;
+    BOOST_REQUIRE(row.contains("test_name"));  // one row for both vendors' kernels
+    ++paired;
+    BOOST_TEST(std::string(row.at("name").as_string()).rfind("ampere_sgemm_", 0) == 0u);
+    BOOST_TEST(std::string(row.at("test_name").as_string()).rfind("igemm_fwd_", 0) == 0u);
+    BOOST_TEST(std::string(row.at("matched_by").as_string()) == "family");
+    BOOST_TEST(std::string(row.at("family").as_string()) == "convolution");
+  }
+  BOOST_TEST(paired == 1u);
 }
 
 BOOST_AUTO_TEST_SUITE_END()

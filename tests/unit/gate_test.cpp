@@ -339,6 +339,8 @@ BOOST_AUTO_TEST_CASE(kernel_families) {
   BOOST_TEST(c.pattern == "gemm");
   BOOST_TEST((c.unit == GateUnit::percent));
   BOOST_TEST(parse_gate_condition("family:all_reduce>+1ms").threshold == 1e6);
+  for (const char* id : {"moe", "sort", "sampling"})  // the families of issue 25, from the same table
+    BOOST_TEST(parse_gate_condition(std::string("family:") + id + ">+5%").pattern == id);
   BOOST_CHECK_THROW(parse_gate_condition("family:GEMM>+5%"), UsageError);  // ids are lower case
   BOOST_CHECK_THROW(parse_gate_condition("family:>+5%"), UsageError);
   try {
@@ -349,6 +351,7 @@ BOOST_AUTO_TEST_CASE(kernel_families) {
     BOOST_TEST(what.find("unknown kernel family 'matmul'") != std::string::npos, what);
     BOOST_TEST(what.find("gemm, convolution, attention") != std::string::npos, what);
     BOOST_TEST(what.find("memcpy_htod") != std::string::npos, what);
+    BOOST_TEST(what.find("moe") != std::string::npos, what);
   }
 
   auto r = report();

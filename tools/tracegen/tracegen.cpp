@@ -97,6 +97,7 @@ struct Options {
   int64_t slow_step = -1;      // --slow-step: the step number that runs slow_ppm times slower
   int64_t slow_ppm = k_ppm;
   int64_t loader_us = 0;    // --loader-on-main: 0, none
+  bool generic_conv_gemm = false;  // --generic-conv-gemm
 };
 
 constexpr std::string_view k_usage = R"(usage: tracegen --out DIR [options]
@@ -165,6 +166,11 @@ Pathologies of real traces (none of them is on by default):
                             "CUDAGraph::replay" op) and carry "graph id"/"graph node id"
   --graph-from-python       with --cuda-graphs: the graph is launched from Python with no
                             "CUDAGraph::replay" op around it (as decode loops of serving engines do)
+  --generic-conv-gemm       each layer's forward starts with a convolution (aten::conv2d >
+                            aten::convolution > aten::_convolution > aten::cudnn_convolution)
+                            whose one kernel is a generic cuBLAS SGEMM (ampere_sgemm_*_nn), as
+                            cuDNN runs 1x1 and batched convolutions: a GEMM name for conv work
+                            (with --vendor amd: a MIOpen igemm_fwd_* convolution kernel)
   --compile                 the model's forward as torch.compile runs it: a "Torch-Compiled
                             Region: 0/0" op, Triton kernels launched by cuLaunchKernel from cpu_ops
                             named after them (kernel_backend, kernel_hash, grid, stream args)
@@ -263,6 +269,7 @@ Options parse_options(int argc, char** argv) {
                      : a == "--graph-from-python" ? &o.graph_from_python
                      : a == "--compile"      ? &o.compile
                      : a == "--no-profiler-step" ? &o.no_profiler_step
+                     : a == "--generic-conv-gemm" ? &o.generic_conv_gemm
                                              : nullptr) {
       *flag = true;
       continue;
@@ -452,6 +459,7 @@ KDesc reduce(std::string_view head, std::string_view op, std::string_view attrs)
 struct Catalog {
   std::array<KDesc, 3> gemm_fwd, gemm_dgrad, gemm_wgrad;  // per layer size class
   std::array<KDesc, 3> gemm_fwd_alt;                       // --algo-swap: another algorithm
+  std::array<KDesc, 3> conv_gemm;  // --generic-conv-gemm, per layer size class
   KDesc add, clamp, thresh, pow, mse_bwd, sum, mean, ln_fwd, ln_bwd, gamma_beta, foreach_add, nccl;
   KDesc h2d{"Memcpy HtoD (Pageable -> Device)", DevCat::Memcpy, ""};
   KDesc d2h{"Memcpy DtoH (Device -> Pageable)", DevCat::Memcpy, ""};
@@ -473,6 +481,10 @@ struct Catalog {
                              "x8_stage3_warpsize2x2x1_ffma_aligna4_alignc4_execute_kernel__5x_cublas",
                          DevCat::Kernel, std::string(k_gemm_attrs)};
     }
+    // --generic-conv-gemm: names of their own (no GEMM's), as real traces show under cuDNN.
+    static constexpr std::array<std::string_view, 3> conv_tiles = {"32x32_sliced1x4", "64x64", "32x128"};
+    for (size_t s = 0; s < 3; ++s)
+      conv_gemm[s] = {"ampere_sgemm_" + std::string(conv_tiles[s]) + "_nn", DevCat::Kernel, std::string(k_gemm_attrs)};
     gemm_wgrad[0].name =  // cuBLAS picks a CUTLASS kernel for some shapes
         "void cutlass::Kernel<cutlass_80_tensorop_s1688gemm_64x64_16x6_nt_align4>"
         "(cutlass_80_tensorop_s1688gemm_64x64_16x6_nt_align4::Params)";
@@ -487,6 +499,9 @@ struct Catalog {
         gemm_wgrad[s].name = "Cijk_Ailk_Bjlk" + tail;
         gemm_fwd_alt[s].name = "Cijk_Alik_Bljk" + tail.substr(0, tail.find("_GSU1")) + "_GSU2" +
                                tail.substr(tail.find("_GSU1") + 5);
+        // --generic-conv-gemm: MIOpen runs its own implicit-GEMM convolution kernels.
+        conv_gemm[s].name = "igemm_fwd_gtcx3_nhwc_fp32_bx0_ex1_bt" + std::string(mt[s]) +
+                            "_wt32x32x2_ws1x1_wr1x1_ta1x1x4x1_1x16x1x16_tb1x1x4x1_1x16x1x16";
       }
     }
     add = elementwise("at::native::CUDAFunctor_add<float>", 3);
@@ -698,6 +713,7 @@ enum Region : uint64_t {
 // Counter bases inside a region for options' extra launches.
 constexpr uint64_t k_slot_added = 0x8000;  // --add-kernel
 constexpr uint64_t k_slot_long = 0xA000;   // --long-names (at most 4096 per layer)
+constexpr uint64_t k_slot_conv = 0xB000;   // --generic-conv-gemm
 // Counter of aten::addmm in a layer's forward region; --compile reuses it and
 // the next (the GEMM launch), so the GEMMs keep their eager-mode durations.
 constexpr uint64_t k_slot_fwd_addmm = 4;
@@ -1478,6 +1494,15 @@ void Sim::layer_forward(int l, int32_t seq) {
     return PyFrame{m_o.python_stack ? std::string_view(m_py_modules[3 * lu + k]) : std::string_view(),
                    static_cast<int32_t>(3 * lu + k + 1)};
   };
+  if (m_o.generic_conv_gemm) {
+    const SlotGuard guard(*this);  // slots of its own: the layer's other draws stay
+    m_slot_ctr = k_slot_conv;
+    const Scope conv2d = op("aten::conv2d", 0, 3, 1, {}, seq);
+    const Scope conv = op("aten::convolution", 0, 3, 1);
+    const Scope conv_ = op("aten::_convolution", 0, 3, 1);
+    const Scope cudnn = op("aten::cudnn_convolution", 0, 8, 3);
+    launch(0, m_c.conv_gemm[s], k_gemm_us[s]);
+  }
   {
     const PyChain py(*this, 0,
                      {module(0), {k_call_impl}, {k_wrapped_call_impl}, {"torch/nn/modules/linear.py(125): forward"},
