@@ -271,8 +271,8 @@ SideData collect(const model::SetSummary& set, const Selection& sel, const Compa
   if (!summary.step_details.empty()) {
     const auto n = static_cast<std::int64_t>(summary.step_details.size());
     for (const auto& d : summary.step_details)
-      for (const auto f : detail::k_step_figures) detail::add_sat(m.*f, d.*f);
-    for (const auto f : detail::k_step_figures) m.*f /= n;
+      for (const auto& f : model::k_step_fields) detail::add_sat(m.*f.field, d.*f.field);
+    for (const auto& f : model::k_step_fields) m.*f.field /= n;
   }
   return data;
 }

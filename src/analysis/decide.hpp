@@ -16,12 +16,6 @@ struct NoiseRule;
 
 namespace tracediff::analysis::detail {
 
-// The per-step figures of model::StepDetail that are averaged and judged.
-inline constexpr std::int64_t model::StepDetail::*k_step_figures[] = {
-    &model::StepDetail::dur_ns,      &model::StepDetail::gpu_busy_ns, &model::StepDetail::gpu_idle_ns,
-    &model::StepDetail::gpu_spill_ns, &model::StepDetail::host_busy_ns, &model::StepDetail::kernel_ns,
-    &model::StepDetail::comm_ns,     &model::StepDetail::memcpy_ns,   &model::StepDetail::memset_ns,
-    &model::StepDetail::cpu_self_ns, &model::StepDetail::runtime_ns,  &model::StepDetail::unlaunched_ns};
 
 // Step details are kept in (rank, step) order; this orders them by rank alone, for
 // std::equal_range over one rank's steps.

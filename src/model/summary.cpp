@@ -20,13 +20,7 @@ void bound_durations(SetSummary& set) {
   for (auto& f : set.files) {
     std::uint64_t clamped = 0;
     for (auto& st : f.steps)
-      for (const auto field : {&StepDetail::dur_ns, &StepDetail::gpu_busy_ns,
-                               &StepDetail::gpu_idle_ns, &StepDetail::kernel_ns,
-                               &StepDetail::comm_ns, &StepDetail::memcpy_ns,
-                               &StepDetail::memset_ns, &StepDetail::cpu_self_ns,
-                               &StepDetail::runtime_ns, &StepDetail::gpu_spill_ns,
-                               &StepDetail::host_busy_ns, &StepDetail::unlaunched_ns})
-        bound(st.detail.*field, clamped);
+      for (const auto& f : k_step_fields) bound(st.detail.*f.field, clamped);
     for (auto& c : f.cells) {
       bound(c.total_ns, clamped);
       bound(c.self_ns, clamped);

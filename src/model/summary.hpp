@@ -21,9 +21,11 @@ namespace tracediff::model {
 // step window, spill and host busy; CUDA versions, graphs and compiled regions.
 // 3: the call tree (tree, tree_cells).
 // 4: GPU work without a recorded launch kept in its step's rows (a 13th step figure,
-// unlaunched_ns; launchers "(launch not recorded) stream S"). A version 3 file without
-// such work (no event_gpu_unlinked) reads as it is.
-constexpr int k_summary_schema_version = 4;
+// unlaunched_ns; launchers "(launch not recorded) stream S").
+// 5: the step's timeline split (model::k_step_fields: GPU parts, idle by cause, exposed
+// communication by collective, host waiting and idle). Older files are refused: they
+// would compare unlike their traces.
+constexpr int k_summary_schema_version = 5;
 
 // The launcher of GPU work whose launch the trace lacks, per stream: "(launch not
 // recorded) stream 7" (a tid of "7" or "stream 7").

@@ -83,10 +83,9 @@ void write_summary(const model::SetSummary& s, std::ostream& out) {
     out << ",\n   \"steps\": [";
     for (std::size_t i = 0; i < f.steps.size(); ++i) {
       const auto& d = f.steps[i].detail;
-      out << (i ? ", " : "") << '[' << f.steps[i].step << ", " << d.dur_ns << ", " << d.gpu_busy_ns << ", "
-          << d.gpu_idle_ns << ", " << d.kernel_ns << ", " << d.comm_ns << ", " << d.memcpy_ns << ", "
-          << d.memset_ns << ", " << d.cpu_self_ns << ", " << d.runtime_ns << ", " << d.gpu_spill_ns << ", "
-          << d.host_busy_ns << ", " << d.unlaunched_ns << ']';
+      out << (i ? ", " : "") << '[' << f.steps[i].step;
+      for (const auto& field : model::k_step_fields) out << ", " << d.*field.field;
+      out << ']';
     }
     out << "],\n   \"cells\": [";
     for (std::size_t i = 0; i < f.cells.size(); ++i) {

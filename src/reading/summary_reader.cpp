@@ -208,14 +208,6 @@ struct Reader {
     }
     item = nullptr;
     f.launchers = strings(at(o, "launchers"), "launchers");
-    // Version 3 left GPU work without a recorded launch out of the rows (or, placed by a
-    // GPU-side step span, under "(launch not in trace)"): a file with such work would
-    // compare unlike its traces.
-    if (version < 4 && (f.diagnostics.count(model::DiagId::event_gpu_unlinked) ||
-                        std::find(f.launchers.begin(), f.launchers.end(), "(launch not in trace)") != f.launchers.end()))
-      throw Fatal(path + ": summary schema version " + std::to_string(version) + " of " + f.path +
-                  ", which has GPU work without a recorded launch: this tracediff counts that work in the rows "
-                  "(version 4); summarize the traces again");
     if (const auto* ls = o.if_contains("launcher_shapes")) {  // --by-shape only
       f.launcher_shapes = strings(*ls, "launcher_shapes");
       if (f.launcher_shapes.size() != f.launchers.size())
@@ -235,7 +227,7 @@ struct Reader {
     item = "step";
     item_no = 0;
     for (const auto& s : array(at(o, "steps"), "steps")) {
-      const auto& t = tuple(s, version < 4 ? 12 : 13, "step");
+      const auto& t = tuple(s, std::size(model::k_step_fields) + 1, "step");
       model::StepSummary st;
       st.step = integer(t[0], "step number");
       if (!f.has_steps && st.step != model::k_whole_trace_step)
@@ -243,11 +235,8 @@ struct Reader {
       if (f.has_steps && (st.step < 0 || st.step > k_max_step))
         fail("step number " + std::to_string(st.step) + " is not a ProfilerStep number");
       if (!seen.insert(st.step).second) fail("step number " + std::to_string(st.step) + " twice");
-      auto& d = st.detail;
-      std::int64_t* fields[] = {&d.dur_ns,    &d.gpu_busy_ns, &d.gpu_idle_ns, &d.kernel_ns,
-                                &d.comm_ns,   &d.memcpy_ns,   &d.memset_ns,   &d.cpu_self_ns,
-                                &d.runtime_ns, &d.gpu_spill_ns, &d.host_busy_ns, &d.unlaunched_ns};
-      for (std::size_t i = 0; i + 1 < t.size(); ++i) *fields[i] = duration(t[i + 1], "step figure");
+      for (std::size_t i = 0; i + 1 < t.size(); ++i)
+        st.detail.*model::k_step_fields[i].field = duration(t[i + 1], "step figure");
       f.steps.push_back(st);
       ++item_no;
     }
@@ -366,12 +355,15 @@ model::SetSummary read_summary_bytes(std::string_view bytes, const std::string& 
                 "); upgrade tracediff or summarize again");
   if (version < 1) r.fail("schema_version " + std::to_string(version));
   r.version = version;
-  if (version < 3)
+  // Older summaries lack figures this one compares (3: the call tree; 4: GPU work
+  // without a recorded launch; 5: the step's timeline split): they would compare
+  // unlike their traces.
+  if (version < model::k_summary_schema_version)
     throw Fatal(path + ": summary schema version " + std::to_string(version) +
                 " was written by an older tracediff; this one reads version " +
                 std::to_string(model::k_summary_schema_version) +
-                " (it adds the call tree, and computes inclusive time of nested names and GPU busy differently): "
-                "summarize the traces again");
+                " (it adds the step's timeline split: GPU parts, idle by cause, exposed communication, the host "
+                "waiting for the GPU): summarize the traces again");
   model::SetSummary s;
   s.label = r.string(r.at(top, "label"), "label");
   s.inputs = r.strings(r.at(top, "inputs"), "inputs");

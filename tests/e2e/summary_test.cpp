@@ -73,10 +73,10 @@ BOOST_AUTO_TEST_CASE(summaries_are_validated) {
   BOOST_REQUIRE(run_cli({"summarize", gen, "-o", dir + "/ok.tdsum.json", "-q"}).exit_code == 0);
   const auto ok = read_file(dir + "/ok.tdsum.json");
   auto newer = ok;
-  newer.replace(newer.find("\"schema_version\": 4"), 19, "\"schema_version\": 99");
+  newer.replace(newer.find("\"schema_version\": 5"), 19, "\"schema_version\": 99");
   write_file(dir + "/newer.tdsum.json", newer);
   auto older = ok;
-  older.replace(older.find("\"schema_version\": 4"), 19, "\"schema_version\": 2");
+  older.replace(older.find("\"schema_version\": 5"), 19, "\"schema_version\": 2");
   write_file(dir + "/older.tdsum.json", older);
   auto broken = ok;
   broken.replace(broken.find("\"cells\": [["), 11, "\"cells\": [[999999, 0, 1, 1, 1], [");
@@ -99,14 +99,14 @@ BOOST_AUTO_TEST_CASE(summaries_are_validated) {
 namespace {
 
 // A small valid summary: one file, two steps, two keys, one launch.
-const std::string k_small = R"({"format": "tracediff-summary", "schema_version": 3, "label": "t", "inputs": ["x"],
+const std::string k_small = R"({"format": "tracediff-summary", "schema_version": 5, "label": "t", "inputs": ["x"],
  "diagnostics": {"counts": {"rank_duplicate": 1}, "samples": []},
  "files": [{"path": "x", "rank": 3, "rank_source": "distributedInfo", "world_size": 4, "gpu_names": ["H100"],
   "cuda_runtime_version": 12040, "cuda_driver_version": null, "cuda_graphs": false, "compiled": true, "gpus_with_work": 1,
   "events": 10, "json_bytes": 1000, "truncated": false, "has_steps": true,
   "diagnostics": {"counts": {}, "samples": []},
   "keys": [["cpu_op", "aten::mm", "cpu_op"], ["kernel", "gemm", "kernel"]], "launchers": ["aten::mm"],
-  "steps": [[7, 100, 50, 50, 50, 0, 0, 0, 30, 0, 0, 40], [8, 100, 50, 50, 50, 0, 0, 0, 30, 0, 5, 40]],
+  "steps": [[7, 100, 50, 50, 50, 0, 0, 0, 30, 0, 0, 40, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0], [8, 100, 50, 50, 50, 0, 0, 0, 30, 0, 5, 40, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0]],
   "cells": [[0, 0, 3, 60, 30], [0, 1, 3, 60, 30], [1, 0, 2, 50, 50]],
   "launches": [[0, 1, 0, 50]],
   "tree": [[-1, 0], [0, 1]], "tree_cells": [[0, 0, 3, 60, 30], [0, 1, 3, 60, 30], [1, 0, 2, 50, 50]],
