@@ -59,12 +59,13 @@ void shown_and_calls(model::DiffRow& row, double min_change_pct) {
   }
   s.pct = s.control_ns == 0 ? std::nullopt : std::optional<double>(100.0 * s.diff_ns() / s.control_ns);
   const double mean_d = row.per_step_basis ? row.diff_per_step_ns() : static_cast<double>(row.diff_ns());
-  s.mean_differs = std::fabs(mean_d - s.diff_ns()) >= 0.5 * std::max(std::fabs(mean_d), std::fabs(s.diff_ns())) &&
+  s.mean_differs = std::fabs(mean_d - s.diff_ns()) >= 0.25 * std::max(std::fabs(mean_d), std::fabs(s.diff_ns())) &&
                    mean_d != s.diff_ns();
+  // Per call and the split, of the Δ the lists print (medians per step over calls per step):
+  // the same basis as that Δ, so that equal calls give a per-call change equal to its Δ%.
   const double cc = row.per_step_basis ? row.control_step.count : static_cast<double>(row.control.count);
   const double tc = row.per_step_basis ? row.test_step.count : static_cast<double>(row.test.count);
-  const double ct = row.per_step_basis ? row.control_step.total_ns : static_cast<double>(row.control.total_ns);
-  const double tt = row.per_step_basis ? row.test_step.total_ns : static_cast<double>(row.test.total_ns);
+  const double ct = s.control_ns, tt = s.test_ns;
   row.control_per_call_ns = cc > 0 ? ct / cc : 0;
   row.test_per_call_ns = tc > 0 ? tt / tc : 0;
   row.per_call_pct = cc > 0 && tc > 0 && row.control_per_call_ns > 0

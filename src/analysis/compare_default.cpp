@@ -165,7 +165,6 @@ SideData collect(const model::SetSummary& set, const Selection& sel, const Compa
   for (std::size_t fi = 0; fi < set.files.size(); ++fi) {
     const auto& f = set.files[fi];
     if (!rank_set.count(f.rank) || f.has_steps != any_steps) continue;
-    summary.profiler_events += f.diagnostics.count(model::DiagId::event_profiler_own);
     // Row keys of this file's keys, resolved once (short names are not cheap).
     std::vector<const Key*> key_of;
     std::vector<SideAgg*> agg_of;

@@ -55,6 +55,7 @@ enum class Match : unsigned char {
   triton_op,       // an Inductor kernel (triton_poi_/red_/per_/tem_...) whose fused ops
                    // include it: "_text_" occurs in the name
   triton_reduce,   // the same, for reduction kernels (triton_red_/triton_per_) only
+  triton_copy,     // a pointwise Inductor kernel whose fused ops are all copies, casts or views
 };
 
 struct Rule {
@@ -102,6 +103,7 @@ constexpr Rule k_rules[] = {
     {M::triton_op, "index", F::embedding},
     {M::triton_op, "gather", F::embedding},
     {M::triton_op, "scatter", F::embedding},
+    {M::triton_copy, "", F::copy},  // triton_poi_fused__to_copy_1, ..._clone_view_3: a cast or layout copy
     {M::prefix, "triton_poi_", F::elementwise},
     {M::prefix, "triton_red_", F::reduction},
     {M::prefix, "triton_per_", F::reduction},
@@ -381,6 +383,32 @@ bool has_op(std::string_view name, std::string_view text) {
   return false;
 }
 
+// A pointwise Inductor kernel (triton_poi_fused_<ops>_<n>) whose ops are all copies,
+// casts and views: data moved or converted, nothing computed.
+bool only_copy_ops(std::string_view body) {
+  static constexpr std::string_view k_ops[] = {"_to_copy", "_unsafe_view", "convert_element_type", "as_strided",
+                                                "contiguous", "transpose", "unsqueeze", "permute", "reshape",
+                                                "squeeze", "expand", "select", "slice", "clone", "copy", "view",
+                                                "cat", "t"};
+  constexpr std::string_view k_head = "triton_poi_fused_";
+  if (!body.starts_with(k_head)) return false;
+  body.remove_prefix(k_head.size());
+  const auto tail = body.find_last_not_of("0123456789");  // the kernel's number
+  if (tail == std::string_view::npos || tail + 1 == body.size() || body[tail] != '_') return false;
+  body = body.substr(0, tail);
+  while (!body.empty()) {
+    bool hit = false;
+    for (const auto op : k_ops)  // longest first where one is a prefix of another
+      if (body.starts_with(op) && (body.size() == op.size() || body[op.size()] == '_')) {
+        body.remove_prefix(std::min(body.size(), op.size() + 1));
+        hit = true;
+        break;
+      }
+    if (!hit) return false;
+  }
+  return true;
+}
+
 // Every text of the contains rules and every `also` text, found in one pass over a
 // name (an Aho-Corasick automaton, built once): a name costs its length, not its
 // length times the rules (a trace may hold a million distinct kernel names).
@@ -521,6 +549,7 @@ bool matches(std::size_t i, const Needles& n, const Needles::Found& found, std::
     case Match::prefix: hit = body.starts_with(r.text); break;
     case Match::triton_op: hit = triton && has_op(body, r.text); break;
     case Match::triton_reduce: hit = triton_reduce && has_op(body, r.text); break;
+    case Match::triton_copy: hit = triton && only_copy_ops(body); break;
   }
   return hit && (r.also == nullptr || found[static_cast<std::size_t>(n.also_id(i))]);
 }

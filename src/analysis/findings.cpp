@@ -93,6 +93,24 @@ std::string path_words(const model::DiffReport& r, const model::DiffRow& row) {
   return std::to_string(static_cast<int>(share * 100 + 0.5)) + " % in";
 }
 
+// Whether nearly all of row i's change lies on one path under a row already listed, of
+// whose change it is a lesser part (a data loader's calls under the loader): the
+// caller's entry tells it, and its path and the call tree show the parts. A call that
+// carries half or more of its caller's change is its main cause and stays listed.
+bool inside_listed(const model::DiffReport& r, std::size_t i, const std::vector<std::size_t>& listed) {
+  const auto& row = r.rows[i];
+  const auto& nodes = r.call_tree.nodes;
+  if (listed.empty() || row.tree_node >= nodes.size() || path_share(r, row) < 0.9) return false;
+  const double here = nodes[row.tree_node].time.diff();
+  for (auto n = nodes[row.tree_node].parent; n != model::k_no_node && n < nodes.size(); n = nodes[n].parent) {
+    const auto j = nodes[n].row;
+    if (j == SIZE_MAX || j == i || std::find(listed.begin(), listed.end(), j) == listed.end()) continue;
+    const double whole = r.rows[j].diff_per_step_ns();
+    return whole != 0 && here / whole < 0.5;
+  }
+  return false;
+}
+
 // Which way a row moved, by the Δ the lists print (the medians'), else the means'.
 double direction(const model::DiffRow& row) {
   if (const double d = row.shown.diff_ns(); d != 0) return d;
@@ -145,6 +163,8 @@ model::TopList top_list(const model::DiffReport& r, bool slower, std::size_t n) 
       (row.verdict == model::Verdict::untestable ? list.untestable : list.within_noise) += 1;
     } else if (row.explained_by != SIZE_MAX && folds_into_listed(r, i)) {
       ++list.folded;  // a call inside says it better, and the path of the one listed shows this row
+    } else if (inside_listed(r, i, list.rows)) {
+      ++list.folded;  // part of a caller listed above it: the same change again
     } else if (!r.hta_compat && renamed(row)) {
       ++list.renamed;
     } else if (!r.hta_compat && row.swapped) {
@@ -228,8 +248,9 @@ bool queue_backs_up(const model::SideSummary& side) {
 }
 
 // Steps far from the others of their rank, kept in every figure but said: a step a
-// fifth of the others' median or less is likely empty or cut, one five times longer a
-// warm-up the detection could not take out (it needs 3 steps) or a stall. The first
+// fifth of the others' median or less is likely empty or cut, one three times longer a
+// warm-up the detection could not take out (it needs 3 steps) or a stall: either can
+// keep a change from being judged real, and the reader should know which step. The first
 // few are named, the rest counted.
 std::string odd_steps(const model::SideSummary& side) {
   constexpr std::size_t k_named = 5;
@@ -252,7 +273,7 @@ std::string odd_steps(const model::SideSummary& side) {
     for (std::size_t i = 0; n >= 2 && i < n; ++i) {
       if (n == 2 && i == 1) break;  // two steps: each is the other's outlier; say the first
       const double m = median_without(sorted, position[i]), d = static_cast<double>(first[i].dur_ns);
-      if (!(d * 5 <= m || d >= 5 * m)) continue;
+      if (!(d * 5 <= m || d >= 3 * m)) continue;
       if (++odd > k_named) continue;
       list += std::string(list.empty() ? "" : "; ") + "rank " + std::to_string(first->rank) + " step " +
               std::to_string(first[i].step) + " took " + ms(d) + " against " + (n == 2 ? "" : "a median of ") + ms(m);
@@ -343,12 +364,12 @@ void notes(model::DiffReport& r) {
                       "picks other algorithms from run to run. They are left out of the top lists; the kernel "
                       "families tell the change.");
   }
-  if (r.control.profiler_events || r.test.profiler_events)
-    r.notes.push_back("The profiler's own work is left out of every figure and list (its Python frames and what runs "
-                      "in them, and the device synchronisation that stops it): " +
-                      format_count(static_cast<std::int64_t>(r.control.profiler_events), false) + " host events on " +
-                      r.control.label + ", " + format_count(static_cast<std::int64_t>(r.test.profiler_events), false) +
-                      " on " + r.test.label + ".");
+  if (r.control.step_mean.profiler_ns || r.test.step_mean.profiler_ns)
+    r.notes.push_back("The profiler's own work is left out of the rows, lists and call tree (its Python frames and what "
+                      "runs in them, and the device synchronisation that stops it): " +
+                      ms(static_cast<double>(r.control.step_mean.profiler_ns)) + " per " + r.unit + " on " +
+                      r.control.label + ", " + ms(static_cast<double>(r.test.step_mean.profiler_ns)) + " on " +
+                      r.test.label + ".");
   const bool same_inputs = same_traces(r);
   if (same_inputs)
     r.notes.push_back("Both sides are the same traces: nothing can differ but the reading of them.");

@@ -177,6 +177,7 @@ model::Comparison compare_samples(const model::Samples& control, const model::Sa
   const auto j = judge(control, test, rule);
   v.verdict = j.verdict;
   v.significant = j.significant;
+  v.p_value = j.p_value;
   return v;
 }
 

@@ -189,8 +189,9 @@ struct Nesting {
   // "The profiler's own work"): its Python frames and what runs inside them, and the
   // device synchronisation that stops it (the host event that starts last, a
   // *DeviceSynchronize inside no other event on its thread).
-  std::pmr::vector<std::uint8_t> profiler;
+  std::pmr::vector<std::uint8_t> profiler;  // 0, or one of the two below
 };
+constexpr std::uint8_t k_profiler_outer = 1, k_profiler_inside = 2;  // Nesting::profiler
 constexpr std::uint32_t k_inherited = 1u << 31;  // node ids stay below: fewer nodes than events
 
 // Where each host event falls: the index of its step (or -1) and that step's window.
@@ -380,9 +381,9 @@ Nesting nest(const model::TraceFile& f, NameFacts& names, const KeyIds& keys, St
       if (covered > begin) n.incl_less.push_back({i, std::max<std::int64_t>(0, end - covered)});
       top_of_key[key] = static_cast<std::uint32_t>(stack.size());
       const bool op = ev[i].kind == Kind::cpu_op && !step_span(i);
-      const bool profiler = (!stack.empty() && stack.back().profiler) || names.profiler(ev[i].name) ||
-                            (i == stop_sync && stack.empty());
-      n.profiler[i] = profiler;
+      const bool inside = !stack.empty() && stack.back().profiler;
+      const bool profiler = inside || names.profiler(ev[i].name) || (i == stop_sync && stack.empty());
+      n.profiler[i] = profiler ? (inside ? k_profiler_inside : k_profiler_outer) : 0;
       std::uint32_t node = stack.empty() ? model::k_tree_top : stack.back().node;
       std::uint32_t depth = stack.empty() ? 0 : stack.back().depth;
       const bool own = windows.step_at[i] >= 0 && !step_span(i) && !profiler && depth < model::k_tree_depth;
@@ -700,10 +701,11 @@ model::FileSummary summarize_file(const model::TraceFile& f, const SummarizeOpti
     if ((is_host(e.kind) || e.kind == Kind::kernel) && names.compiled(e.name)) s.compiled = true;
     const auto st = windows.step_at[i];
     if (model::is_gpu_work(e.kind)) gpu.push_back({st, e.pid, e.ts_ns, e.ts_ns + e.dur_ns});
-    // The profiler's own work: counted where it fell in a step (a note says so), and
+    // The profiler's own work: its time where it fell in a step (a note says so), and
     // neither compared nor reported as outside the steps.
     if (is_host(e.kind) && nesting.profiler[i]) {
-      if (st >= 0) s.diagnostics.add(model::DiagId::event_profiler_own);
+      if (st >= 0 && nesting.profiler[i] == k_profiler_outer)
+        detail::add_sat(s.steps[static_cast<std::size_t>(st)].detail.profiler_ns, e.dur_ns);
       continue;
     }
     if (st < 0) {

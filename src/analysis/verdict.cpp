@@ -4,6 +4,7 @@
 #include "analysis/verdict.hpp"
 
 #include <cstdint>
+#include <cstdio>
 
 #include "util/format.hpp"
 
@@ -29,6 +30,12 @@ std::string figure_words(const model::Figure& f, bool judged) {
   std::string out = f.label + " " + format_pct(v.pct, v.is_new()) + " (" + format_duration_ns(to_ns(v.control), false) +
                     k_arrow + format_duration_ns(to_ns(v.test), false) + ")";
   if (judged && f.judged) out += std::string(", ") + model::figure_words(f);
+  // Near the level but not past it: say how near, so "within noise" is not read as "no change".
+  if (judged && f.judged && !v.significant && v.p_value < 0.1) {
+    char p[32];
+    std::snprintf(p, sizeof p, "%.3f", v.p_value);
+    out += std::string(" (p = ") + p + ", needs < 0.01)";
+  }
   return out;
 }
 
@@ -63,7 +70,8 @@ Verdict decide_verdict(const model::DiffReport& r) {
   Verdict v;
   const auto* step = step_figure(r);
   if (r.hta_compat) {
-    v.line = "HTA-compatible totals (no noise test)" + (step ? ": " + lower_first(figure_words(*step, false)) : std::string());
+    v.line = v.text =
+        "HTA-compatible totals (no noise test)" + (step ? ": " + lower_first(figure_words(*step, false)) : std::string());
     return v;
   }
   std::size_t fired = 0, unevaluated = 0;
@@ -95,7 +103,8 @@ Verdict decide_verdict(const model::DiffReport& r) {
   std::string what = step ? figure_words(*step, true) : std::string();
   if (!gate.empty() && !what.empty()) what = gate + ": " + lower_first(what);
   else if (!gate.empty()) what = gate;
-  v.line = std::string(sign) + " " + what + (what.empty() ? "" : "; ") + moved(r);
+  v.text = what + (what.empty() ? "" : "; ") + moved(r);
+  v.line = std::string(sign) + " " + v.text;
   return v;
 }
 

@@ -19,7 +19,8 @@ namespace tracediff::analysis {
 // counts and the gate (evaluate it first). Plain text (UTF-8), no trace string in it.
 struct Verdict {
   model::Mark mark = model::Mark::neutral;
-  std::string line;
+  std::string line;  // the mark, a space, then text
+  std::string text;  // the line without its mark (views that draw the mark themselves)
 };
 Verdict decide_verdict(const model::DiffReport& report);
 

@@ -178,6 +178,7 @@ int run_checked(int argc, const char* const* argv) {
   auto verdict = analysis::decide_verdict(report);
   report.verdict_line = std::move(verdict.line);
   report.verdict_mark = verdict.mark;
+  report.verdict_text = std::move(verdict.text);
 
   // All or nothing: every file output is written to a temporary, then all are swapped
   // into place together; standard output comes last, so a reader that goes away

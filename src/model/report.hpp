@@ -42,6 +42,7 @@ struct Comparison {
   std::optional<double> pct;     // 100 (test - control) / control; nullopt when control is 0
   Verdict verdict = Verdict::same;
   bool significant = false;
+  double p_value = 1;  // the rank test's; 1 when it did not run (not testable, or below --min-change)
   // A side with no value at all (a rank on one side only), not a value of 0: no
   // difference then (JSON null).
   bool control_missing = false, test_missing = false;
@@ -90,7 +91,7 @@ struct DiffRow {
   // What every list prints and ranks by (README "One Δ"): in the default mode the
   // per-step medians and their difference, the one the verdict judges (also for rows
   // not testable); in --hta-compat the totals. `mean_differs`: the means' Δ
-  // (diff_per_step_ns) differs from it by half or more, so views show it beside.
+  // (diff_per_step_ns) differs from it by a quarter or more, so views show it beside.
   struct Shown {
     double control_ns = 0, test_ns = 0;
     std::optional<double> pct;
@@ -98,10 +99,10 @@ struct DiffRow {
     double diff_ns() const { return test_ns - control_ns; }
     bool is_new() const { return control_ns == 0 && test_ns != 0; }
   } shown;
-  // Calls apart from time (README "Calls or time?"): the mean time per call on each
-  // side, and the change of the per-step means split into the part from the number of
-  // calls (Δcalls × control's time per call) and the part from the time per call (test's
-  // calls × Δ per call); the two add up to diff_per_step_ns().
+  // Calls apart from time (README "Calls or time?"): the time per call on each side (the
+  // shown time per step over the calls per step), and the shown Δ split into the part
+  // from the number of calls (Δcalls × control's time per call) and the part from the
+  // time per call (test's calls × Δ per call); the two add up to shown.diff_ns().
   double control_per_call_ns = 0, test_per_call_ns = 0;
   std::optional<double> per_call_pct;      // nullopt when a side has no calls
   double diff_from_calls_ns = 0, diff_from_per_call_ns = 0;
@@ -192,6 +193,9 @@ struct StepDetail {
   // them); host_idle_ns is step time × those threads − host_busy_ns.
   std::int64_t host_wait_ns = 0;
   std::int64_t host_idle_ns = 0;
+  // The profiler's own work in the step (its Python frames, the synchronisation that
+  // stops it), left out of rows and the tree and only said in a note.
+  std::int64_t profiler_ns = 0;
 };
 
 // Every duration of a StepDetail with its name, in the order summaries write them
@@ -231,6 +235,7 @@ inline constexpr StepField k_step_fields[] = {
     {"exposed_other_comm", &StepDetail::exposed_other_comm_ns},
     {"host_wait", &StepDetail::host_wait_ns},
     {"host_idle", &StepDetail::host_idle_ns},
+    {"profiler", &StepDetail::profiler_ns},
 };
 
 struct RankDetail {
@@ -287,7 +292,6 @@ struct SideSummary {
   std::vector<StepDetail> warmup;         // steps found to be warm-up and left out (README "Is it real?")
   SideMeta meta;
   std::vector<StepMarkerUse> step_markers;  // empty: steps from ProfilerStep (or none)
-  std::uint64_t profiler_events = 0;        // the profiler's own host events in the steps compared, left out
 };
 
 // GPU time by the host event that launched it (through the correlation id of the
@@ -503,6 +507,7 @@ struct DiffReport {
   std::string gate_heading;             // "Gate failed: 1 of 3 --fail-on conditions hold", ...
   std::string verdict_line;             // analysis::verdict_line, after the gate: what every view opens with
   Mark verdict_mark = Mark::neutral;    // its mark, for the views that colour it
+  std::string verdict_text;             // the line without its mark, for the views that draw the mark
   VerdictCounts verdict_counts;
   bool queue_backs_up = false;          // GPU work outlives its step on a side (a note says where)
   ChartRows charts;                     // what the HTML report's charts draw

@@ -123,7 +123,7 @@ std::string top_heading(const char* title, const model::TopList& list, const mod
                        : list.more  ? "top " + n(shown) + " of " + n(all) + " significant"
                                     : n(all) + " significant";
   const char* more = all == 0 ? "" : " more";
-  if (list.folded) counts += (counts.empty() ? "" : "; ") + n(list.folded) + " folded into a call inside";
+  if (list.folded) counts += (counts.empty() ? "" : "; ") + n(list.folded) + " folded along the stack";
   if (list.renamed) counts += (counts.empty() ? "" : "; ") + n(list.renamed) + " renamed within their kernel family";
   if (list.swapped) counts += (counts.empty() ? "" : "; ") + n(list.swapped) + " algorithm swaps";
   if (list.within_noise) counts += (counts.empty() ? "" : "; ") + n(list.within_noise) + more + " within noise";

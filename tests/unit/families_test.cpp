@@ -620,8 +620,8 @@ BOOST_AUTO_TEST_CASE(reference_traces) {
          {"triton__0d1d2d3d4d5d", F::elementwise},
          {"triton_poi_fused_add_mul_tanh_tanh_backward_view_2", F::elementwise},
          {"triton_poi_fused_add_mul_tanh_view_3", F::elementwise},
-         {"triton_poi_fused__to_copy_1", F::elementwise},
-         {"triton_poi_fused__to_copy_3", F::elementwise},
+         {"triton_poi_fused__to_copy_1", F::copy},
+         {"triton_poi_fused__to_copy_3", F::copy},
          {"triton__0d1d2d3d", F::elementwise},
          {"triton__0d1d2d", F::elementwise},
          {"triton_red_fused_sum_view_5", F::reduction},
@@ -639,9 +639,9 @@ BOOST_AUTO_TEST_CASE(reference_traces) {
          {"triton_per_fused__to_copy_add_native_layer_norm_view_5", F::normalization},
          {"triton_per_fused_sum_view_8", F::reduction},
          {"triton__0d1d23d", F::elementwise},
-         {"triton_poi_fused__to_copy_view_0", F::elementwise},
-         {"triton_poi_fused__to_copy_2", F::elementwise},
-         {"triton_poi_fused__to_copy_4", F::elementwise}});
+         {"triton_poi_fused__to_copy_view_0", F::copy},
+         {"triton_poi_fused__to_copy_2", F::copy},
+         {"triton_poi_fused__to_copy_4", F::copy}});
   check("CUB (traces)",
         {{"void cub::DeviceRadixSortOnesweepKernel<cub::DeviceRadixSortPolicy<long, float, int>::Policy800, false, long, float, int, int>(int*, int*, int*, int const*, long*, long const*, float*, float const*, int, int, int)", F::sort},
          {"void cub::DeviceReduceByKeyKernel<cub::DispatchReduceByKey<long*, long*, cub::ConstantInputIterator<int, int>, int*, int*, cub::Equality, cub::Sum, int>::PtxReduceByKeyPolicy, long*, long*, cub::ConstantInputIterator<int, int>, int*, int*, cub::ReduceByKeyScanTileState<int, int, true>, cub::Equality, cub::Sum, int>(long*, long*, cub::ConstantInputIterator<int, int>, int*, int*, cub::ReduceByKeyScanTileState<int, int, true>, int, cub::Equality, cub::Sum, int)", F::reduction},
@@ -1076,6 +1076,11 @@ BOOST_AUTO_TEST_CASE(precedence) {
   // A Triton kernel's op names are words: not NCCL, not cuBLAS.
   BOOST_TEST(family_name(classify("triton_poi_fused_all_reduce_copy_0", Kind::kernel)) == std::string("elementwise"));
   BOOST_TEST(family_name(classify("triton_red_fused_sum_0", Kind::kernel)) == std::string("reduction"));
+  // A pointwise kernel of copies, casts and views only moves data; one op more computes.
+  BOOST_TEST(family_name(classify("triton_poi_fused_clone_view_3", Kind::kernel)) == std::string("copy"));
+  BOOST_TEST(family_name(classify("triton_poi_fused_cat_2", Kind::kernel)) == std::string("copy"));
+  BOOST_TEST(family_name(classify("triton_poi_fused__to_copy_add_0", Kind::kernel)) == std::string("elementwise"));
+  BOOST_TEST(family_name(classify("triton_poi_fused_tanh_1", Kind::kernel)) == std::string("elementwise"));
   // Attention before convolution ("convert") and GEMM ("cutlass").
   BOOST_TEST(family_name(classify("flash_bwd_convert_dq_kernel", Kind::kernel)) == std::string("attention"));
   // Convolution before GEMM: cuDNN's implicit GEMMs are convolutions.

@@ -57,6 +57,7 @@ model::DiffReport decided(std::int64_t control_step, std::int64_t test_step,
   const auto v = analysis::decide_verdict(r);
   r.verdict_line = v.line;
   r.verdict_mark = v.mark;
+  r.verdict_text = v.text;
   return r;
 }
 
@@ -69,6 +70,7 @@ void gate(model::DiffReport& r, const std::vector<std::string>& conditions) {
   const auto v = analysis::decide_verdict(r);
   r.verdict_line = v.line;
   r.verdict_mark = v.mark;
+  r.verdict_text = v.text;
 }
 
 std::string markdown(const model::DiffReport& r, output::MarkdownOptions o = {}) {
@@ -200,7 +202,9 @@ BOOST_AUTO_TEST_CASE(every_case_through_every_writer) {
           BOOST_TEST(j.at("verdict").at("mark").as_string() == model::mark_name(r.verdict_mark));
           std::ostringstream html;
           output::write_html(r, html);
-          BOOST_TEST(html.str().find(tracediff::html_escape(r.verdict_line)) != std::string::npos);
+          BOOST_TEST(html.str().find(tracediff::html_escape(r.verdict_text)) != std::string::npos);
+          BOOST_TEST(html.str().find("class=\"verdict-line mark-" + std::string(model::mark_name(r.verdict_mark))) !=
+                     std::string::npos);
           BOOST_TEST(html.str().find("<strong>" + std::to_string(v.regressions) + "</strong> <span aria-hidden=\"true\">") !=
                      std::string::npos);
           const auto heading = v.regressions == 0 ? std::string("none significant")

@@ -73,8 +73,9 @@ std::string more_text(const DiffReport& r, const model::TopList& list) {
     if (n) out += (out.empty() ? "" : "; ") + format_count(static_cast<std::int64_t>(n), false) + what;
   };
   add(list.more + (list.raw ? 0 : hidden), " more significant");
-  add(list.folded, " folded into a call inside");
+  add(list.folded, " folded along the stack");
   add(list.renamed, " renamed within their kernel family");
+  add(list.swapped, " algorithm swaps");
   add(list.within_noise, " within noise");
   add(list.untestable + (list.raw ? hidden : 0), " not testable");
   return out;

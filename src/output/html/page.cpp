@@ -68,8 +68,18 @@ void write_html(const model::DiffReport& report, std::ostream& out) {
   ctx.set("per_step", per_step_mode(report));
   if (per_step_mode(report)) ctx.set("unit", report.unit);
   ctx.set("has_verdict_line", !report.verdict_line.empty());
-  ctx.set("verdict_line", report.verdict_line);
+  // The mark is drawn by the page (CSS), not an emoji that a machine may lack a font for.
+  ctx.set("verdict_line", report.verdict_text.empty() ? report.verdict_line : report.verdict_text);
   ctx.set("verdict_cls", std::string("mark-") + model::mark_name(report.verdict_mark));
+  const auto m = report.verdict_mark;
+  ctx.set("verdict_sym", std::string(m == model::Mark::fail   ? "\xE2\x9C\x95"    // ✕
+                                     : m == model::Mark::pass ? "\xE2\x9C\x93"    // ✓
+                                     : m == model::Mark::warn ? "!"
+                                                              : "\xE2\x80\x93"));  // –
+  ctx.set("verdict_word", std::string(m == model::Mark::fail   ? "Fails"
+                                      : m == model::Mark::pass ? "Passes"
+                                      : m == model::Mark::warn ? "Not evaluated"
+                                                               : "Neutral"));
 
   add_headline(report, ctx);
   add_findings(report, anchors, ctx);
