@@ -213,6 +213,71 @@
     }
   }
 
+  // Why the step moved: a waterfall from one side's step to the other's, floating bars
+  // [from, to] per part (analysis chose them; the static bars stay if this fails).
+  var whyChart = null;
+  function drawWhy() {
+    var el = document.getElementById('why-data');
+    var fig = document.getElementById('chart-why');
+    if (!el || !fig) return;
+    var wrap = fig.querySelector('.canvas-wrap');
+    var canvas = wrap && wrap.querySelector('canvas');
+    if (!canvas) return;
+    var why;
+    try { why = JSON.parse(el.textContent); } catch (e) { return; }
+    var bars = why.bars || [];
+    if (!bars.length) return;
+    var max = 0, lo = Infinity, hi = 0;
+    bars.forEach(function (b) {
+      max = Math.max(max, b.from, b.to);
+      // The parts float between the two steps: the axis starts near them, so that a
+      // change of a few percent is seen (the axis title says it is cut).
+      if (b.cls !== 'step') { lo = Math.min(lo, b.from, b.to); hi = Math.max(hi, b.from, b.to); }
+      else { lo = Math.min(lo, b.to); hi = Math.max(hi, b.to); }
+    });
+    var unit = durationUnit(max);
+    var floor = isFinite(lo) ? Math.max(0, lo - 1.5 * Math.max(hi - lo, max * 0.02)) : 0;
+    var colour = { step: COLORS.c, worse: COLORS.slower, better: COLORS.faster, same: COLORS.same,
+                   untested: COLORS.untestable };
+    if (whyChart) { whyChart.destroy(); whyChart = null; }
+    wrap.style.height = '260px';
+    wrap.hidden = false;
+    try {
+      whyChart = new Chart(canvas, {
+        type: 'bar',
+        data: {
+          labels: bars.map(function (b) { return b.label; }),
+          datasets: [{
+            label: 'per GPU, per ' + (data.unit || 'step'),
+            data: bars.map(function (b) { return [Math.min(b.from, b.to) / unit[0], Math.max(b.from, b.to) / unit[0]]; }),
+            backgroundColor: bars.map(function (b) { return colour[b.cls] || COLORS.d; })
+          }]
+        },
+        options: {
+          responsive: true, maintainAspectRatio: false, animation: false,
+          plugins: {
+            legend: { display: false },
+            tooltip: { callbacks: { label: function (item) {
+              var b = bars[item.dataIndex];
+              return b.text + (b.link ? ' (' + b.link + ')' : '');
+            } } }
+          },
+          scales: {
+            x: { grid: { display: false }, ticks: { maxRotation: 30, autoSkip: false } },
+            y: { min: floor / unit[0], grid: { color: COLORS.grid },
+                 title: { display: true, text: unit[1] + ' per GPU' + (floor > 0 ? ' (axis from ' + sig3(floor / unit[0]) + ')' : '') },
+                 ticks: { callback: function (v) { return sig3(v); } } }
+          }
+        }
+      });
+      fig.classList.add('drawn');
+      var staticBars = fig.querySelector('.why-bars');
+      if (staticBars) staticBars.hidden = true;
+    } catch (e) {
+      wrap.hidden = true;  // keep the static bars
+    }
+  }
+
   function drawCharts() {
     if (typeof Chart === 'undefined') return;
     var font = getComputedStyle(document.body).fontFamily;
@@ -220,6 +285,7 @@
     Chart.defaults.font.size = 12;
     readColors();
     Chart.defaults.color = COLORS.fg;
+    drawWhy();
     data.charts.forEach(drawChart);
     onTimeChange.push(function () {
       data.charts.forEach(function (spec) { if (spec.self) drawChart(spec); });
@@ -233,6 +299,7 @@
       scheme.addEventListener('change', function () {
         readColors();
         Chart.defaults.color = COLORS.fg;
+        drawWhy();
         data.charts.forEach(drawChart);
       });
     }

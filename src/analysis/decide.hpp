@@ -31,6 +31,11 @@ void describe_side(const model::SetSummary& set, const std::set<int>& ranks, mod
 // The headline, the breakdown and the rank rows (figures.cpp).
 void decide_figures(model::DiffReport& report, const analysis::NoiseRule& rule);
 
+// Why the step moved: the step split into the parts of each GPU's timeline, their
+// waterfall, what moved each part, the bottom line (step_change.cpp). After the top
+// lists, the families and the labels.
+void decide_step_change(model::DiffReport& report, const analysis::NoiseRule& rule);
+
 // Default mode: everything above, from the rows, launchers and step details.
 void decide(model::DiffReport& report, const CompareOptions& options);
 

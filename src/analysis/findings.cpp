@@ -577,6 +577,7 @@ void decide(model::DiffReport& r, const CompareOptions& options) {
   notes(r);
   counts(r);
   labels(r);
+  decide_step_change(r, rule);
   decide_embedded(r, n);
 }
 

@@ -264,6 +264,26 @@ GateResult evaluate_one(const GateCondition& cond, const DiffReport& r) {
       result.detail = "no GPU work of the family " + label + " on either side";
       return result;
     }
+    case GateMetric::step_part: {
+      if (r.hta_compat) {
+        result.detail = "the step's parts are not compared with --hta-compat";
+        return result;
+      }
+      const auto& sc = r.step_change;
+      const model::Comparison* v = nullptr;
+      std::string label = cond.pattern;
+      if (cond.pattern == "exposed_comm" && sc.decided) v = &sc.exposed_comm, label = "exposed communication";
+      for (const auto& p : sc.parts)
+        if (p.id == cond.pattern) v = &p.value, label = p.label;
+      for (const auto& f : r.breakdown)
+        if (f.id == cond.pattern) v = &f.value, label = f.label;
+      if (!v) {
+        result.detail = "no " + label + " time on either side";
+        return result;
+      }
+      decide(cond, *v, noise, label, basis, result);
+      return result;
+    }
     case GateMetric::added:
     case GateMetric::deleted:
     case GateMetric::increased:
@@ -377,10 +397,23 @@ GateCondition parse_gate_condition(std::string_view raw) {
                     {"any-op:", GateMetric::any_op},
                     {"any-kernel:", GateMetric::any_kernel},
                     {"family:", GateMetric::family}};
+  // The step's parts (README "Why the step moved"): by their ids.
+  static constexpr std::string_view k_parts[] = {
+      "exposed_comm",        "gpu_compute",          "gpu_overlap",        "gpu_mem",
+      "idle.host_launch",    "idle.host_sync",       "idle.stream",        "idle.other",
+      "exposed.all_reduce",  "exposed.all_gather",   "exposed.reduce_scatter", "exposed.all_to_all",
+      "exposed.broadcast",   "exposed.send_recv",    "exposed.other",      "host_wait",
+      "host_idle"};
   bool known = false;
   for (const auto& p : k_plain)
     if (metric == p.name) {
       cond.metric = p.metric;
+      known = true;
+    }
+  for (const auto p : k_parts)
+    if (!known && metric == p) {
+      cond.metric = GateMetric::step_part;
+      cond.pattern = std::string(p);
       known = true;
     }
   for (const auto& p : k_prefixed)
@@ -393,7 +426,9 @@ GateCondition parse_gate_condition(std::string_view raw) {
   if (!known)
     bad(raw, "unknown metric '" + std::string(metric) +
                  "' (known: step_time, gpu_busy, op:GLOB, kernel:GLOB, any-op:GLOB, any-kernel:GLOB, "
-                 "family:ID, added, deleted, increased, decreased)");
+                 "family:ID, added, deleted, increased, decreased; the step's parts: exposed_comm, gpu_compute, "
+                 "gpu_overlap, gpu_mem, idle.host_launch, idle.host_sync, idle.stream, idle.other, exposed.KIND, "
+                 "host_wait, host_idle)");
   if (cond.metric == GateMetric::family) {
     Family f;
     if (!family_from_name(cond.pattern, f))

@@ -19,6 +19,7 @@ enum class GateMetric : std::uint8_t {
   increased,
   decreased,
   family,      // a kernel family's GPU time per step (pattern: its id, analysis/families)
+  step_part,   // a part of the step (pattern: exposed_comm, a StepPart id, host_wait, host_idle)
 };
 
 enum class GateComparator : std::uint8_t { greater, greater_equal, less, less_equal };

@@ -118,6 +118,29 @@ void comparison(std::ostream& out, const model::Comparison& v) {
       << (v.significant ? "true" : "false");
 }
 
+// Why the step moved: the parts of each GPU's step, what moved them, the waterfall's bars.
+void step_breakdown(std::ostream& out, const model::DiffReport& r) {
+  const auto& sc = r.step_change;
+  out << "{\"bottom_line\": " << json_string(sc.bottom_line) << ", \"equation\": " << json_string(sc.equation)
+      << ",\n    \"step\": {";
+  comparison(out, sc.step);
+  out << "}, \"exposed_comm\": {";
+  comparison(out, sc.exposed_comm);
+  out << "}, \"rest_diff\": " << us_decimal(sc.rest_diff) << ", \"bars\": [";
+  for (std::size_t k = 0; k < sc.bars.size(); ++k) out << (k ? ", " : "") << '"' << sc.parts[sc.bars[k]].id << '"';
+  out << "],\n    \"parts\": ";
+  list(out, sc.parts, [&](const model::StepPart& p) {
+    out << "\n      {\"part\": \"" << p.id << "\", \"label\": " << json_string(p.label) << ", ";
+    comparison(out, p.value);
+    out << ", \"families\": [";
+    for (std::size_t k = 0; k < p.families.size(); ++k) out << (k ? ", " : "") << json_string(p.families[k]);
+    out << "], \"rows\": [";
+    for (std::size_t k = 0; k < p.rows.size(); ++k) out << (k ? ", " : "") << json_string(r.rows[p.rows[k]].name);
+    out << "]}";
+  });
+  out << '}';
+}
+
 void figures(std::ostream& out, const std::vector<model::Figure>& v) {
   list(out, v, [&](const model::Figure& f) {
     out << "\n    {\"figure\": \"" << f.id << "\", \"label\": " << json_string(f.label) << ", ";
@@ -256,6 +279,10 @@ void write_json(const model::DiffReport& r, std::ostream& out, const JsonOptions
     out << "\n    {\"what\": " << json_string(d.what) << ", \"control\": " << json_string(d.control)
         << ", \"test\": " << json_string(d.test) << '}';
   });
+  if (r.step_change.decided) {
+    out << ",\n  \"step_breakdown\": ";
+    step_breakdown(out, r);
+  }
   out << ",\n  \"headline\": ";
   figures(out, r.headline);
   out << ",\n  \"breakdown\": ";

@@ -250,6 +250,10 @@ std::string headline(const DiffReport& r, const MarkdownOptions& o) {
   }
   if (r.verdict_line.empty() && !o.report_url.empty())
     out += "[Full report](" + link_target(o.report_url) + ")\n\n";
+  // Why the step moved: the bottom line, and the parts that add up to the change.
+  if (r.step_change.decided)
+    out += "**Why:** " + md_text(r.step_change.bottom_line) + "<br>\n<sub>" + md_text(r.step_change.equation) +
+           " (per GPU; README: Why the step moved)</sub>\n\n";
   if (!r.sides_differ.empty()) {
     out += "> [!WARNING]\n> **The sides differ**, the likeliest cause of a change:\n";
     for (const auto& d : r.sides_differ)

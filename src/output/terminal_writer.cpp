@@ -409,6 +409,11 @@ void write_terminal_summary(const model::DiffReport& r, const TerminalOptions& o
     write_wrapped(out, r.verdict_line, width);
     if (o.color) out << k_reset;
   }
+  // Why the step moved: the bottom line, then the parts that add up to the change.
+  if (r.step_change.decided) {
+    write_wrapped(out, detail::terminal_safe(r.step_change.bottom_line), width);
+    write_wrapped(out, r.step_change.equation, width);
+  }
   if (!r.sides_differ.empty()) {
     out << '\n' << (o.color ? k_bold : "");
     write_wrapped(out, "The sides differ: " + detail::terminal_safe(detail::sides_differ_text(r)), width);
