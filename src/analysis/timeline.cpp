@@ -1,0 +1,202 @@
+// Where each GPU's step went: the sweep of timeline.hpp.
+#include "analysis/timeline.hpp"
+
+#include <algorithm>
+#include <climits>
+
+#include "analysis/aggregate.hpp"
+#include "analysis/families.hpp"
+
+namespace tracediff::analysis::detail {
+
+namespace {
+
+using model::StepDetail;
+
+// A stretch of one device's timeline in one state: a WorkClass-like busy state or an
+// idle cause. Pieces cover the whole line, from INT64_MIN to INT64_MAX.
+enum State : std::uint8_t {
+  compute_only,
+  overlap,
+  mem_only,
+  comm_first,                  // comm only, by collective: comm_first + (class - all_reduce)
+  idle_launch = comm_first + 7,
+  idle_sync,
+  idle_queued,                 // stream or other, once the device's streams are known
+  idle_other,
+};
+constexpr int k_comm_kinds = 7;
+
+struct Piece {
+  std::int64_t begin, end;
+  State state;
+};
+
+constexpr std::int64_t StepDetail::*k_exposed[k_comm_kinds] = {
+    &StepDetail::exposed_all_reduce_ns, &StepDetail::exposed_all_gather_ns, &StepDetail::exposed_reduce_scatter_ns,
+    &StepDetail::exposed_all_to_all_ns, &StepDetail::exposed_broadcast_ns,  &StepDetail::exposed_send_recv_ns,
+    &StepDetail::exposed_other_comm_ns};
+
+// The running work of a device: a min-heap by end, and counts by class.
+class Running {
+ public:
+  void clear() {
+    m_heap.clear();
+    m_compute = m_mem = m_comm = 0;
+    std::fill(std::begin(m_kind), std::end(m_kind), 0);
+  }
+  bool empty() const { return m_heap.empty(); }
+  std::int64_t next_end() const { return m_heap.front().end; }
+  void push(std::int64_t end, WorkClass c) {
+    m_heap.push_back({end, c});
+    std::push_heap(m_heap.begin(), m_heap.end(), later);
+    count(c, 1);
+  }
+  void pop() {
+    std::pop_heap(m_heap.begin(), m_heap.end(), later);
+    count(m_heap.back().cls, -1);
+    m_heap.pop_back();
+  }
+  // What runs now; only asked while something runs.
+  State state() const {
+    if (m_comm) {
+      if (m_compute) return overlap;
+      int k = 0;
+      while (!m_kind[k]) ++k;
+      return static_cast<State>(comm_first + k);
+    }
+    return m_compute ? compute_only : mem_only;
+  }
+
+ private:
+  struct Open {
+    std::int64_t end;
+    WorkClass cls;
+  };
+  static bool later(const Open& a, const Open& b) { return a.end > b.end; }
+  void count(WorkClass c, int by) {
+    if (c == WorkClass::compute) m_compute += by;
+    else if (c == WorkClass::mem) m_mem += by;
+    else {
+      m_comm += by;
+      m_kind[static_cast<int>(c) - static_cast<int>(WorkClass::all_reduce)] += by;
+    }
+  }
+  std::vector<Open> m_heap;
+  std::int64_t m_compute = 0, m_mem = 0, m_comm = 0;
+  std::int64_t m_kind[k_comm_kinds] = {};
+};
+
+}  // namespace
+
+WorkClass kernel_class(std::string_view name) {
+  switch (classify(name, model::Kind::kernel)) {
+    case Family::comm_all_reduce: return WorkClass::all_reduce;
+    case Family::comm_all_gather: return WorkClass::all_gather;
+    case Family::comm_reduce_scatter: return WorkClass::reduce_scatter;
+    case Family::comm_all_to_all: return WorkClass::all_to_all;
+    case Family::comm_broadcast: return WorkClass::broadcast;
+    case Family::comm_send_recv: return WorkClass::send_recv;
+    case Family::comm_other: return WorkClass::other_comm;
+    default: break;
+  }
+  // The library's name where the rules see none of its collectives (HCCL).
+  for (std::string_view lib : {"nccl", "rccl", "hccl", "NCCL", "RCCL", "HCCL"})
+    if (name.find(lib) != std::string_view::npos) return WorkClass::other_comm;
+  return WorkClass::compute;
+}
+
+bool host_sync_call(std::string_view name) {
+  if (name.find("Synchronize") != std::string_view::npos) return true;  // stream, device, event, context
+  for (std::string_view copy : {"cudaMemcpy", "hipMemcpy", "cuMemcpy"})
+    if (name.starts_with(copy)) return name.find("Async") == std::string_view::npos;
+  return false;
+}
+
+void split_timeline(const std::pmr::vector<GpuInterval>& gpu, const model::EventArray& ev, const LaunchIndex& launch_of,
+                    std::vector<HostSync>& syncs, const std::vector<std::int64_t>& begin,
+                    const std::vector<std::int64_t>& end, std::vector<model::StepSummary>& steps) {
+  std::sort(syncs.begin(), syncs.end());
+  // Why the device idled until `next` started, having gone idle at `idle_since`.
+  const auto cause = [&](const GpuInterval& next, std::int64_t idle_since) -> State {
+    const auto& e = ev[next.event];
+    const auto l = e.correlation >= 0 ? launch_of.find(e.correlation) : -1;
+    if (l < 0) return idle_other;
+    const auto& launch = ev[static_cast<std::size_t>(l)];
+    if (launch.ts_ns < idle_since) return idle_queued;
+    const HostSync from{(std::uint64_t{launch.pid} << 32) | launch.tid, idle_since};
+    const auto s = std::lower_bound(syncs.begin(), syncs.end(), from);
+    return s != syncs.end() && s->thread == from.thread && s->end <= launch.ts_ns ? idle_sync : idle_launch;
+  };
+
+  std::vector<Piece> pieces;
+  Running running;
+  for (std::size_t i = 0; i < gpu.size();) {
+    const auto first = i;
+    const auto pid = gpu[i].pid;
+    pieces.clear();
+    running.clear();
+    std::int64_t t = INT64_MIN;  // where the next piece starts
+    const auto emit = [&](std::int64_t until, State s) {
+      if (until <= t) return;
+      if (!pieces.empty() && pieces.back().state == s) pieces.back().end = until;
+      else pieces.push_back({t, until, s});
+      t = until;
+    };
+    bool queued = false;
+    for (; i < gpu.size() && gpu[i].pid == pid; ++i) {
+      const auto& iv = gpu[i];
+      if (iv.end <= iv.begin) continue;  // takes no time, ends no gap
+      while (!running.empty() && running.next_end() <= iv.begin) {
+        emit(running.next_end(), running.state());
+        running.pop();
+      }
+      if (running.empty()) {
+        if (iv.begin > t) {
+          const auto s = cause(iv, t);
+          queued |= s == idle_queued;
+          emit(iv.begin, s);
+        }
+      } else {
+        emit(iv.begin, running.state());
+      }
+      running.push(iv.end, iv.cls);
+    }
+    while (!running.empty()) {
+      emit(running.next_end(), running.state());
+      running.pop();
+    }
+    emit(INT64_MAX, idle_other);
+    // Work queued yet late: a wait on another stream or event when the device has more
+    // than one stream (tids of its GPU events), else no cause the trace shows.
+    bool streams = false;
+    if (queued)
+      for (auto k = first; k < i && !streams; ++k) streams = ev[gpu[k].event].tid != ev[gpu[first].event].tid;
+
+    for (std::size_t w = 0; w < begin.size(); ++w) {
+      if (end[w] <= begin[w]) continue;
+      auto& d = steps[w].detail;
+      auto it = std::lower_bound(pieces.begin(), pieces.end(), begin[w],
+                                 [](const Piece& p, std::int64_t at) { return p.end <= at; });
+      for (; it != pieces.end() && it->begin < end[w]; ++it) {
+        const auto len = std::min(it->end, end[w]) - std::max(it->begin, begin[w]);
+        switch (it->state) {
+          case compute_only: add_sat(d.gpu_compute_only_ns, len); break;
+          case overlap: add_sat(d.gpu_overlap_ns, len); break;
+          case mem_only: add_sat(d.gpu_mem_only_ns, len); break;
+          case idle_launch: add_sat(d.idle_launch_ns, len); break;
+          case idle_sync: add_sat(d.idle_sync_ns, len); break;
+          case idle_queued: add_sat(streams ? d.idle_stream_ns : d.idle_other_ns, len); break;
+          case idle_other: add_sat(d.idle_other_ns, len); break;
+          default:
+            add_sat(d.gpu_comm_only_ns, len);
+            add_sat(d.*k_exposed[it->state - comm_first], len);
+            break;
+        }
+        if (it->state < idle_launch) add_sat(d.gpu_busy_ns, len);
+      }
+    }
+  }
+}
+
+}  // namespace tracediff::analysis::detail
