@@ -14,7 +14,7 @@ namespace {
 using model::StepDetail;
 
 // A stretch of one device's timeline in one state: a WorkClass-like busy state or an
-// idle cause. Pieces cover the whole line, from INT64_MIN to INT64_MAX.
+// idle cause. A device's pieces cover the whole line, from INT64_MIN to INT64_MAX.
 enum State : std::uint8_t {
   compute_only,
   overlap,
@@ -26,11 +26,6 @@ enum State : std::uint8_t {
   idle_other,
 };
 constexpr int k_comm_kinds = 7;
-
-struct Piece {
-  std::int64_t begin, end;
-  State state;
-};
 
 constexpr std::int64_t StepDetail::*k_exposed[k_comm_kinds] = {
     &StepDetail::exposed_all_reduce_ns, &StepDetail::exposed_all_gather_ns, &StepDetail::exposed_reduce_scatter_ns,
@@ -129,21 +124,52 @@ void split_timeline(const std::pmr::vector<GpuInterval>& gpu, const model::Event
     return s != syncs.end() && s->thread == from.thread && s->end <= launch.ts_ns ? idle_sync : idle_launch;
   };
 
-  std::vector<Piece> pieces;
+  // Windows by start, with the latest end up to each: the windows a piece [a, b) meets
+  // start below b and end past a, from the first whose latest end so far is past a
+  // (pieces come in time order, so that first one only moves forward).
+  std::vector<std::size_t> order(begin.size());
+  for (std::size_t w = 0; w < order.size(); ++w) order[w] = w;
+  std::sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) { return begin[a] < begin[b]; });
+  std::vector<std::int64_t> reach(order.size());
+  for (std::size_t k = 0; k < order.size(); ++k)
+    reach[k] = std::max(end[order[k]], k ? reach[k - 1] : INT64_MIN);
+  std::vector<std::int64_t> queued(begin.size());  // per window, until the device's streams are known
+
   Running running;
   for (std::size_t i = 0; i < gpu.size();) {
     const auto first = i;
     const auto pid = gpu[i].pid;
-    pieces.clear();
     running.clear();
+    std::fill(queued.begin(), queued.end(), 0);
+    std::size_t from = 0;        // into order
     std::int64_t t = INT64_MIN;  // where the next piece starts
+    // The piece [t, until) in state s, added to the windows it meets.
     const auto emit = [&](std::int64_t until, State s) {
       if (until <= t) return;
-      if (!pieces.empty() && pieces.back().state == s) pieces.back().end = until;
-      else pieces.push_back({t, until, s});
+      while (from < order.size() && reach[from] <= t) ++from;
+      for (auto k = from; k < order.size() && begin[order[k]] < until; ++k) {
+        const auto w = order[k];
+        const auto len = std::min(until, end[w]) - std::max(t, begin[w]);
+        if (len <= 0) continue;
+        auto& d = steps[w].detail;
+        switch (s) {
+          case compute_only: add_sat(d.gpu_compute_only_ns, len); break;
+          case overlap: add_sat(d.gpu_overlap_ns, len); break;
+          case mem_only: add_sat(d.gpu_mem_only_ns, len); break;
+          case idle_launch: add_sat(d.idle_launch_ns, len); break;
+          case idle_sync: add_sat(d.idle_sync_ns, len); break;
+          case idle_queued: add_sat(queued[w], len); break;
+          case idle_other: add_sat(d.idle_other_ns, len); break;
+          default:
+            add_sat(d.gpu_comm_only_ns, len);
+            add_sat(d.*k_exposed[s - comm_first], len);
+            break;
+        }
+        if (s < idle_launch) add_sat(d.gpu_busy_ns, len);
+      }
       t = until;
     };
-    bool queued = false;
+    bool any_queued = false;
     for (; i < gpu.size() && gpu[i].pid == pid; ++i) {
       const auto& iv = gpu[i];
       if (iv.end <= iv.begin) continue;  // takes no time, ends no gap
@@ -154,7 +180,7 @@ void split_timeline(const std::pmr::vector<GpuInterval>& gpu, const model::Event
       if (running.empty()) {
         if (iv.begin > t) {
           const auto s = cause(iv, t);
-          queued |= s == idle_queued;
+          any_queued |= s == idle_queued;
           emit(iv.begin, s);
         }
       } else {
@@ -167,35 +193,13 @@ void split_timeline(const std::pmr::vector<GpuInterval>& gpu, const model::Event
       running.pop();
     }
     emit(INT64_MAX, idle_other);
+    if (!any_queued) continue;
     // Work queued yet late: a wait on another stream or event when the device has more
     // than one stream (tids of its GPU events), else no cause the trace shows.
     bool streams = false;
-    if (queued)
-      for (auto k = first; k < i && !streams; ++k) streams = ev[gpu[k].event].tid != ev[gpu[first].event].tid;
-
-    for (std::size_t w = 0; w < begin.size(); ++w) {
-      if (end[w] <= begin[w]) continue;
-      auto& d = steps[w].detail;
-      auto it = std::lower_bound(pieces.begin(), pieces.end(), begin[w],
-                                 [](const Piece& p, std::int64_t at) { return p.end <= at; });
-      for (; it != pieces.end() && it->begin < end[w]; ++it) {
-        const auto len = std::min(it->end, end[w]) - std::max(it->begin, begin[w]);
-        switch (it->state) {
-          case compute_only: add_sat(d.gpu_compute_only_ns, len); break;
-          case overlap: add_sat(d.gpu_overlap_ns, len); break;
-          case mem_only: add_sat(d.gpu_mem_only_ns, len); break;
-          case idle_launch: add_sat(d.idle_launch_ns, len); break;
-          case idle_sync: add_sat(d.idle_sync_ns, len); break;
-          case idle_queued: add_sat(streams ? d.idle_stream_ns : d.idle_other_ns, len); break;
-          case idle_other: add_sat(d.idle_other_ns, len); break;
-          default:
-            add_sat(d.gpu_comm_only_ns, len);
-            add_sat(d.*k_exposed[it->state - comm_first], len);
-            break;
-        }
-        if (it->state < idle_launch) add_sat(d.gpu_busy_ns, len);
-      }
-    }
+    for (auto k = first; k < i && !streams; ++k) streams = ev[gpu[k].event].tid != ev[gpu[first].event].tid;
+    for (std::size_t w = 0; w < queued.size(); ++w)
+      add_sat(streams ? steps[w].detail.idle_stream_ns : steps[w].detail.idle_other_ns, queued[w]);
   }
 }
 
