@@ -22,7 +22,7 @@ enum State : std::uint8_t {
   comm_first,                  // comm only, by collective: comm_first + (class - all_reduce)
   idle_launch = comm_first + 7,
   idle_sync,
-  idle_queued,                 // stream or other, once the device's streams are known
+  idle_stream,
   idle_other,
 };
 constexpr int k_comm_kinds = 7;
@@ -42,8 +42,10 @@ class Running {
   }
   bool empty() const { return m_heap.empty(); }
   std::int64_t next_end() const { return m_heap.front().end; }
-  void push(std::int64_t end, WorkClass c) {
-    m_heap.push_back({end, c});
+  // The work that ends last, the last one popped: its event.
+  std::uint32_t next_event() const { return m_heap.front().event; }
+  void push(std::int64_t end, std::uint32_t event, WorkClass c) {
+    m_heap.push_back({end, event, c});
     std::push_heap(m_heap.begin(), m_heap.end(), later);
     count(c, 1);
   }
@@ -66,9 +68,11 @@ class Running {
  private:
   struct Open {
     std::int64_t end;
+    std::uint32_t event;
     WorkClass cls;
   };
-  static bool later(const Open& a, const Open& b) { return a.end > b.end; }
+  // Ends in time order, ties in file order: which work ended a busy stretch is decided.
+  static bool later(const Open& a, const Open& b) { return a.end != b.end ? a.end > b.end : a.event > b.event; }
   void count(WorkClass c, int by) {
     if (c == WorkClass::compute) m_compute += by;
     else if (c == WorkClass::mem) m_mem += by;
@@ -112,13 +116,15 @@ void split_timeline(const std::pmr::vector<GpuInterval>& gpu, const model::Event
                     std::vector<HostSync>& syncs, const std::vector<std::int64_t>& begin,
                     const std::vector<std::int64_t>& end, std::vector<model::StepSummary>& steps) {
   std::sort(syncs.begin(), syncs.end());
-  // Why the device idled until `next` started, having gone idle at `idle_since`.
-  const auto cause = [&](const GpuInterval& next, std::int64_t idle_since) -> State {
+  // Why the device idled until `next` started, having gone idle at `idle_since` when
+  // `last` ended (k_none: no work before).
+  constexpr std::uint32_t k_none = ~0u;
+  const auto cause = [&](const GpuInterval& next, std::int64_t idle_since, std::uint32_t last) -> State {
     const auto& e = ev[next.event];
     const auto l = e.correlation >= 0 ? launch_of.find(e.correlation) : -1;
     if (l < 0) return idle_other;
     const auto& launch = ev[static_cast<std::size_t>(l)];
-    if (launch.ts_ns < idle_since) return idle_queued;
+    if (launch.ts_ns < idle_since) return last != k_none && ev[last].tid != e.tid ? idle_stream : idle_other;
     const HostSync from{(std::uint64_t{launch.pid} << 32) | launch.tid, idle_since};
     const auto s = std::lower_bound(syncs.begin(), syncs.end(), from);
     return s != syncs.end() && s->thread == from.thread && s->end <= launch.ts_ns ? idle_sync : idle_launch;
@@ -133,14 +139,11 @@ void split_timeline(const std::pmr::vector<GpuInterval>& gpu, const model::Event
   std::vector<std::int64_t> reach(order.size());
   for (std::size_t k = 0; k < order.size(); ++k)
     reach[k] = std::max(end[order[k]], k ? reach[k - 1] : INT64_MIN);
-  std::vector<std::int64_t> queued(begin.size());  // per window, until the device's streams are known
 
   Running running;
   for (std::size_t i = 0; i < gpu.size();) {
-    const auto first = i;
     const auto pid = gpu[i].pid;
     running.clear();
-    std::fill(queued.begin(), queued.end(), 0);
     std::size_t from = 0;        // into order
     std::int64_t t = INT64_MIN;  // where the next piece starts
     // The piece [t, until) in state s, added to the windows it meets.
@@ -158,7 +161,7 @@ void split_timeline(const std::pmr::vector<GpuInterval>& gpu, const model::Event
           case mem_only: add_sat(d.gpu_mem_only_ns, len); break;
           case idle_launch: add_sat(d.idle_launch_ns, len); break;
           case idle_sync: add_sat(d.idle_sync_ns, len); break;
-          case idle_queued: add_sat(queued[w], len); break;
+          case idle_stream: add_sat(d.idle_stream_ns, len); break;
           case idle_other: add_sat(d.idle_other_ns, len); break;
           default:
             add_sat(d.gpu_comm_only_ns, len);
@@ -169,37 +172,31 @@ void split_timeline(const std::pmr::vector<GpuInterval>& gpu, const model::Event
       }
       t = until;
     };
-    bool any_queued = false;
+    std::uint32_t last = k_none;  // the work that ended last
     for (; i < gpu.size() && gpu[i].pid == pid; ++i) {
       const auto& iv = gpu[i];
       if (iv.end <= iv.begin) continue;  // takes no time, ends no gap
       while (!running.empty() && running.next_end() <= iv.begin) {
         emit(running.next_end(), running.state());
+        last = running.next_event();
         running.pop();
       }
-      if (running.empty()) {
-        if (iv.begin > t) {
-          const auto s = cause(iv, t);
-          any_queued |= s == idle_queued;
-          emit(iv.begin, s);
-        }
+      if (running.empty() && iv.begin > t) {
+        // The work that ends the gap: of those starting now, the first in the file.
+        const GpuInterval* next = &iv;
+        for (auto k = i + 1; k < gpu.size() && gpu[k].pid == pid && gpu[k].begin == iv.begin; ++k)
+          if (gpu[k].end > gpu[k].begin && gpu[k].event < next->event) next = &gpu[k];
+        emit(iv.begin, cause(*next, t, last));
       } else {
         emit(iv.begin, running.state());
       }
-      running.push(iv.end, iv.cls);
+      running.push(iv.end, iv.event, iv.cls);
     }
     while (!running.empty()) {
       emit(running.next_end(), running.state());
       running.pop();
     }
     emit(INT64_MAX, idle_other);
-    if (!any_queued) continue;
-    // Work queued yet late: a wait on another stream or event when the device has more
-    // than one stream (tids of its GPU events), else no cause the trace shows.
-    bool streams = false;
-    for (auto k = first; k < i && !streams; ++k) streams = ev[gpu[k].event].tid != ev[gpu[first].event].tid;
-    for (std::size_t w = 0; w < queued.size(); ++w)
-      add_sat(streams ? steps[w].detail.idle_stream_ns : steps[w].detail.idle_other_ns, queued[w]);
   }
 }
 

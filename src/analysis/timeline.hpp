@@ -13,17 +13,18 @@
 // communication (vLLM/SGLang custom all-reduce, cross_device_reduce, DeepEP...).
 //
 // Idle time, by the GPU work that ends the gap (the next work on the device, perhaps
-// after the step) and the runtime call that launched it; the gap starts when the
-// device went idle (for the first gap, when the trace starts):
+// after the step; of several starting at once, the first in the file) and the runtime
+// call that launched it. The gap starts when the device went idle (for the first gap,
+// when the trace starts), and its cause holds for all of it:
 //   the launch started at or after the device went idle: the GPU waited for the host;
 //     sync     the launching thread ended a synchronising call (Synchronize, a blocking
 //              memcpy, a copy to pageable memory) between the start of the gap and the
 //              launch: the host synchronised, then was busy (data, optimizer, Python);
 //     launch   else: launch-bound;
-//   the launch started before: the work was queued, yet started late;
-//     stream   the device has work on more than one stream in the trace: a wait on
-//              another stream or an event;
-//     other    else;
+//   the launch started before (the work was queued, yet started late):
+//     stream   it is on another stream than the work that ended last: it waited on
+//              that stream or an event;
+//     other    on the same stream: the GPU's own gap between queued work;
 //   other      no next work, or its launch is not in the trace.
 // Cost: one sweep over each device's intervals sorted by start, a small heap of the
 // running ones, and the pieces of one device at a time (transient).
