@@ -11,12 +11,14 @@
 #include "analysis/aggregate.hpp"
 #include "analysis/call_tree.hpp"
 #include "analysis/steps.hpp"
+#include "analysis/timeline.hpp"
 #include "util/arena.hpp"
 #include "util/errors.hpp"
 
 namespace tracediff::analysis {
 
 using model::Kind;
+using detail::GpuInterval;
 
 namespace {
 
@@ -60,6 +62,25 @@ class NameFacts {
   // The profiler's own Python frames (torch.profiler's step, start and stop, with
   // with_stack=True): they and what runs inside them are its work, not the program's.
   bool profiler(std::uint32_t id) { return facts(id) & k_profiler; }
+  // The timeline's class of a kernel, and whether a runtime call or a GPU copy blocks
+  // the host (timeline.hpp), once per name.
+  detail::WorkClass work_class(const model::Event& e) {
+    if (e.kind != Kind::kernel) return detail::WorkClass::mem;
+    auto& m = more(e.name);
+    if (!(m & k_class_known)) m |= k_class_known | static_cast<std::uint8_t>(detail::kernel_class(m_pool.get(e.name)));
+    return static_cast<detail::WorkClass>(m & k_class_mask);
+  }
+  bool blocks_host(const model::Event& e) {
+    if (e.kind != Kind::runtime && e.kind != Kind::gpu_memcpy) return false;
+    auto& m = more(e.name);
+    if (!(m & k_block_known)) {
+      const auto name = m_pool.get(e.name);
+      const bool blocks = e.kind == Kind::runtime ? detail::host_sync_call(name)
+                                                  : name.find("-> Pageable") != std::string_view::npos;
+      m |= k_block_known | (blocks ? k_blocks : 0);
+    }
+    return m & k_blocks;
+  }
   bool device_sync(std::uint32_t id) {
     const auto name = m_pool.get(id);
     return name.find("DeviceSynchronize") != std::string_view::npos;  // cuda, hip, mtia...
@@ -79,8 +100,14 @@ class NameFacts {
     }
     return f;
   }
+  static constexpr std::uint8_t k_class_mask = 15, k_class_known = 16, k_block_known = 32, k_blocks = 64;
+  std::uint8_t& more(std::uint32_t id) {
+    if (m_more.empty()) m_more.assign(m_pool.size(), 0);
+    return m_more[id];
+  }
   const model::StringPool& m_pool;
   std::vector<std::uint8_t> m_facts;
+  std::vector<std::uint8_t> m_more;  // work class and host blocking, per pool id
   const std::uint8_t* m_marker_spans = nullptr;  // per pool id; null: no marker spans
 };
 
@@ -424,14 +451,6 @@ Nesting nest(const model::TraceFile& f, NameFacts& names, const KeyIds& keys, St
   return n;
 }
 
-// A GPU interval: its device, and the step it was launched in (or -1).
-struct GpuInterval {
-  std::int64_t step;
-  std::uint32_t pid;
-  std::int64_t begin, end;
-  auto operator<=>(const GpuInterval&) const = default;
-};
-
 // Length of the union of intervals sorted by start, each cut to start at `from`.
 std::int64_t union_length(const GpuInterval* first, const GpuInterval* last, std::int64_t from) {
   std::int64_t total = 0, cur_b = 0, cur_e = 0;
@@ -448,38 +467,6 @@ std::int64_t union_length(const GpuInterval* first, const GpuInterval* last, std
   }
   if (open) total += cur_e - cur_b;
   return total;
-}
-
-// GPU busy within each step window, summed over devices: the union of all GPU work
-// on a device (whichever step launched it), cut to the window, so that busy + idle =
-// step time x devices.
-std::vector<std::int64_t> busy_in_windows(std::pmr::vector<GpuInterval>& gpu, const std::vector<std::int64_t>& begin,
-                                          const std::vector<std::int64_t>& end) {
-  std::vector<std::int64_t> busy(begin.size(), 0);
-  {  // by device, then start: runs of that order already (each stream's work is in order)
-    std::pmr::vector<GpuInterval> scratch(gpu.get_allocator());
-    merge_runs(gpu.data(), gpu.data() + gpu.size(), [](const GpuInterval& a, const GpuInterval& b) {
-      return a.pid != b.pid ? a.pid < b.pid : a.begin < b.begin;
-    }, scratch);
-  }
-  std::vector<std::pair<std::int64_t, std::int64_t>> segments;  // one device's union, in order
-  for (std::size_t i = 0; i < gpu.size();) {
-    segments.clear();
-    const auto pid = gpu[i].pid;
-    for (; i < gpu.size() && gpu[i].pid == pid; ++i) {
-      if (!segments.empty() && gpu[i].begin <= segments.back().second)
-        segments.back().second = std::max(segments.back().second, gpu[i].end);
-      else
-        segments.push_back({gpu[i].begin, gpu[i].end});
-    }
-    for (std::size_t w = 0; w < begin.size(); ++w) {
-      auto it = std::lower_bound(segments.begin(), segments.end(), begin[w],
-                                 [](const auto& seg, std::int64_t t) { return seg.second <= t; });
-      for (; it != segments.end() && it->first < end[w]; ++it)
-        detail::add_sat(busy[w], std::min(it->second, end[w]) - std::max(it->first, begin[w]));
-    }
-  }
-  return busy;
 }
 
 // What --step-marker did, kept in the summary (the report's notes say it) or, when
@@ -672,6 +659,7 @@ model::FileSummary summarize_file(const model::TraceFile& f, const SummarizeOpti
   gpu.reserve(static_cast<std::size_t>(
       std::count_if(ev.begin(), ev.end(), [](const model::Event& e) { return model::is_gpu_work(e.kind); })));
   std::uint64_t outside = 0;
+  std::vector<detail::HostSync> syncs;  // the host's blocking calls, for the idle causes
 
   std::set<std::uint32_t> graph_launchers;  // launchers of graph replays
   // A launcher is an operator's name, and with --by-shape its shapes.
@@ -700,7 +688,14 @@ model::FileSummary summarize_file(const model::TraceFile& f, const SummarizeOpti
     if (e.kind == Kind::runtime && names.graph_launch(e.name)) s.cuda_graphs = true;
     if ((is_host(e.kind) || e.kind == Kind::kernel) && names.compiled(e.name)) s.compiled = true;
     const auto st = windows.step_at[i];
-    if (model::is_gpu_work(e.kind)) gpu.push_back({st, e.pid, e.ts_ns, e.ts_ns + e.dur_ns});
+    if (model::is_gpu_work(e.kind)) gpu.push_back({st, e.pid, e.ts_ns, e.ts_ns + e.dur_ns, i, names.work_class(e)});
+    if (names.blocks_host(e)) {  // a blocking call, or the launch of a copy to pageable memory
+      const auto l = e.kind == Kind::runtime ? std::int64_t{i} : e.correlation >= 0 ? launch_of.find(e.correlation) : -1;
+      if (l >= 0) {
+        const auto& c = ev[static_cast<std::size_t>(l)];
+        syncs.push_back({(std::uint64_t{c.pid} << 32) | c.tid, c.ts_ns + c.dur_ns});
+      }
+    }
     // The profiler's own work: its time where it fell in a step (a note says so), and
     // neither compared nor reported as outside the steps.
     if (is_host(e.kind) && nesting.profiler[i]) {
@@ -787,10 +782,17 @@ model::FileSummary summarize_file(const model::TraceFile& f, const SummarizeOpti
     first = last;
   }
   s.gpus_with_work = static_cast<int>(devices.size());
-  const auto busy = busy_in_windows(gpu, windows.begin, windows.end);
+  {  // by device, then start: runs of that order already (each stream's work is in order)
+    std::pmr::vector<GpuInterval> scratch(arena.get());
+    merge_runs(gpu.data(), gpu.data() + gpu.size(), [](const GpuInterval& a, const GpuInterval& b) {
+      return a.pid != b.pid ? a.pid < b.pid : a.begin < b.begin;
+    }, scratch);
+  }
+  // GPU busy and its parts, idle by cause (timeline.hpp): busy is the union of all GPU
+  // work on a device (whichever step launched it) cut to the window, summed over devices.
+  detail::split_timeline(gpu, ev, launch_of, syncs, windows.begin, windows.end, s.steps);
   for (std::size_t i = 0; i < s.steps.size(); ++i) {
     auto& d = s.steps[i].detail;
-    d.gpu_busy_ns = busy[i];
     d.host_busy_ns = windows.host_busy[i];
     const __int128 idle = __int128{d.dur_ns} * static_cast<__int128>(devices.size()) - d.gpu_busy_ns;
     d.gpu_idle_ns = static_cast<std::int64_t>(std::clamp<__int128>(idle, 0, INT64_MAX));

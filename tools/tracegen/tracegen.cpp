@@ -37,6 +37,7 @@ constexpr int64_t k_ppm = 1000000;
 constexpr int k_batch = 64;
 constexpr int k_compute_stream = 7;
 constexpr int k_nccl_stream = 20;
+constexpr int k_side_stream = 9;  // --stream-wait
 constexpr int k_bucket_layers = 4;  // DDP all-reduces gradients every 4 layers
 
 // --- Options ---------------------------------------------------------------
@@ -98,6 +99,9 @@ struct Options {
   int64_t slow_ppm = k_ppm;
   int64_t loader_us = 0;    // --loader-on-main: 0, none
   bool generic_conv_gemm = false;  // --generic-conv-gemm
+  bool comm_exposed = false;       // --comm-exposed
+  int64_t launch_gap_ns = 0;       // --launch-gap
+  bool stream_wait = false;        // --stream-wait
 };
 
 constexpr std::string_view k_usage = R"(usage: tracegen --out DIR [options]
@@ -199,6 +203,15 @@ Pathologies of real traces (none of them is on by default):
                             before the input copy; leave it out on one side of a pair for work
                             that left the main thread (default: none)
 
+  --comm-exposed            with several ranks: the gradient all-reduces run after the whole backward
+                            instead of after each bucket's layers, so no computation overlaps them
+  --launch-gap US           US microseconds of host time before each forward launch on the main
+                            thread (a slow Python loop between small kernels): the GPU idles
+                            waiting for launches
+  --stream-wait             each layer's backward aten::sum kernel runs on a second stream (9) that
+                            waits on an event of the compute stream, and the compute stream's next
+                            kernel waits on an event of it
+
   --algo-swap PCT           the forward GEMMs of the first PCT% of layers run as another cuBLAS
                             algorithm (an xmma kernel of the same duration): two sides with other
                             PCT are an algorithm swap at constant GEMM time (default: none)
@@ -270,6 +283,8 @@ Options parse_options(int argc, char** argv) {
                      : a == "--compile"      ? &o.compile
                      : a == "--no-profiler-step" ? &o.no_profiler_step
                      : a == "--generic-conv-gemm" ? &o.generic_conv_gemm
+                     : a == "--comm-exposed" ? &o.comm_exposed
+                     : a == "--stream-wait"  ? &o.stream_wait
                                              : nullptr) {
       *flag = true;
       continue;
@@ -382,6 +397,8 @@ Options parse_options(int argc, char** argv) {
       o.shape_scale = parse_int(a, v.substr(eq + 1), 1, 64);
     } else if (a == "--loader-on-main") {
       o.loader_us = parse_int(a, v, 1, 100000) * 1000;
+    } else if (a == "--launch-gap") {
+      o.launch_gap_ns = parse_int(a, v, 0, 1000000) * k_us;
     } else if (a == "--many-names-from") {
       o.many_from = parse_int(a, v, 0, 1000000000);
     } else if (a == "--marker-loop") {
@@ -924,7 +941,8 @@ class Sim {
     const int64_t start = k_base_ns + k_start_rel_ns + m_rank * 173 * k_us + vary(60 * k_us, R_RANK, 0);
     m_prof_start = start - 180 * k_us;
     m_t = {start, start};
-    m_stream_free = {start, start};
+    m_stream_free = {start, start, start};
+    m_side_waiting = false;
     m_ext = 1;
     m_corr = 10 + 37 * m_rank;
     m_end = start;
@@ -975,11 +993,20 @@ class Sim {
   // GPU work launched by runtime call rt; node >= 0 for the nodes of a graph launch.
   int32_t queue_device(int32_t rt, const KDesc& k, int64_t gpu_ns, int stream, int64_t bytes, std::string_view attrs,
                        uint64_t slot, bool wait_nccl, int32_t node) {
-    const size_t si = stream == k_nccl_stream ? 1 : 0;
+    const size_t si = stream == k_nccl_stream ? 1 : stream == k_side_stream ? 2 : 0;
     // The GPU starts after the launch and after earlier work on its stream.
     int64_t g0 = std::max(at(rt).ts + vary(2600, slot, 4), m_stream_free[si] + vary(900, slot, 5));
     if (si == 1 || wait_nccl) {  // cudaStreamWaitEvent on the other stream
       g0 = std::max(g0, m_stream_free[1 - si] + vary(1500, slot, 6));
+    }
+    // --stream-wait: the side stream waits on the compute stream's event, the compute
+    // stream's next kernel on the side stream's (draws of salts no one else uses).
+    if (si == 2) {
+      g0 = std::max(g0, m_stream_free[0] + vary(1500, slot, 10));
+      m_side_waiting = true;
+    } else if (si == 0 && m_side_waiting) {
+      g0 = std::max(g0, m_stream_free[2] + vary(1500, slot, 11));
+      m_side_waiting = false;
     }
     int64_t gd = scaled(k.name, vary(gpu_ns, slot, 8), slot);
     if (m_o.gpu_ppm != k_ppm) {
@@ -1001,6 +1028,9 @@ class Sim {
     if (m_capture) {  // --cuda-graphs: the graph launch at the end of the forward runs it
       m_pending.push_back({&k, gpu_ns, stream, bytes, attrs, slot, wait_nccl});
       return;
+    }
+    if (m_o.launch_gap_ns > 0 && th == 0 && m_ann == 0) {
+      m_t[0] += m_o.launch_gap_ns;  // --launch-gap: host time before the forward's launches
     }
     const Api api = k.driver                  ? Api::CuLaunchKernel
                     : k.cat == DevCat::Kernel ? Api::LaunchKernel
@@ -1139,7 +1169,8 @@ class Sim {
   uint64_t m_slot_base = 0;
   uint64_t m_slot_ctr = 0;
   std::array<int64_t, 2> m_t{};            // host thread cursors
-  std::array<int64_t, 2> m_stream_free{};  // compute, nccl
+  std::array<int64_t, 3> m_stream_free{};  // compute, nccl, side (--stream-wait)
+  bool m_side_waiting = false;             // --stream-wait: the compute stream waits on the side stream
   int64_t m_ext = 1;
   int64_t m_corr = 0;
   int64_t m_prof_start = 0;
@@ -1354,9 +1385,12 @@ void Sim::build_step(int i) {
       });
       for (int l = last; l >= 0; --l) {
         layer_backward(l, seq0 + 4 * l);
-        if (m_ws > 1 && l % k_bucket_layers == 0) {
+        if (m_ws > 1 && l % k_bucket_layers == 0 && !m_o.comm_exposed) {
           all_reduce(static_cast<size_t>(l / k_bucket_layers));
         }
+      }
+      for (int l = last; m_o.comm_exposed && m_ws > 1 && l >= 0; --l) {  // after the whole backward
+        if (l % k_bucket_layers == 0) all_reduce(static_cast<size_t>(l / k_bucket_layers));
       }
       m_t[0] = std::max(m_t[0], m_t[1] + vary(8 * k_us, at(bw).slot, 4));
     }
@@ -1578,7 +1612,7 @@ void Sim::layer_backward(int l, int32_t seq) {
       launch(1, *k, k_gemm_us[s] * scale_of("aten::mm"));
     }
     const Scope sum = op("aten::sum", 1, 5, 2, d.unary);
-    launch(1, m_c.sum, k_sum_us[s]);
+    launch(1, m_c.sum, k_sum_us[s], m_o.stream_wait ? k_side_stream : k_compute_stream);
   });
   backward_node("autograd::engine::evaluate_function: torch::autograd::AccumulateGrad", -1, [&] {
     const Scope add = op("aten::add_", 1, 4, 2, d.binary);
@@ -1791,8 +1825,8 @@ void Sim::write_trailer(JsonOut& out) const {
   meta(out, "process_name", 0, 0, "name", "python3.10", 0);
   meta(out, "process_labels", 0, 0, "labels", "GPU 0", 0);
   meta(out, "process_sort_index", 0, 0, "sort_index", {}, 16777216);
-  for (const int s : {k_compute_stream, k_nccl_stream}) {
-    if (s == k_compute_stream || m_ws > 1) {
+  for (const int s : {k_compute_stream, k_nccl_stream, k_side_stream}) {
+    if (s == k_compute_stream || (s == k_nccl_stream && m_ws > 1) || (s == k_side_stream && m_o.stream_wait)) {
       meta(out, "thread_name", 0, s, "name", "stream " + std::to_string(s) + " ", 0);  // sic: trailing space
       meta(out, "thread_sort_index", 0, s, "sort_index", {}, s);
     }
