@@ -31,6 +31,11 @@ void describe_side(const model::SetSummary& set, const std::set<int>& ranks, mod
 // The headline, the breakdown and the rank rows (figures.cpp).
 void decide_figures(model::DiffReport& report, const analysis::NoiseRule& rule);
 
+// The rows that wait for the GPU (DiffRow::waits_for_gpu), and the note on what the GPU
+// ran while the host waited, after the top lists (host_wait.cpp).
+void mark_waits(model::DiffReport& report);
+void wait_note(model::DiffReport& report);
+
 // Default mode: everything above, from the rows, launchers and step details.
 void decide(model::DiffReport& report, const CompareOptions& options);
 

@@ -75,6 +75,7 @@ std::string more_text(const DiffReport& r, const model::TopList& list) {
   add(list.more + (list.raw ? 0 : hidden), " more significant");
   add(list.folded, " folded into a call inside");
   add(list.renamed, " renamed within their kernel family");
+  add(list.waiting, " wait for the GPU");
   add(list.within_noise, " within noise");
   add(list.untestable + (list.raw ? hidden : 0), " not testable");
   return out;
