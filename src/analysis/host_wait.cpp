@@ -12,9 +12,11 @@
 namespace tracediff::analysis::detail {
 
 // A host row waits for the GPU when, on the side where its time per step is larger,
-// half of that time or more is the host blocked on the GPU inside it.
+// half of that time or more is the host blocked on the GPU inside it. Kineto's GPU-side
+// spans of the waits ("Stream Sync", cuda_sync) are that wait itself.
 void mark_waits(model::DiffReport& r) {
   for (auto& row : r.rows) {
+    if (row.category == "cuda_sync" && row.per_step_basis) row.waits_for_gpu = true;
     if (row.device != model::Device::cpu || !row.per_step_basis) continue;
     const auto& side = row.test_step.total_ns > row.control_step.total_ns ? row.test_step : row.control_step;
     row.waits_for_gpu = side.total_ns > 0 && 2 * side.wait_ns >= side.total_ns;
