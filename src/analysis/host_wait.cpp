@@ -68,7 +68,7 @@ void wait_note(model::DiffReport& r) {
   const auto& side = test_waits ? r.test.label : r.control.label;
   r.notes.push_back("The host waits for the GPU " + format_duration_ns(to_ns(d), true) + " per " + r.unit + " (" +
                     format_duration_ns(c.host_wait_ns, false) + " \xE2\x86\x92 " +
-                    format_duration_ns(t.host_wait_ns, false) + "), in " + names + ": " +
+                    format_duration_ns(t.host_wait_ns, false) + ")" + (names.empty() ? "" : ", in " + names) + ": " +
                     format_count(static_cast<std::int64_t>(waiting), false) + (waiting == 1 ? " row" : " rows") +
                     " left out of the top lists. " +
                     (ran.empty() ? "No GPU work ran during the waits on " + side + "."
