@@ -217,6 +217,7 @@ SideData collect(const model::SetSummary& set, const Selection& sel, const Compa
       a->stats.count += c.count;
       detail::add_sat(a->stats.total_ns, c.total_ns);
       detail::add_sat(a->stats.self_ns, c.self_ns);
+      detail::add_sat(a->stats.wait_ns, c.wait_ns);
       a->per_unit.add(static_cast<std::uint32_t>(u->second), static_cast<double>(c.total_ns));
     }
     // --by-shape: launchers by name and shapes, as the operators' rows are keyed.
@@ -283,6 +284,7 @@ model::PerStep per_step(const SideAgg* a, std::size_t units) {
   p.count = static_cast<double>(a->stats.count) / n;
   p.total_ns = static_cast<double>(a->stats.total_ns) / n;
   p.self_ns = static_cast<double>(a->stats.self_ns) / n;
+  p.wait_ns = static_cast<double>(a->stats.wait_ns) / n;
   p.stddev_ns = stddev(a->per_unit);
   return p;
 }

@@ -36,6 +36,11 @@ void decide_figures(model::DiffReport& report, const analysis::NoiseRule& rule);
 // lists, the families and the labels.
 void decide_step_change(model::DiffReport& report, const analysis::NoiseRule& rule);
 
+// The rows that wait for the GPU (DiffRow::waits_for_gpu), and the note on what the GPU
+// ran while the host waited, after the top lists (host_wait.cpp).
+void mark_waits(model::DiffReport& report);
+void wait_note(model::DiffReport& report);
+
 // Default mode: everything above, from the rows, launchers and step details.
 void decide(model::DiffReport& report, const CompareOptions& options);
 

@@ -77,6 +77,12 @@ constexpr FigureDef k_figures[] = {
     {"memset", "Memset", "", &StepDetail::memset_ns, false, true, false, false},
     {"host_busy", "Host busy", "host events within the step, summed over the threads that run operators",
      &StepDetail::host_busy_ns, true, false, false, false},
+    {"host_wait", "Host waiting for the GPU",
+     "part of host busy: inside synchronising calls and copies to the host that block (README \"The host waiting for "
+     "the GPU\")",
+     &StepDetail::host_wait_ns, true, false, false, false},
+    {"host_idle", "Host idle", "step time \xC3\x97 threads that run operators \xE2\x88\x92 host busy",
+     &StepDetail::host_idle_ns, false, false, false, true},
     {"cpu_self", "CPU operator self time", "cpu_op events less the events inside them", &StepDetail::cpu_self_ns, true,
      false, false, false},
     {"runtime", "Runtime calls", "runtime and driver API calls (CUDA, HIP, ...)", &StepDetail::runtime_ns, false, false,
@@ -97,6 +103,24 @@ std::vector<double> samples(const std::vector<StepDetail>& details, std::int64_t
   return v;
 }
 
+// Threads that run operators, of a side's mean step: (busy + idle) / step time.
+long threads(const model::SideSummary& s) {
+  const auto& m = s.step_mean;
+  if (m.dur_ns <= 0) return 0;
+  return std::lround((static_cast<double>(m.host_busy_ns) + static_cast<double>(m.host_idle_ns)) /
+                     static_cast<double>(m.dur_ns));
+}
+
+// "summed over the 3 threads that run operators": why host busy can exceed the step.
+std::string busy_note(const model::DiffReport& r) {
+  const long c = threads(r.control), t = threads(r.test);
+  if (c <= 1 && t <= 1) return {};
+  const auto n = [](long v) { return std::to_string(v) + (v == 1 ? " thread" : " threads"); };
+  return "host events within the step, summed over the " +
+         (c == t ? n(c) : n(c) + " (" + r.control.label + ") and " + n(t) + " (" + r.test.label + ")") +
+         " that run operators: up to the step time \xC3\x97 threads";
+}
+
 bool any_of(const model::SideSummary& s, std::int64_t StepDetail::*field) {
   return std::any_of(s.step_details.begin(), s.step_details.end(), [&](const StepDetail& d) { return value(d, field) != 0; });
 }
@@ -115,6 +139,8 @@ void figures(model::DiffReport& r, const NoiseRule& rule) {
     f.label = def.label;
     f.note = def.note;
     f.direction_only = def.direction_only;
+    if (f.id == "host_busy")
+      if (auto note = busy_note(r); !note.empty()) f.note = std::move(note);
     if (r.unit != "step") {  // per trace: "past the trace's end", "within the trace"
       for (auto* text : {&f.label, &f.note})
         for (auto at = text->find("step"); at != std::string::npos; at = text->find("step", at + r.unit.size()))

@@ -161,6 +161,8 @@ model::TopList top_list(const model::DiffReport& r, bool slower, std::size_t n) 
     if (d == 0 || (d > 0) != slower) continue;
     if (!r.hta_compat && !list.raw && !row.significant) {
       (row.verdict == model::Verdict::untestable ? list.untestable : list.within_noise) += 1;
+    } else if (!r.hta_compat && row.waits_for_gpu) {
+      ++list.waiting;  // the host blocked on the GPU: the note says on what
     } else if (row.explained_by != SIZE_MAX && folds_into_listed(r, i)) {
       ++list.folded;  // a call inside says it better, and the path of the one listed shows this row
     } else if (inside_listed(r, i, list.rows)) {
@@ -434,6 +436,7 @@ void notes(model::DiffReport& r) {
                       r.control.label + ", " + format_count(static_cast<std::int64_t>(tree.test_folded), false) +
                       " on " + r.test.label + ", counted per trace).");
   unlaunched_note(r);
+  wait_note(r);
   const bool c = queue_backs_up(r.control), t = queue_backs_up(r.test);
   r.queue_backs_up = c || t;
   for (const auto* side : {&r.control, &r.test}) {
@@ -529,7 +532,10 @@ void verdict_counts(model::DiffReport& r) {
   const auto& down = r.top_improvements;
   v.regressions = up.significant();
   v.improvements = down.significant();
-  for (const auto* l : {&up, &down}) v.left_out += l->raw ? 0 : l->folded + l->renamed + l->swapped;
+  for (const auto* l : {&up, &down}) {
+    v.left_out += l->raw ? 0 : l->folded + l->renamed + l->swapped + l->waiting;
+    v.waiting += l->raw ? 0 : l->waiting;
+  }
   for (const auto& row : r.rows) {
     if (r.hta_compat) continue;
     if (row.verdict == model::Verdict::untestable) ++v.untestable;
@@ -568,6 +574,7 @@ void decide(model::DiffReport& r, const CompareOptions& options) {
   decide_figures(r, rule);
   const auto n = static_cast<std::size_t>(std::max(options.top, 0));
   mark_swaps(r);
+  mark_waits(r);
   r.top_regressions = top_list(r, true, n);
   r.top_improvements = top_list(r, false, n);
   verdict_counts(r);

@@ -217,6 +217,11 @@ struct Nesting {
   // device synchronisation that stops it (the host event that starts last, a
   // *DeviceSynchronize inside no other event on its thread).
   std::pmr::vector<std::uint8_t> profiler;  // 0, or one of the two below
+  // (event, time inside it that its thread waited for the GPU), for the host events with
+  // some, by event (README "The host waiting for the GPU").
+  std::vector<std::pair<std::uint32_t, std::int64_t>> wait_in;
+  // The waits on the threads that run operators: their union, in order.
+  std::vector<std::pair<std::int64_t, std::int64_t>> waits;
 };
 constexpr std::uint8_t k_profiler_outer = 1, k_profiler_inside = 2;  // Nesting::profiler
 constexpr std::uint32_t k_inherited = 1u << 31;  // node ids stay below: fewer nodes than events
@@ -226,7 +231,38 @@ struct StepWindows {
   std::pmr::vector<std::int32_t> step_at;  // per event: its step index, -1 outside every step
   std::vector<std::int64_t> begin, end;    // per step index
   std::vector<std::int64_t> host_busy;     // per step index, filled by nest()
+  std::vector<std::int64_t> host_wait;     // per step index, filled by nest(): part of host_busy
+  std::int64_t op_threads = 0;             // threads that run operators (nest())
 };
+
+// Per host event: a call that blocks until the GPU has done the work queued before it
+// (README "The host waiting for the GPU"): stream, device, event (and context)
+// synchronisation, and a copy to the host that blocks: into pageable memory, or by a
+// synchronous call (cudaMemcpy). An asynchronous copy into pinned memory does not block.
+std::pmr::vector<std::uint8_t> waiting_calls(const model::TraceFile& f, const detail::LaunchIndex& launch_of,
+                                             std::pmr::memory_resource* memory) {
+  const auto& ev = f.events;
+  std::pmr::vector<std::uint8_t> out(ev.size(), 0, memory);
+  std::vector<std::int8_t> sync(f.pool.size(), -1);  // per name: a synchronisation call
+  for (std::size_t i = 0; i < ev.size(); ++i) {
+    const auto& e = ev[i];
+    if (e.kind == Kind::runtime) {
+      auto& k = sync[e.name];
+      if (k < 0) k = f.pool.get(e.name).find("Synchronize") != std::string_view::npos;
+      out[i] |= static_cast<std::uint8_t>(k);
+    } else if (e.kind == Kind::gpu_memcpy && e.correlation >= 0) {
+      const auto copy = f.pool.get(e.name);
+      if (copy.find("DtoH") == std::string_view::npos) continue;
+      const auto l = launch_of.find(e.correlation);
+      if (l < 0 || ev[static_cast<std::size_t>(l)].kind != Kind::runtime) continue;
+      const auto call = f.pool.get(ev[static_cast<std::size_t>(l)].name);
+      if (call.find("Memcpy") != std::string_view::npos &&
+          (copy.find("Pageable") != std::string_view::npos || call.find("Async") == std::string_view::npos))
+        out[static_cast<std::size_t>(l)] = 1;
+    }
+  }
+  return out;
+}
 
 // Host event indices grouped by thread ((pid, tid) pool ids), each group in file
 // order: a counting sort on a dense thread number, instead of a map lookup per event.
@@ -302,6 +338,9 @@ void merge_runs(T* first, T* last, Less less, Vector& scratch) {
 //  - the launcher of each runtime call: the innermost cpu_op around it;
 //  - host busy per step: the union of the thread's events within the step window, on
 //    threads that run operators;
+//  - the host waiting for the GPU: per step, the union of the waiting calls
+//    (waiting_calls) on those threads, outermost only; per event, the wait inside it,
+//    from a running count of the thread's waits taken at its push and at its pop;
 //  - each event's call-tree node: its name under the node of the event around it.
 //    Step spans and events outside every step are no nodes: their children hang where
 //    they would. Past k_tree_depth, events are part of the deepest node around them.
@@ -311,10 +350,11 @@ void merge_runs(T* first, T* last, Less less, Vector& scratch) {
 // deep stacks, a name in many categories): each stack entry carries what a walk down
 // the stack would find.
 Nesting nest(const model::TraceFile& f, NameFacts& names, const KeyIds& keys, StepWindows& windows, Paths& paths,
-             LauncherLevel level, ShapedNames& shaped, std::uint32_t stop_sync, std::pmr::memory_resource* memory) {
+             LauncherLevel level, ShapedNames& shaped, std::uint32_t stop_sync, const std::pmr::vector<std::uint8_t>& waiting,
+             std::pmr::memory_resource* memory) {
   const auto& ev = f.events;
   Nesting n{std::pmr::vector<std::int64_t>(memory), {}, std::pmr::vector<std::uint32_t>(memory),
-            std::pmr::vector<std::uint32_t>(memory), std::pmr::vector<std::uint8_t>(memory)};
+            std::pmr::vector<std::uint32_t>(memory), std::pmr::vector<std::uint8_t>(memory), {}, {}};
   n.profiler.assign(ev.size(), 0);
   n.self_ns.resize(ev.size());
   n.launcher.assign(ev.size(), ~0u);
@@ -346,6 +386,8 @@ Nesting nest(const model::TraceFile& f, NameFacts& names, const KeyIds& keys, St
     std::uint32_t depth;  // of node: 0 at the top level
     std::uint32_t op;     // the innermost cpu_op (LauncherLevel::module falls back to it)
     bool profiler;        // the profiler's own work (Nesting::profiler)
+    bool in_wait;         // a waiting call at or below it
+    std::int64_t waited;  // the thread's wait count when it was pushed
   };
   std::vector<Open> stack;
   std::pmr::vector<std::uint32_t> top_of_key(keys.count(), k_none, memory);  // stack position
@@ -362,6 +404,15 @@ Nesting nest(const model::TraceFile& f, NameFacts& names, const KeyIds& keys, St
     largest = std::max(largest, group_end[t] - (t ? group_end[t - 1] : 0));
   scratch.reserve(largest);
   auto& busy = windows.host_busy;
+  windows.host_wait.assign(busy.size(), 0);
+  std::int64_t waited = 0;  // the current thread's waits so far, outermost ones
+  const auto pop = [&] {
+    const auto& o = stack.back();
+    const auto w = std::min(ev[o.event].dur_ns, waited - o.waited);
+    if (w > 0) n.wait_in.push_back({o.event, w});
+    top_of_key[keys.of(o.event)] = o.below_same_key;
+    stack.pop_back();
+  };
   std::uint32_t group_begin = 0;
   for (const auto group_stop : group_end) {
     auto* const first = order.data() + group_begin;
@@ -369,20 +420,18 @@ Nesting nest(const model::TraceFile& f, NameFacts& names, const KeyIds& keys, St
     group_begin = group_stop;
     merge_runs(first, last, before, scratch);  // the order a sort gives: `before` is total
     const bool runs_ops = std::any_of(first, last, [&](std::uint32_t i) { return ev[i].kind == Kind::cpu_op && !step_span(i); });
+    windows.op_threads += runs_ops;
     std::int64_t seg_step = -1, seg_begin = 0, seg_end = 0;  // the busy segment being grown
     const auto flush = [&] {
       if (seg_step >= 0) detail::add_sat(busy[static_cast<std::size_t>(seg_step)], seg_end - seg_begin);
     };
-    for (const auto& o : stack) top_of_key[keys.of(o.event)] = k_none;
     stack.clear();
     owed.clear();
+    waited = 0;
     for (const auto* it = first; it != last; ++it) {
       const auto i = *it;
       const auto begin = ev[i].ts_ns, end = begin + ev[i].dur_ns;
-      while (!stack.empty() && ev[stack.back().event].ts_ns + ev[stack.back().event].dur_ns <= begin) {
-        top_of_key[keys.of(stack.back().event)] = stack.back().below_same_key;
-        stack.pop_back();
-      }
+      while (!stack.empty() && ev[stack.back().event].ts_ns + ev[stack.back().event].dur_ns <= begin) pop();
       // This event's time is taken from the innermost owed entries it overlaps: an
       // entry that ends within it is owed nothing more (this one now covers that span).
       while (!owed.empty() && owed.back().end <= begin) owed.pop_back();
@@ -428,8 +477,24 @@ Nesting nest(const model::TraceFile& f, NameFacts& names, const KeyIds& keys, St
           break;
       }
       const bool context = (ev[i].kind == Kind::user_annotation || ev[i].kind == Kind::python_function) && !step_span(i);
+      const bool outer_wait = !stack.empty() && stack.back().in_wait;
+      const bool wait = waiting[i] && !profiler && !outer_wait;  // nested waits are inside this one
       stack.push_back({i, same, std::max(end, covered), launcher, context ? i : outer_context, node, depth,
-                       op ? i : outer_op, profiler});
+                       op ? i : outer_op, profiler, wait || outer_wait, waited});
+      if (wait) {
+        waited += end - begin;
+        if (runs_ops) {
+          if (!n.waits.empty() && begin <= n.waits.back().second)
+            n.waits.back().second = std::max(n.waits.back().second, end);
+          else
+            n.waits.push_back({begin, end});
+          if (const std::int64_t st = windows.step_at[i]; st >= 0) {
+            const auto w = static_cast<std::size_t>(st);
+            detail::add_sat(windows.host_wait[w], std::max<std::int64_t>(
+                0, std::min(end, windows.end[w]) - std::max(begin, windows.begin[w])));
+          }
+        }
+      }
       if (runs_ops && !step_span(i)) {
         const std::int64_t st = windows.step_at[i];
         if (st >= 0) {
@@ -445,9 +510,19 @@ Nesting nest(const model::TraceFile& f, NameFacts& names, const KeyIds& keys, St
       }
     }
     flush();
+    while (!stack.empty()) pop();
   }
   for (auto& v : n.self_ns) v = std::max<std::int64_t>(0, v);
   std::sort(n.incl_less.begin(), n.incl_less.end());  // threads were visited one by one
+  std::sort(n.wait_in.begin(), n.wait_in.end());
+  // The threads' waits as one union, in order.
+  std::sort(n.waits.begin(), n.waits.end());
+  std::size_t kept = 0;
+  for (const auto& w : n.waits) {
+    if (kept && w.first <= n.waits[kept - 1].second) n.waits[kept - 1].second = std::max(n.waits[kept - 1].second, w.second);
+    else n.waits[kept++] = w;
+  }
+  n.waits.resize(kept);
   return n;
 }
 
@@ -587,7 +662,17 @@ model::FileSummary summarize_file(const model::TraceFile& f, const SummarizeOpti
   ShapedNames shaped(f.pool.size());
   if (stop_sync != ~0u && !(ev[stop_sync].kind == Kind::runtime && names.device_sync(ev[stop_sync].name)))
     stop_sync = ~0u;
-  const auto nesting = nest(f, names, key_ids, windows, paths, options.launcher, shaped, stop_sync, arena.get());
+  const auto nesting =
+      nest(f, names, key_ids, windows, paths, options.launcher, shaped, stop_sync, waiting_calls(f, launch_of, arena.get()),
+           arena.get());
+  // GPU time while the host waited: each GPU event's overlap with the waits' union.
+  const auto during_waits = [&](std::int64_t b, std::int64_t e) {
+    const auto& w = nesting.waits;
+    auto it = std::upper_bound(w.begin(), w.end(), b, [](std::int64_t t, const auto& x) { return t < x.second; });
+    std::int64_t sum = 0;
+    for (; it != w.end() && it->first < e; ++it) sum += std::min(e, it->second) - std::max(b, it->first);
+    return sum;
+  };
 
   // Keys: index into s.keys of each key id, in the order the keys first have a cell.
   constexpr std::uint32_t k_none = ~0u;
@@ -683,6 +768,7 @@ model::FileSummary summarize_file(const model::TraceFile& f, const SummarizeOpti
   };
 
   std::size_t incl_at = 0;  // into nesting.incl_less
+  std::size_t wait_at = 0;  // into nesting.wait_in
   for (std::uint32_t i = 0; i < ev.size(); ++i) {
     const auto& e = ev[i];
     if (e.kind == Kind::runtime && names.graph_launch(e.name)) s.cuda_graphs = true;
@@ -718,6 +804,12 @@ model::FileSummary summarize_file(const model::TraceFile& f, const SummarizeOpti
     const bool nested = incl_at < nesting.incl_less.size() && nesting.incl_less[incl_at].first == i;
     detail::add_sat(c.total_ns, nested ? nesting.incl_less[incl_at].second : e.dur_ns);
     detail::add_sat(c.self_ns, nesting.self_ns[i]);
+    // An occurrence nested in one of its key adds no wait: the outer one holds it.
+    while (wait_at < nesting.wait_in.size() && nesting.wait_in[wait_at].first < i) ++wait_at;
+    if (wait_at < nesting.wait_in.size() && nesting.wait_in[wait_at].first == i && !nested)
+      detail::add_sat(c.wait_ns, nesting.wait_in[wait_at].second);
+    if (model::is_gpu_work(e.kind) && !nesting.waits.empty())
+      detail::add_sat(c.wait_ns, during_waits(e.ts_ns, e.ts_ns + e.dur_ns));
     if (is_host(e.kind) && nesting.node[i] != model::k_tree_top) {
       // An event past the depth limit is part of the node at the limit: its self time
       // is that node's (its time is inside the node's own already).
@@ -794,6 +886,9 @@ model::FileSummary summarize_file(const model::TraceFile& f, const SummarizeOpti
   for (std::size_t i = 0; i < s.steps.size(); ++i) {
     auto& d = s.steps[i].detail;
     d.host_busy_ns = windows.host_busy[i];
+    d.host_wait_ns = windows.host_wait[i];
+    const __int128 host_idle = __int128{d.dur_ns} * windows.op_threads - d.host_busy_ns;
+    d.host_idle_ns = static_cast<std::int64_t>(std::clamp<__int128>(host_idle, 0, INT64_MAX));
     const __int128 idle = __int128{d.dur_ns} * static_cast<__int128>(devices.size()) - d.gpu_busy_ns;
     d.gpu_idle_ns = static_cast<std::int64_t>(std::clamp<__int128>(idle, 0, INT64_MAX));
   }

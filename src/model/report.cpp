@@ -45,6 +45,7 @@ const char* verdict_words(Verdict v) {
 }
 
 const char* row_words(const DiffRow& row) {
+  if (row.waits_for_gpu && row.significant) return "waits for the GPU";
   if (row.by_calls && row.significant) return row.verdict == Verdict::slower ? "more calls" : "fewer calls";
   return verdict_words(row.verdict);
 }

@@ -31,8 +31,9 @@ enum class Verdict : std::uint8_t { slower, faster, same, untestable };
 const char* verdict_name(Verdict v);   // JSON and CSV: "slower", "faster", "same", "untestable"
 const char* verdict_words(Verdict v);  // people: "slower", "faster", "same within noise", "not testable"
 struct DiffRow;
-// A row's verdict for people: verdict_words, or "more calls" / "fewer calls" for a
-// change that comes from the number of calls (DiffRow::by_calls).
+// A row's verdict for people: verdict_words, "waits for the GPU" for a significant change
+// of a row that waits for it (DiffRow::waits_for_gpu), or "more calls" / "fewer calls"
+// for a change that comes from the number of calls (DiffRow::by_calls).
 const char* row_words(const DiffRow& row);
 
 // One figure on both sides and what analysis decided about its change. Writers show
@@ -54,6 +55,9 @@ struct SideStats {
   std::uint64_t count = 0;
   std::int64_t total_ns = 0;   // inclusive
   std::int64_t self_ns = 0;    // exclusive: host events minus their direct children; GPU work = total
+  // Host rows: time inside it that the host waited for the GPU; GPU rows: its time while
+  // the host waited (model::Cell::wait_ns).
+  std::int64_t wait_ns = 0;
 };
 
 // Per-step means of one side of a row: totals divided by the side's step units
@@ -63,6 +67,7 @@ struct PerStep {
   double total_ns = 0;
   double self_ns = 0;
   double stddev_ns = 0;  // spread of the per-unit totals (0 with fewer than 2 units)
+  double wait_ns = 0;    // SideStats::wait_ns per unit
 };
 
 struct DiffRow {
@@ -114,6 +119,10 @@ struct DiffRow {
   // stayed the same (an autotuner or a heuristic picking other algorithms): left out of
   // the top lists and told by one note.
   bool swapped = false;
+  // A host row whose time, on the side where it is larger, is at least half the host
+  // blocked on the GPU (README "The host waiting for the GPU"): shown as "waits for the
+  // GPU", never as a regression of its own; a note says what the GPU ran meanwhile.
+  bool waits_for_gpu = false;
   std::uint32_t tree_node = k_no_node;     // the call-tree path that carries most of its change
   std::size_t explained_by = SIZE_MAX;     // the row of a call inside it that explains >= 90 % of its change
   // --by-shape (CPU operators whose trace records their inputs): the input shapes
@@ -377,6 +386,8 @@ struct TopList {
   // Kernels of an algorithm swap within a family whose time stayed the same
   // (DiffRow::swapped), told by one note.
   std::size_t swapped = 0;
+  // Rows that wait for the GPU (DiffRow::waits_for_gpu), told by one note.
+  std::size_t waiting = 0;
   std::size_t more = 0;          // significant, beyond the list's length
   std::size_t within_noise = 0;  // the same direction, within noise
   std::size_t untestable = 0;    // the same direction, not testable
@@ -461,10 +472,12 @@ struct Embedded {
 
 // The rows by what the report says of them (default mode), as every view counts them:
 // regressions and improvements are the top lists' significant() counts; left_out the
-// significant rows the lists fold, call renamed or swapped; same and untestable the
+// significant rows the lists fold, call renamed or swapped or that wait for the GPU (also
+// counted apart, as `waiting`); same and untestable the
 // rows within noise and not testable. They add up to the number of rows.
 struct VerdictCounts {
   std::size_t regressions = 0, improvements = 0, left_out = 0, same = 0, untestable = 0;
+  std::size_t waiting = 0;  // part of left_out
 };
 
 // The verdict line's mark (analysis/verdict.cpp): fail (a --fail-on condition failed,

@@ -24,6 +24,7 @@ void bound_durations(SetSummary& set) {
     for (auto& c : f.cells) {
       bound(c.total_ns, clamped);
       bound(c.self_ns, clamped);
+      bound(c.wait_ns, clamped);
     }
     for (auto& l : f.launches) bound(l.total_ns, clamped);
     for (auto& c : f.tree_cells) {

@@ -23,8 +23,8 @@ namespace tracediff::model {
 // 4: GPU work without a recorded launch kept in its step's rows (a 13th step figure,
 // unlaunched_ns; launchers "(launch not recorded) stream S").
 // 5: the step's timeline split (model::k_step_fields: GPU parts, idle by cause, exposed
-// communication by collective, host waiting and idle). Older files are refused: they
-// would compare unlike their traces.
+// communication by collective, host waiting and idle; a cell's wait, its sixth figure).
+// Older files are refused: they would compare unlike their traces.
 constexpr int k_summary_schema_version = 5;
 
 // The launcher of GPU work whose launch the trace lacks, per stream: "(launch not
@@ -69,6 +69,9 @@ struct Cell {
   std::uint64_t count = 0;
   std::int64_t total_ns = 0;  // inclusive: an occurrence nested in one of the same key adds nothing
   std::int64_t self_ns = 0;
+  // Host keys: time inside it that its thread waited for the GPU (README "The host
+  // waiting for the GPU"). GPU keys: its time while the host waited.
+  std::int64_t wait_ns = 0;
 };
 
 // GPU time of one key launched by one CPU operator in one step.

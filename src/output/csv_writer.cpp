@@ -27,7 +27,8 @@ void write_csv(const model::DiffReport& r, std::ostream& out, const CsvOptions& 
          "test_per_step_us,diff_per_step_us,diff_pct,control_self_us,test_self_us,change,verdict,"
          "significant,launched_by,family,test_name,matched_by,control_median_per_step_us,"
          "test_median_per_step_us,median_diff_per_step_us,median_diff_pct,control_per_call_us,test_per_call_us,"
-         "per_call_pct,diff_from_calls_us,diff_from_per_call_us,words"
+         "per_call_pct,diff_from_calls_us,diff_from_per_call_us,words,waits_for_gpu,control_wait_per_step_us,"
+         "test_wait_per_step_us"
       << (r.by_shape ? ",shape,flops_per_call,control_tflops,test_tflops" : "") << "\r\n";
   for (const auto& row : r.rows) {
     out << text(row.name) << ',' << text(row.category) << ',' << model::device_name(row.device)
@@ -44,7 +45,9 @@ void write_csv(const model::DiffReport& r, std::ostream& out, const CsvOptions& 
         << us_decimal(row.shown.diff_ns()) << ',' << pct_decimal(row.shown.pct, "") << ','
         << us_decimal(row.control_per_call_ns) << ',' << us_decimal(row.test_per_call_ns) << ','
         << pct_decimal(row.per_call_pct, "") << ',' << us_decimal(row.diff_from_calls_ns) << ','
-        << us_decimal(row.diff_from_per_call_ns) << ',' << model::row_words(row);
+        << us_decimal(row.diff_from_per_call_ns) << ',' << model::row_words(row) << ','
+        << (row.waits_for_gpu ? "true" : "false") << ',' << us_decimal(row.control_step.wait_ns) << ','
+        << us_decimal(row.test_step.wait_ns);
     if (r.by_shape) {  // --by-shape: empty cells where the figure is unknown
       const auto opt = [](const std::optional<double>& v, auto format) { return v ? format(*v) : std::string(); };
       out << ',' << text(row.shape) << ',' << opt(row.flops_per_call, flops_decimal) << ','

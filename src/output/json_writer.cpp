@@ -82,7 +82,8 @@ void detail_fields(std::ostream& out, const model::StepDetail& d) {
       << ", \"comm_kernel_us\": " << us_decimal(d.comm_ns) << ", \"memcpy_us\": " << us_decimal(d.memcpy_ns)
       << ", \"memset_us\": " << us_decimal(d.memset_ns) << ", \"cpu_self_us\": " << us_decimal(d.cpu_self_ns)
       << ", \"runtime_us\": " << us_decimal(d.runtime_ns) << ", \"gpu_spill_us\": " << us_decimal(d.gpu_spill_ns)
-      << ", \"host_busy_us\": " << us_decimal(d.host_busy_ns);
+      << ", \"host_busy_us\": " << us_decimal(d.host_busy_ns) << ", \"host_wait_us\": " << us_decimal(d.host_wait_ns)
+      << ", \"host_idle_us\": " << us_decimal(d.host_idle_ns);
 }
 
 void steps(std::ostream& out, const model::SideSummary& s) {
@@ -249,7 +250,7 @@ void call_tree(std::ostream& out, const model::DiffReport& r, bool full) {
 void top_counts(std::ostream& out, const model::TopList& t) {
   out << "{\"shown\": " << t.rows.size() << ", \"more\": " << t.more << ", \"within_noise\": " << t.within_noise
       << ", \"untestable\": " << t.untestable << ", \"folded\": " << t.folded << ", \"renamed\": " << t.renamed
-      << ", \"swapped\": " << t.swapped << ", \"significant\": " << t.significant()
+      << ", \"swapped\": " << t.swapped << ", \"waiting\": " << t.waiting << ", \"significant\": " << t.significant()
       << ", \"raw\": " << (t.raw ? "true" : "false") << '}';
 }
 
@@ -273,7 +274,7 @@ void write_json(const model::DiffReport& r, std::ostream& out, const JsonOptions
   const auto& v = r.verdict_counts;
   out << ",\n  \"unit\": \"" << r.unit << "\",\n  \"verdict\": {\"line\": " << json_string(r.verdict_line)
       << ", \"mark\": \"" << model::mark_name(r.verdict_mark) << "\", \"regressions\": " << v.regressions
-      << ", \"improvements\": " << v.improvements << ", \"left_out\": " << v.left_out << ", \"same\": " << v.same
+      << ", \"improvements\": " << v.improvements << ", \"left_out\": " << v.left_out << ", \"waiting\": " << v.waiting << ", \"same\": " << v.same
       << ", \"untestable\": " << v.untestable << "},\n  \"sides_differ\": ";
   list(out, r.sides_differ, [&](const model::SideDifference& d) {
     out << "\n    {\"what\": " << json_string(d.what) << ", \"control\": " << json_string(d.control)
@@ -330,6 +331,9 @@ void write_json(const model::DiffReport& r, std::ostream& out, const JsonOptions
           << ", \"verdict\": \"" << model::verdict_name(row.verdict) << "\", \"words\": \"" << model::row_words(row)
           << "\", \"significant\": " << (row.significant ? "true" : "false");
       if (row.swapped) out << ", \"swapped\": true";
+      out << ", \"waits_for_gpu\": " << (row.waits_for_gpu ? "true" : "false")
+          << ", \"control_wait_per_step_us\": " << us_decimal(row.control_step.wait_ns)
+          << ", \"test_wait_per_step_us\": " << us_decimal(row.test_step.wait_ns);
       out << ",\n     \"control_median_per_step_us\": " << us_decimal(row.shown.control_ns)
           << ", \"test_median_per_step_us\": " << us_decimal(row.shown.test_ns)
           << ", \"median_diff_pct\": " << pct_decimal(row.shown.pct, "null");

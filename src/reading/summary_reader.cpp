@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <cerrno>
 #include <cstring>
+#include <type_traits>
 #include <unordered_set>
 
 #include "reading/byte_source.hpp"
@@ -141,8 +142,8 @@ struct Reader {
   }
 
 
-  // Cells [index, step, count, total, self] of a file (index: a key, or a tree node):
-  // each of its events counted in one cell at most.
+  // Cells [index, step, count, total, self] of a file (index: a key, or a tree node),
+  // a key's with its wait sixth: each of its events counted in one cell at most.
   template <typename C>
   std::vector<C> cells(const json::value& v, const char* what, std::size_t indices, const char* index_what,
                        const model::FileSummary& f) {
@@ -151,7 +152,8 @@ struct Reader {
     item = what;
     item_no = 0;
     for (const auto& c : array(v, what)) {
-      const auto& t = tuple(c, 5, what);
+      constexpr bool waits = std::is_same_v<C, model::Cell>;
+      const auto& t = tuple(c, waits ? 6 : 5, what);
       const auto i = index(t[0], indices, index_what);
       const auto step = index(t[1], f.steps.size(), "step");
       const auto n = count(t[2], "count");
@@ -159,6 +161,7 @@ struct Reader {
         fail(std::string(what) + "s count more events than the file's " + std::to_string(f.events));
       counted += n;
       out.push_back({i, step, n, duration(t[3], "total"), duration(t[4], "self")});
+      if constexpr (waits) out.back().wait_ns = duration(t[5], "wait");
       ++item_no;
     }
     return out;

@@ -84,6 +84,7 @@ struct Options {
   int64_t cuda_driver = -1;
   int64_t gpu_ppm = k_ppm;
   bool no_sync = false;
+  bool sync_every_layer = false;  // --sync-every-layer
   bool cuda_graphs = false;
   bool graph_from_python = false;  // --graph-from-python
   bool compile = false;
@@ -166,6 +167,10 @@ Pathologies of real traces (none of them is on by default):
   --gpu-factor F            multiply every GPU duration (kernels, memcpy, memset) by F (default 1)
   --no-sync                 leave out the aten::item/cudaStreamSynchronize of every other step,
                             so the host never waits for the GPU
+  --sync-every-layer        after each layer's forward, a loss-style .item(): aten::item >
+                            aten::_local_scalar_dense > cudaMemcpyAsync (Memcpy DtoH, Device ->
+                            Pageable) + cudaStreamSynchronize, the host waiting for the GPU work
+                            queued before it (a host sync in the middle of the step)
   --cuda-graphs             each step's forward kernels run from one cudaGraphLaunch (under a
                             "CUDAGraph::replay" op) and carry "graph id"/"graph node id"
   --graph-from-python       with --cuda-graphs: the graph is launched from Python with no
@@ -278,6 +283,7 @@ Options parse_options(int argc, char** argv) {
     if (bool* flag = a == "--python-stack"   ? &o.python_stack
                      : a == "--legacy-steps" ? &o.legacy_steps
                      : a == "--no-sync"      ? &o.no_sync
+                     : a == "--sync-every-layer" ? &o.sync_every_layer
                      : a == "--cuda-graphs"  ? &o.cuda_graphs
                      : a == "--graph-from-python" ? &o.graph_from_python
                      : a == "--compile"      ? &o.compile
@@ -1116,6 +1122,15 @@ class Sim {
     at(rt).link = push(s);
   }
 
+  // tensor.item(): a copy to pageable host memory, then the host waits for the stream.
+  void item_sync() {
+    const PyChain py(*this, 0, {{"<method 'item' of 'torch._C.TensorBase' objects>"}});
+    const Scope item = op("aten::item", 0, 3, 1);
+    const Scope dense = op("aten::_local_scalar_dense", 0, 4, 2);
+    launch(0, m_c.d2h, 2, k_compute_stream, 4);
+    stream_sync(0);
+  }
+
   // GPU-side spans are kept for forward (0), backward (1) and optimizer (2).
   void begin_gpu_ann(int which) {
     m_ann = which;
@@ -1336,6 +1351,7 @@ void Sim::build_step(int i) {
           } else {
             for (int l = 0; l < m_o.layers; ++l) {
               layer_forward(l, seq0 + 4 * l);
+              if (m_o.sync_every_layer) item_sync();
             }
           }
         }
@@ -1416,11 +1432,7 @@ void Sim::build_step(int i) {
     // loss.item() every other step: the only CPU/GPU syncs, so GPU work
     // otherwise spills into the next step's window, as in real traces.
     if (!m_o.no_sync && (i % 2 == 1 || i == m_o.steps - 1)) {
-      const PyChain py(*this, 0, {{"<method 'item' of 'torch._C.TensorBase' objects>"}});
-      const Scope item = op("aten::item", 0, 3, 1);
-      const Scope dense = op("aten::_local_scalar_dense", 0, 4, 2);
-      launch(0, m_c.d2h, 2, k_compute_stream, 4);
-      stream_sync(0);
+      item_sync();
     }
   }
   if (m_o.infer_loop) {  // the decode step's own annotation, as long as its ProfilerStep span

@@ -160,7 +160,7 @@ void per_step_row(const DiffRow& row, const Anchors& a, Fields& f) {
   const auto& ts = row.test_step;
   const auto look = verdict_look(row.verdict);
   f.text("cls", look.cls);
-  f.text("vd", row.by_calls && row.significant ? model::row_words(row) : look.word);
+  f.text("vd", (row.by_calls || row.waits_for_gpu) && row.significant ? model::row_words(row) : look.word);
   f.text("vd_key", model::verdict_name(row.verdict));
   f.text("vd_sym", look.sym);
   f.text("vd_v", std::to_string(look.ord));
