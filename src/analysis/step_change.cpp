@@ -35,10 +35,10 @@ constexpr PartDef k_parts[] = {
     {"exposed.broadcast", "Exposed broadcast", &StepDetail::exposed_broadcast_ns},
     {"exposed.send_recv", "Exposed send/recv", &StepDetail::exposed_send_recv_ns},
     {"exposed.other", "Exposed communication, other", &StepDetail::exposed_other_comm_ns},
-    {"gpu_mem", "Memcpy and memset alone", &StepDetail::gpu_mem_only_ns},
-    {"idle.host_launch", "GPU idle: waiting for launches", &StepDetail::idle_launch_ns},
-    {"idle.host_sync", "GPU idle: host busy after a sync", &StepDetail::idle_sync_ns},
-    {"idle.stream", "GPU idle: waiting on another stream", &StepDetail::idle_stream_ns},
+    {"gpu_mem", "Memcpy/memset alone", &StepDetail::gpu_mem_only_ns},
+    {"idle.host_launch", "GPU idle, waiting for launches", &StepDetail::idle_launch_ns},
+    {"idle.host_sync", "GPU idle after a host sync", &StepDetail::idle_sync_ns},
+    {"idle.stream", "GPU idle, waiting on another stream", &StepDetail::idle_stream_ns},
     {"idle.other", "GPU idle, other", &StepDetail::idle_other_ns},
 };
 constexpr std::size_t k_bars = 6;  // the waterfall's bars at most; the rest is summed
@@ -98,18 +98,22 @@ std::string lower_first(std::string s) {
   return s;
 }
 
-// "GPU compute +21.0 ms (GEMM +20.1 ms)": a part with what moved it most.
-std::string part_words(const model::DiffReport& r, const model::StepPart& p, bool testable_sides) {
+// "GPU compute +21.0 ms: GEMM +20.1 ms": a part with what moved it most, unless an
+// earlier part of the sentence named that already.
+std::string part_words(const model::DiffReport& r, const model::StepPart& p, bool testable_sides,
+                       std::vector<std::string>& named) {
   std::string out = p.label + " " + signed_ms(p.value.diff());
-  if (testable_sides && !p.value.significant) out += " (within noise)";
+  if (testable_sides && !p.value.significant) out += ", within noise";
+  std::string what;
   for (const auto& f : r.families)
-    if (!p.families.empty() && f.id == p.families.front())
-      return out + " (" + f.label + " " + signed_ms(f.time.diff()) + ")";
-  if (!p.rows.empty()) {
+    if (!p.families.empty() && f.id == p.families.front()) what = f.label + " " + signed_ms(f.time.diff());
+  if (what.empty() && !p.rows.empty()) {
     const auto& row = r.rows[p.rows.front()];
-    return out + " (" + row.label + " " + signed_ms(row.shown.diff_ns()) + ")";
+    what = row.label + " " + signed_ms(row.shown.diff_ns());
   }
-  return out;
+  if (what.empty() || std::find(named.begin(), named.end(), what) != named.end()) return out;
+  named.push_back(what);
+  return out + " (" + what + ")";
 }
 
 }  // namespace
@@ -185,10 +189,11 @@ void decide_step_change(model::DiffReport& r, const NoiseRule& rule) {
   std::string parts;
   const double floor = 0.1 * std::fabs(sc.step.diff());
   std::size_t said = 0;
+  std::vector<std::string> named;
   for (const auto i : sc.bars) {
     const auto& p = sc.parts[i];
     if (said == 3 || std::fabs(p.value.diff()) < floor || p.value.diff() == 0) break;
-    parts += (parts.empty() ? "" : "; ") + part_words(r, p, testable_sides);
+    parts += (parts.empty() ? "" : "; ") + part_words(r, p, testable_sides, named);
     ++said;
   }
   if (parts.empty()) parts = "no part of the GPU's step moved by a tenth of it";
