@@ -137,4 +137,21 @@ BOOST_AUTO_TEST_CASE(summaries_equal_traces) {
   BOOST_TEST(refused.exit_code == 1);
 }
 
+// A step of 4,100 collectives: 4,096 are kept (a note on each file says so) and
+// matched; rank 1's kernels are 2 µs longer, so it waited 2 µs in each.
+BOOST_AUTO_TEST_CASE(capped_per_step) {
+  const auto dir = temp_dir("strag-cap");
+  for (int rank : {0, 1}) {
+    std::vector<std::string> e = {x_event("user_annotation", "ProfilerStep#1", 1, 1, 0, 100000)};
+    for (long i = 0; i < 4100; ++i)
+      e.push_back(x_event("kernel", "ncclDevKernel_AllReduce_Sum_f32_RING_LL", 0, 7, 10 + 20 * i, 5 + 2 * rank));
+    write_file(dir + "/rank" + std::to_string(rank) + ".json", trace_json(e));
+  }
+  const auto r = report_json(dir, dir);
+  BOOST_TEST(r.at("diagnostics").at("counts").at("collectives_capped").as_int64() == 4);  // 2 files a side
+  BOOST_TEST(r.at("ranks").at("collectives").at("test").at("matched").as_int64() == 4096);
+  BOOST_TEST(num(row_of(r, 1).at("wait").at("test")) == 4096 * 2.0);
+  BOOST_TEST(row_of(r, 0).at("last_arrivals").at("test").at("count").as_int64() == 4096);
+}
+
 BOOST_AUTO_TEST_SUITE_END()
