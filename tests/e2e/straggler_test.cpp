@@ -61,6 +61,19 @@ BOOST_AUTO_TEST_CASE(named_by_order_and_by_sequence_number) {
   const auto ts = tracegen("strag-ts", job({"--straggler", "2=3000", "--comm-seq"}));
   check_straggler(report_json(c, t), false);
   check_straggler(report_json(c, ts), true);
+  // The tolerant reader (a NaN sends each file to it) keeps the sequence numbers too.
+  const auto tol = temp_dir("strag-tol");
+  for (int rank = 0; rank < 4; ++rank) {
+    const auto name = "/rank" + std::to_string(rank) + ".pt.trace.json";
+    auto text = read_file(ts + name);
+    const auto at = text.find("\"ph\": \"X\"");
+    BOOST_REQUIRE(at != std::string::npos);
+    text.insert(at, "\"odd\": NaN, ");
+    write_file(tol + name, text);
+  }
+  const auto repaired = report_json(c, tol);
+  BOOST_TEST(repaired.at("diagnostics").at("counts").at("event_repaired").as_int64() == 4);
+  check_straggler(repaired, true);
   // One sentence, in the terminal and the Markdown.
   const auto term = run_cli({c, t});
   BOOST_TEST(term.out.find("Test: rank 2 arrived last at 100 % of collectives; the others waited 6.00 ms per") !=
