@@ -153,10 +153,11 @@ std::optional<model::Straggler> straggler(const model::SideSummary& s, const mod
   return out;
 }
 
-std::string straggler_line(const std::string& side, const model::Straggler& st, bool with_change) {
+std::string straggler_line(const std::string& side, const model::Straggler& st, const std::string& unit,
+                           bool with_change) {
   std::string out = side + ": rank " + std::to_string(st.rank) + " arrived last at " +
                     std::to_string(std::lround(100 * st.last.share)) + " % of collectives; the others waited " +
-                    format_duration_ns(to_ns(st.others_wait_ns), false) + " per step for it";
+                    format_duration_ns(to_ns(st.others_wait_ns), false) + " per " + unit + " for it";
   if (with_change && st.others_wait_diff_ns) out += " (" + format_duration_ns(to_ns(*st.others_wait_diff_ns), true) + ")";
   return out;
 }
@@ -170,8 +171,10 @@ void stragglers(model::DiffReport& r) {
   if (k.control_straggler && k.control_straggler->others_wait_diff_ns)
     k.control_straggler->others_wait_diff_ns = -*k.control_straggler->others_wait_diff_ns;
   const auto label = [](const model::SideSummary& s, const char* fallback) { return s.label.empty() ? fallback : s.label; };
-  if (k.control_straggler) k.straggler_lines.push_back(straggler_line(label(r.control, "Control"), *k.control_straggler, false));
-  if (k.test_straggler) k.straggler_lines.push_back(straggler_line(label(r.test, "Test"), *k.test_straggler, true));
+  if (k.control_straggler)
+    k.straggler_lines.push_back(straggler_line(label(r.control, "Control"), *k.control_straggler, r.unit, false));
+  if (k.test_straggler)
+    k.straggler_lines.push_back(straggler_line(label(r.test, "Test"), *k.test_straggler, r.unit, true));
 }
 
 // Ranks paired in order: by id when both sides have the same ranks, else by position.
