@@ -168,6 +168,19 @@ BOOST_AUTO_TEST_CASE(summaries_equal_traces) {
   const auto from_summaries = report_json(dir + "/c.tdsum.json", dir + "/t.tdsum.json");
   BOOST_TEST(json::serialize(from_traces.at("ranks")) == json::serialize(from_summaries.at("ranks")));
   BOOST_TEST(from_summaries.at("ranks").at("straggler").at("test").at("rank").as_int64() == 1);
+  // Ranks summarised one by one and merged: the same.
+  std::vector<std::string> merge = {"merge"};
+  for (int rank = 0; rank < 4; ++rank) {
+    const auto one = dir + "/t" + std::to_string(rank) + ".tdsum.json";
+    const auto trace = t + "/rank" + std::to_string(rank) + ".pt.trace.json";
+    BOOST_REQUIRE(run_cli({"summarize", trace, "-o", one, "-q"}).exit_code == 0);
+    merge.push_back(one);
+  }
+  merge.insert(merge.end(), {"-o", dir + "/merged.tdsum.json"});
+  const auto merged = run_cli(merge);
+  BOOST_REQUIRE_MESSAGE(merged.exit_code == 0, merged.err);
+  BOOST_TEST(json::serialize(from_traces.at("ranks")) ==
+             json::serialize(report_json(dir + "/c.tdsum.json", dir + "/merged.tdsum.json").at("ranks")));
 
   auto bad = read_file(dir + "/t.tdsum.json");
   const auto at = bad.find("\"collectives\": [[");
