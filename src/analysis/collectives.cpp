@@ -55,17 +55,14 @@ void summarize_collectives(const model::TraceFile& f, const LaunchIndex& launch_
     const auto it = std::lower_bound(tags.begin(), tags.end(), i, [](const model::CommTag& t, std::uint32_t x) { return t.event < x; });
     return it != tags.end() && it->event == i ? &*it : nullptr;
   };
-  // The innermost tagged operator around a launch on its thread (the last to start before it).
+  // The tagged operator around a launch on its thread: the last to start before it, if
+  // it is still open (they do not nest; one look, so that hostile traces stay linear).
   const auto around = [&](const model::Event& l) -> const model::CommTag* {
-    auto it = std::upper_bound(host.begin(), host.end(), std::tie(l.pid, l.tid, l.ts_ns), [](const auto& key, const HostTag& h) {
-      return key < std::tie(h.pid, h.tid, h.ts);
-    });
-    while (it != host.begin()) {
-      --it;
-      if (it->pid != l.pid || it->tid != l.tid) return nullptr;
-      if (it->end >= l.ts_ns) return it->tag;
-    }
-    return nullptr;
+    auto it = std::upper_bound(host.begin(), host.end(), std::tie(l.pid, l.tid, l.ts_ns),
+                               [](const auto& key, const HostTag& h) { return key < std::tie(h.pid, h.tid, h.ts); });
+    if (it == host.begin()) return nullptr;
+    --it;
+    return it->pid == l.pid && it->tid == l.tid && it->end >= l.ts_ns ? it->tag : nullptr;
   };
 
   std::vector<std::uint8_t> family;  // per name id: 0 not yet classified, 1 no collective, 2 + Family
