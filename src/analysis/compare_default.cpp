@@ -10,6 +10,7 @@
 
 #include "analysis/aggregate.hpp"
 #include "analysis/call_tree.hpp"
+#include "analysis/collectives.hpp"
 #include "analysis/compare.hpp"
 #include "analysis/decide.hpp"
 #include "analysis/families.hpp"
@@ -161,6 +162,11 @@ SideData collect(const model::SetSummary& set, const Selection& sel, const Compa
     summary.step_times.steps.push_back({d.rank, d.step, d.dur_ns});
   }
   detail::summarize_steps(summary.step_times);
+  {
+    std::vector<std::pair<std::size_t, std::uint32_t>> file_steps;
+    for (const auto& u : units) file_steps.emplace_back(u.file, u.step);
+    detail::match_collectives(set, file_steps, summary);
+  }
 
   for (std::size_t fi = 0; fi < set.files.size(); ++fi) {
     const auto& f = set.files[fi];

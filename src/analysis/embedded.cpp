@@ -156,13 +156,18 @@ void decide_embedded(model::DiffReport& r, std::size_t top) {
   e.launchers = bounded(identity(r.by_launcher.size()), lmust, k_embedded_launchers);
   e.launchers_left_out = r.by_launcher.size() - e.launchers.size();
 
-  // Ranks: the one that changed most, then those whose step time moved most, shown
-  // in rank order.
+  // Ranks: the one that changed most and the stragglers, then those whose step time
+  // moved most, shown in rank order.
+  const auto straggler = [&](const model::RankRow& x) {
+    return (x.control_rank && r.ranks.control_straggler && *x.control_rank == r.ranks.control_straggler->rank) ||
+           (x.test_rank && r.ranks.test_straggler && *x.test_rank == r.ranks.test_straggler->rank);
+  };
   std::vector<std::size_t> by_change = identity(r.rank_rows.size());
   std::stable_sort(by_change.begin(), by_change.end(), [&](std::size_t a, std::size_t b) {
     const auto& x = r.rank_rows[a];
     const auto& y = r.rank_rows[b];
     if (x.changed_most != y.changed_most) return x.changed_most;
+    if (straggler(x) != straggler(y)) return straggler(x);
     return std::fabs(x.step_time.diff()) > std::fabs(y.step_time.diff());
   });
   if (by_change.size() > k_embedded_ranks) by_change.resize(k_embedded_ranks);

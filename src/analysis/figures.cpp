@@ -3,9 +3,12 @@
 #include <algorithm>
 #include <cmath>
 #include <map>
+#include <optional>
+#include <string>
 
 #include "analysis/decide.hpp"
 #include "analysis/noise.hpp"
+#include "util/format.hpp"
 
 namespace tracediff::analysis::detail {
 
@@ -156,6 +159,80 @@ void figures(model::DiffReport& r, const NoiseRule& rule) {
   }
 }
 
+// A rank's per-step time waiting for the last arrival (analysis/collectives.hpp).
+std::vector<double> rank_waits(const model::SideSummary& s, int rank) {
+  std::vector<double> v;
+  const auto& w = s.collectives.wait_ns;
+  for (std::size_t i = 0; i < s.step_details.size() && i < w.size(); ++i)
+    if (s.step_details[i].rank == rank) v.push_back(static_cast<double>(w[i]));
+  return v;
+}
+
+model::LastArrivals last_arrivals(const model::SideSummary& s, int rank) {
+  for (const auto& x : s.collectives.ranks)
+    if (x.rank == rank) return x.last;
+  return {};
+}
+
+// The other ranks' mean wait per step (every rank but `rank`); nullopt without any.
+std::optional<double> others_wait(const model::SideSummary& s, int rank) {
+  if (s.collectives.matched == 0) return std::nullopt;
+  double sum = 0;
+  std::size_t n = 0;
+  for (std::size_t i = 0; i < s.step_details.size() && i < s.collectives.wait_ns.size(); ++i)
+    if (s.step_details[i].rank != rank) sum += static_cast<double>(s.collectives.wait_ns[i]), ++n;
+  if (n == 0) return std::nullopt;
+  return sum / static_cast<double>(n);
+}
+
+// The rank a side waited on: last at half its collectives or more, and at least twice
+// as often as any other rank.
+std::optional<model::Straggler> straggler(const model::SideSummary& s, const model::SideSummary& other) {
+  const auto& ranks = s.collectives.ranks;
+  const model::CollectiveMatch::Rank* top = nullptr;
+  std::uint64_t next = 0;
+  for (const auto& x : ranks) {
+    if (!top || x.last.share > top->last.share) {
+      if (top) next = std::max(next, top->last.count);
+      top = &x;
+    } else {
+      next = std::max(next, x.last.count);
+    }
+  }
+  if (!top || top->last.count == 0 || top->last.share < 0.5 || top->last.count < 2 * next) return std::nullopt;
+  model::Straggler out;
+  out.rank = top->rank;
+  out.last = top->last;
+  out.others_wait_ns = others_wait(s, top->rank).value_or(0);
+  const auto mine = others_wait(s, top->rank), theirs = others_wait(other, top->rank);
+  if (mine && theirs) out.others_wait_diff_ns = *mine - *theirs;
+  return out;
+}
+
+std::string straggler_line(const std::string& side, const model::Straggler& st, const std::string& unit,
+                           bool with_change) {
+  std::string out = side + ": rank " + std::to_string(st.rank) + " arrived last at " +
+                    std::to_string(std::lround(100 * st.last.share)) + " % of collectives; the others waited " +
+                    format_duration_ns(to_ns(st.others_wait_ns), false) + " per " + unit + " for it";
+  if (with_change && st.others_wait_diff_ns) out += " (" + format_duration_ns(to_ns(*st.others_wait_diff_ns), true) + ")";
+  return out;
+}
+
+void stragglers(model::DiffReport& r) {
+  auto& k = r.ranks;
+  k.matched_by_seq = r.control.collectives.by_seq + r.test.collectives.by_seq > 0;
+  k.control_straggler = straggler(r.control, r.test);
+  k.test_straggler = straggler(r.test, r.control);
+  // The change is test's against control's: said on the Test line only.
+  if (k.control_straggler && k.control_straggler->others_wait_diff_ns)
+    k.control_straggler->others_wait_diff_ns = -*k.control_straggler->others_wait_diff_ns;
+  const auto label = [](const model::SideSummary& s, const char* fallback) { return s.label.empty() ? fallback : s.label; };
+  if (k.control_straggler)
+    k.straggler_lines.push_back(straggler_line(label(r.control, "Control"), *k.control_straggler, r.unit, false));
+  if (k.test_straggler)
+    k.straggler_lines.push_back(straggler_line(label(r.test, "Test"), *k.test_straggler, r.unit, true));
+}
+
 // Ranks paired in order: by id when both sides have the same ranks, else by position.
 void ranks(model::DiffReport& r, const NoiseRule& rule) {
   const auto& cr = r.control.rank_details;
@@ -191,7 +268,11 @@ void ranks(model::DiffReport& r, const NoiseRule& rule) {
     row.gpu_busy = compare_samples(a ? of_rank(r.control.step_details, a->rank, &StepDetail::gpu_busy_ns) : std::vector<double>{},
                                    b ? of_rank(r.test.step_details, b->rank, &StepDetail::gpu_busy_ns) : std::vector<double>{},
                                    rule);
-    for (auto* v : {&row.step_time, &row.gpu_busy})
+    row.wait = compare_samples(a ? rank_waits(r.control, a->rank) : std::vector<double>{},
+                               b ? rank_waits(r.test, b->rank) : std::vector<double>{}, rule);
+    if (a) row.control_last = last_arrivals(r.control, a->rank);
+    if (b) row.test_last = last_arrivals(r.test, b->rank);
+    for (auto* v : {&row.step_time, &row.gpu_busy, &row.wait})
       if (!a || !b) {
         v->verdict = model::Verdict::untestable;
         v->significant = false;
@@ -241,6 +322,7 @@ void decide_figures(model::DiffReport& report, const NoiseRule& rule) {
   figures(report, rule);
   step_stats(report);
   ranks(report, rule);
+  stragglers(report);
 }
 
 }  // namespace tracediff::analysis::detail

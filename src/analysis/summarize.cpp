@@ -10,6 +10,7 @@
 
 #include "analysis/aggregate.hpp"
 #include "analysis/call_tree.hpp"
+#include "analysis/collectives.hpp"
 #include "analysis/steps.hpp"
 #include "analysis/timeline.hpp"
 #include "util/arena.hpp"
@@ -903,6 +904,7 @@ model::FileSummary summarize_file(const model::TraceFile& f, const SummarizeOpti
   for (std::uint32_t node = 0; node < paths.size(); ++node) s.tree.push_back({paths.parent(node), key_of(paths.event(node))});
   sort_tree_cells(s.tree_cells);
   fold_tree(s, k_tree_budget);
+  detail::summarize_collectives(f, launch_of, windows.step_at.data(), s);
 
   // Counted per event, as their ids say; one sample per file says how many.
   if (outside)

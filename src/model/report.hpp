@@ -254,6 +254,26 @@ struct RankDetail {
   std::int64_t gpu_busy_mean_ns = 0;
 };
 
+// How often one rank arrived last at the collectives it took part in (README "Which
+// rank everyone waited on").
+struct LastArrivals {
+  std::uint64_t count = 0;  // collectives it arrived last at
+  std::uint64_t of = 0;     // collectives it took part in, matched on another rank too
+  double share = 0;         // count / of (0 without any)
+};
+
+// Collectives matched across one side's ranks (analysis/collectives.hpp).
+struct CollectiveMatch {
+  std::uint64_t matched = 0;        // collective instances seen on two ranks or more
+  std::uint64_t by_seq = 0;         // of which matched by NCCL sequence number (the rest by kind and order)
+  std::vector<std::int64_t> wait_ns;  // per step_details entry: its collectives' time waiting for the last arrival
+  struct Rank {
+    int rank = 0;
+    LastArrivals last;
+  };
+  std::vector<Rank> ranks;          // selected ranks, ascending
+};
+
 struct FileInfo {
   std::string path;
   int rank = 0;
@@ -301,6 +321,7 @@ struct SideSummary {
   std::vector<StepDetail> warmup;         // steps found to be warm-up and left out (README "Is it real?")
   SideMeta meta;
   std::vector<StepMarkerUse> step_markers;  // empty: steps from ProfilerStep (or none)
+  CollectiveMatch collectives;              // several ranks: who waited for whom
 };
 
 // GPU time by the host event that launched it (through the correlation id of the
@@ -335,7 +356,20 @@ struct RankRow {
   std::optional<int> control_rank, test_rank;
   std::size_t control_steps = 0, test_steps = 0;
   Comparison step_time, gpu_busy;  // per step, judged
+  // Time per step its collective kernels waited for the last rank to arrive, judged;
+  // and how often it was that last rank.
+  Comparison wait;
+  LastArrivals control_last, test_last;
   bool changed_most = false;
+};
+
+// The rank a side waited on: it arrived last at most collectives (at least half, and
+// twice as often as any other rank).
+struct Straggler {
+  int rank = 0;
+  LastArrivals last;
+  double others_wait_ns = 0;                 // the other ranks' mean wait per step
+  std::optional<double> others_wait_diff_ns; // its change from the other side's same ranks; nullopt when none
 };
 
 // Ranks side by side: which one changed most (by mean step time, among ranks whose
@@ -344,6 +378,11 @@ struct RankComparison {
   std::int64_t control_spread_ns = 0, test_spread_ns = 0;  // max − min of rank step means
   std::optional<int> changed_most_control_rank, changed_most_test_rank;
   double changed_most_pct = 0;
+  std::optional<Straggler> control_straggler, test_straggler;
+  // One sentence per side that has a straggler, as every view prints it: "Test: rank 3
+  // arrived last at 92 % of collectives; the others waited 4.1 ms per step for it (+3.9 ms)".
+  std::vector<std::string> straggler_lines;
+  bool matched_by_seq = false;  // some collectives matched by NCCL sequence number
 };
 
 // A figure of the headline or of the step breakdown.

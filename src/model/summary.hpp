@@ -109,6 +109,24 @@ struct TreeCell {
   std::int64_t self_ns = 0;
 };
 
+// What the cross-rank match of collectives needs of one file (analysis/collectives.hpp):
+// each step's communication kernels in launch order, by collective. A collective is
+// matched across ranks by (key, seq): with an NCCL sequence number its process
+// group's key and that number, in any step; without one its kind and stream and its
+// order among the key's calls within the step (ProfilerStep#N on every rank).
+struct CollectiveKey {
+  std::string name;     // "all_reduce pg 0" (by_seq) or "all_reduce stream 20"
+  bool by_seq = false;  // seq is the NCCL sequence number, not the order within the step
+};
+struct CollectiveCall {
+  std::uint32_t step = 0;  // index into FileSummary::steps
+  std::uint32_t key = 0;   // index into FileSummary::collective_keys
+  std::int64_t seq = 0;
+  std::int64_t dur_ns = 0;  // its kernels' time (a collective of several kernels: their sum)
+};
+// Calls kept per step at most: a summary stays small; past it, a note says so.
+constexpr std::size_t k_collectives_per_step = 4096;
+
 // How --step-marker's matches made a file's steps (analysis/steps.cpp).
 enum class StepMarkerShape : std::uint8_t {
   none,     // not from a marker: ProfilerStep spans, or the whole trace
@@ -147,6 +165,8 @@ struct FileSummary {
   std::vector<TreeNode> tree;        // parents before children
   std::vector<TreeCell> tree_cells;  // sorted by (node, step)
   std::uint64_t tree_folded = 0;     // nodes folded into "(other)" nodes by the node budget
+  std::vector<CollectiveKey> collective_keys;
+  std::vector<CollectiveCall> collectives;  // sorted by (step, launch order)
   Diagnostics diagnostics;  // the file's own, plus events outside steps and unlinked GPU work
 };
 

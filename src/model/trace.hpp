@@ -83,6 +83,15 @@ struct HtaFields {
 
 using EventArray = std::vector<Event, HugePageAllocator<Event>>;
 
+// A collective's identity where the trace gives one (args "Seq" and "Process Group
+// Name" of record_param_comms or of an NCCL kernel): kept beside the events, which
+// have no room for it and seldom need it.
+struct CommTag {
+  std::uint32_t event = 0;   // index into TraceFile::events
+  std::uint32_t group = ~0u; // StringPool id of the process group's name, ~0u without
+  std::int64_t seq = 0;
+};
+
 enum class RankSource : std::uint8_t { distributed_info, file_name, fallback };
 
 const char* rank_source_name(RankSource source);  // "distributedInfo", "file_name", "fallback"
@@ -104,6 +113,7 @@ struct TraceFile {
   StringPool pool;
   EventArray events;                   // complete events with a category, in file order
   std::vector<HtaFields> hta;          // --hta-compat only
+  std::vector<CommTag> comm_tags;      // by event index
   bool hta_float_mode = false;         // --hta-compat: a non-integer or missing ts somewhere (§2.2)
   bool truncated = false;
   Diagnostics diagnostics;

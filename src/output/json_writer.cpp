@@ -142,6 +142,23 @@ void step_breakdown(std::ostream& out, const model::DiffReport& r) {
   out << '}';
 }
 
+void last_arrivals(std::ostream& out, const model::LastArrivals& l) {
+  out << "{\"count\": " << l.count << ", \"of\": " << l.of << ", \"share_pct\": " << pct_decimal(100 * l.share, "null")
+      << '}';
+}
+
+// Who a side waited on (README "Which rank everyone waited on"); null when nobody.
+void straggler(std::ostream& out, const std::optional<model::Straggler>& s) {
+  if (!s) {
+    out << "null";
+    return;
+  }
+  out << "{\"rank\": " << s->rank << ", \"last_arrivals\": ";
+  last_arrivals(out, s->last);
+  out << ", \"others_wait_us\": " << us_decimal(s->others_wait_ns) << ", \"others_wait_diff_us\": "
+      << (s->others_wait_diff_ns ? us_decimal(*s->others_wait_diff_ns) : std::string("null")) << '}';
+}
+
 void figures(std::ostream& out, const std::vector<model::Figure>& v) {
   list(out, v, [&](const model::Figure& f) {
     out << "\n    {\"figure\": \"" << f.id << "\", \"label\": " << json_string(f.label) << ", ";
@@ -378,6 +395,14 @@ void write_json(const model::DiffReport& r, std::ostream& out, const JsonOptions
       out << ", \"changed_most\": {\"control_rank\": " << *r.ranks.changed_most_control_rank
           << ", \"test_rank\": " << *r.ranks.changed_most_test_rank
           << ", \"change_pct\": " << pct_decimal(r.ranks.changed_most_pct, "null") << '}';
+    out << ",\n    \"collectives\": {\"control\": {\"matched\": " << r.control.collectives.matched
+        << ", \"by_seq\": " << r.control.collectives.by_seq << "}, \"test\": {\"matched\": "
+        << r.test.collectives.matched << ", \"by_seq\": " << r.test.collectives.by_seq
+        << "}},\n    \"straggler\": {\"control\": ";
+    straggler(out, r.ranks.control_straggler);
+    out << ", \"test\": ";
+    straggler(out, r.ranks.test_straggler);
+    out << '}';
     out << ",\n    \"rows\": ";
     list(out, r.rank_rows, [&](const model::RankRow& rr) {
       const auto rank = [](const std::optional<int>& v) { return v ? std::to_string(*v) : std::string("null"); };
@@ -387,6 +412,14 @@ void write_json(const model::DiffReport& r, std::ostream& out, const JsonOptions
       comparison(out, rr.step_time);
       out << "}, \"gpu_busy\": {";
       comparison(out, rr.gpu_busy);
+      out << "}, \"wait\": {";
+      comparison(out, rr.wait);
+      out << "}, \"last_arrivals\": {\"control\": ";
+      if (rr.control_rank) last_arrivals(out, rr.control_last);
+      else out << "null";
+      out << ", \"test\": ";
+      if (rr.test_rank) last_arrivals(out, rr.test_last);
+      else out << "null";
       out << "}}";
     });
     out << "},\n  \"by_launcher\": [";

@@ -260,6 +260,7 @@ std::string headline(const DiffReport& r, const MarkdownOptions& o) {
       out += "> - " + md_text(d.what) + ": " + md_text(d.control) + " \xE2\x86\x92 " + md_text(d.test) + "\n";
     out += "\n";
   }
+  for (const auto& line : r.ranks.straggler_lines) out += "**Waited on:** " + md_text(line) + "\n\n";
   const std::string basis = r.hta_compat ? "In total" : "Per " + r.unit + " (mean)";
   out += "| " + basis + " | " + label(c, "Control") + " | " + label(t, "Test") + " | \xCE\x94 | \xCE\x94% |\n";
   out += "|:--|--:|--:|--:|--:|\n";

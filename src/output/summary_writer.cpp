@@ -116,7 +116,20 @@ void write_summary(const model::SetSummary& s, std::ostream& out) {
       out << (i ? ", " : "") << '[' << c.node << ", " << c.step << ", " << c.count << ", " << c.total_ns << ", "
           << c.self_ns << ']';
     }
-    out << "], \"tree_folded\": " << f.tree_folded << '}';
+    out << "], \"tree_folded\": " << f.tree_folded;
+    if (!f.collective_keys.empty()) {  // optional: files without collectives as before
+      out << ",\n   \"collective_keys\": [";
+      for (std::size_t i = 0; i < f.collective_keys.size(); ++i)
+        out << (i ? ", " : "") << '[' << json_string(f.collective_keys[i].name) << ", "
+            << (f.collective_keys[i].by_seq ? "true" : "false") << ']';
+      out << "],\n   \"collectives\": [";
+      for (std::size_t i = 0; i < f.collectives.size(); ++i) {
+        const auto& c = f.collectives[i];
+        out << (i ? ", " : "") << '[' << c.step << ", " << c.key << ", " << c.seq << ", " << c.dur_ns << ']';
+      }
+      out << ']';
+    }
+    out << '}';
   }
   out << "\n ]}\n";
 }

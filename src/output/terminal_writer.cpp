@@ -420,6 +420,10 @@ void write_terminal_summary(const model::DiffReport& r, const TerminalOptions& o
     write_wrapped(out, "The sides differ: " + detail::terminal_safe(detail::sides_differ_text(r)), width);
     if (o.color) out << k_reset;
   }
+  for (const auto& line : r.ranks.straggler_lines) {  // which rank everyone waited on
+    out << '\n';
+    write_wrapped(out, detail::terminal_safe(line), width);
+  }
 
   Rows head;
   const std::string basis = r.hta_compat ? "In total" : "Per " + r.unit + " (mean)";

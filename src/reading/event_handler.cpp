@@ -7,7 +7,7 @@
 namespace tracediff::reading::detail {
 
 void EventHandler::PendingEvent::clear() {
-  for (Value* v : {&ph, &cat, &name, &pid, &tid, &ts, &dur, &correlation, &stream}) {
+  for (Value* v : {&ph, &cat, &name, &pid, &tid, &ts, &dur, &correlation, &stream, &seq, &group}) {
     v->type = ValueType::missing;
     v->text.clear();
   }
@@ -64,6 +64,8 @@ EventHandler::Field EventHandler::classify_key(std::string_view k) const {
   if (m_in_args && d == m_events_depth + 2) {
     if (k == "correlation") return Field::correlation;
     if (k == "stream") return Field::stream;
+    if (k == "Seq" || k == "seq") return Field::seq;
+    if (k == "Process Group Name") return Field::group;
     if (m_by_shape && k == "Input Dims") return Field::dims;
     if (m_by_shape && k == "Input type") return Field::types;
     return Field::none;
@@ -223,6 +225,8 @@ EventHandler::Value* EventHandler::target() {
   if (m_in_args && m_depth == m_events_depth + 2) {
     if (m_args_key == Field::correlation) return &m_ev.correlation;
     if (m_args_key == Field::stream) return &m_ev.stream;
+    if (m_args_key == Field::seq) return &m_ev.seq;
+    if (m_args_key == Field::group) return &m_ev.group;
   }
   return nullptr;
 }
@@ -328,7 +332,7 @@ void EventHandler::finish_event() {
   const auto view = [](const Value& v) { return FieldView{v.type, v.text}; };
   m_sink.add(EventFields{view(m_ev.ph), view(m_ev.cat), view(m_ev.name), view(m_ev.pid), view(m_ev.tid),
                          view(m_ev.ts), view(m_ev.dur), view(m_ev.correlation), view(m_ev.stream),
-                         m_dims_text, m_types_text},
+                         m_dims_text, m_types_text, view(m_ev.seq), view(m_ev.group)},
              event_offset());
 }
 

@@ -89,7 +89,7 @@ class EventHandler {
   // Fields of an event or of its args that we keep; everything else is skipped.
   enum class Field : std::uint8_t {
     none, ph, cat, name, pid, tid, ts, dur, args,              // event level
-    correlation, stream, dims, types,                          // args level
+    correlation, stream, dims, types, seq, group,              // args level
     trace_events, distributed_info, device_properties, base_time,  // top level
     cuda_runtime, cuda_driver,
     rank, world_size, device_name,                             // inside top-level objects
@@ -103,7 +103,7 @@ class EventHandler {
     }
   };
   struct PendingEvent {
-    Value ph, cat, name, pid, tid, ts, dur, correlation, stream;
+    Value ph, cat, name, pid, tid, ts, dur, correlation, stream, seq, group;
     void clear();
   };
 

@@ -164,6 +164,14 @@ void EventSink::add(const EventFields& ev, std::uint64_t offset) {
     e.shape = m_file.pool.intern(m_shape);
   }
   m_file.events.push_back(e);
+  // A collective's sequence number, beside the event (it would not fit in it).
+  if (ev.seq.type == ValueType::number || ev.seq.type == ValueType::string) {
+    if (const auto seq = parse_integer(ev.seq.text); seq && *seq >= 0) {
+      const bool named = ev.group.type == ValueType::string || ev.group.type == ValueType::number;
+      m_file.comm_tags.push_back({static_cast<std::uint32_t>(m_file.events.size() - 1),
+                                  named ? m_file.pool.intern(ev.group.text) : ~0u, *seq});
+    }
+  }
 
   if (hta) {
     model::HtaFields h;

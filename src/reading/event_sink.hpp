@@ -26,6 +26,9 @@ struct EventFields {
   // --by-shape: canonical args["Input Dims"] and args["Input type"] (shape_text.hpp),
   // empty when absent or not a shape.
   std::string_view dims, types;
+  // A collective's NCCL sequence number (args "Seq") and process group ("Process Group
+  // Name"), on record_param_comms and on newer traces' NCCL kernels.
+  FieldView seq, group;
 };
 
 // Room for a file's events up front, from the JSON size hint: growing by doubling

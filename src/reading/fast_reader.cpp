@@ -684,6 +684,8 @@ St FastReader::event(const char*& p) {
     return m_scan.object(q, 4, [&](std::string_view arg, const char*& r) {
       if (arg == "correlation") return m_scan.scalar(r, f.correlation, 4);
       if (arg == "stream") return m_scan.scalar(r, f.stream, 4);
+      if (arg.size() == 3 && (arg == "Seq" || arg == "seq")) return m_scan.scalar(r, f.seq, 4);
+      if (arg.size() == 18 && arg == "Process Group Name") return m_scan.scalar(r, f.group, 4);
       if (m_by_shape && arg.size() == 10 && (arg == "Input Dims" || arg == "Input type")) {
         auto& b = arg[6] == 'D' ? m_dims : m_types;
         b.reset();  // a key given twice: the last one counts, as for the other fields

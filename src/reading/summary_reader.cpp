@@ -284,6 +284,31 @@ struct Reader {
     });
     item = nullptr;
     f.tree_folded = figure(at(o, "tree_folded"), "tree_folded");
+    if (const auto* keys = o.if_contains("collective_keys")) {  // optional: files without collectives
+      item = "collective key";
+      item_no = 0;
+      for (const auto& k : array(*keys, "collective_keys")) {
+        const auto& t = tuple(k, 2, "collective key");
+        f.collective_keys.push_back({string(t[0], "collective key"), boolean(t[1], "by_seq")});
+        ++item_no;
+      }
+      item = "collective";
+      item_no = 0;
+      std::size_t in_step = 0;
+      for (const auto& c : array(at(o, "collectives"), "collectives")) {
+        const auto& t = tuple(c, 4, "collective");
+        model::CollectiveCall call{index(t[0], f.steps.size(), "step"), index(t[1], f.collective_keys.size(), "key"),
+                                   integer(t[2], "seq"), duration(t[3], "duration")};
+        if (!f.collectives.empty() && call.step < f.collectives.back().step) fail("collectives not in step order");
+        in_step = !f.collectives.empty() && call.step == f.collectives.back().step ? in_step + 1 : 1;
+        if (in_step > model::k_collectives_per_step)
+          fail("more than " + std::to_string(model::k_collectives_per_step) + " collectives in a step");
+        if (call.seq < 0) fail("seq " + std::to_string(call.seq) + " is negative");
+        f.collectives.push_back(call);
+        ++item_no;
+      }
+      item = nullptr;
+    }
     return f;
   }
 };

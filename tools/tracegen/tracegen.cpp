@@ -18,6 +18,7 @@
 #include <charconv>
 #include <cstdint>
 #include <cstdio>
+#include <deque>
 #include <exception>
 #include <filesystem>
 #include <initializer_list>
@@ -103,6 +104,9 @@ struct Options {
   bool comm_exposed = false;       // --comm-exposed
   int64_t launch_gap_ns = 0;       // --launch-gap
   bool stream_wait = false;        // --stream-wait
+  int straggler = -1;              // --straggler: the rank that launches each collective late
+  int64_t straggler_us = 0;
+  bool comm_seq = false;           // --comm-seq: "Seq" on record_param_comms
 };
 
 constexpr std::string_view k_usage = R"(usage: tracegen --out DIR [options]
@@ -223,6 +227,13 @@ Pathologies of real traces (none of them is on by default):
   --slow-step N=F           ProfilerStep#N (and everything in it) runs F times slower, as
                             --warmup-steps stretches a step: one outlier step (default: none)
 
+  --straggler RANK=US       rank RANK's host spends US more before each collective's launch, so
+                            the other ranks' NCCL kernels wait US longer inside; every rank's
+                            NCCL kernel then runs its exact size-based time (no variation): the
+                            others' kernels take exactly US more per collective (default: none)
+  --comm-seq                record_param_comms carries the collective's NCCL sequence number
+                            ("Seq", counted per process group from 0) as PyTorch 2.4+ writes it
+
   -h, --help                show this help
 )";
 
@@ -291,6 +302,7 @@ Options parse_options(int argc, char** argv) {
                      : a == "--generic-conv-gemm" ? &o.generic_conv_gemm
                      : a == "--comm-exposed" ? &o.comm_exposed
                      : a == "--stream-wait"  ? &o.stream_wait
+                     : a == "--comm-seq"     ? &o.comm_seq
                                              : nullptr) {
       *flag = true;
       continue;
@@ -357,6 +369,11 @@ Options parse_options(int argc, char** argv) {
       o.prefix = std::string(v);
     } else if (a == "--algo-swap") {
       o.algo_swap_pct = parse_int(a, v, 0, 100);
+    } else if (a == "--straggler") {
+      const auto eq = v.find('=');
+      if (eq == std::string_view::npos) throw UsageError{"--straggler: expected RANK=US, got '" + std::string(v) + "'"};
+      o.straggler = static_cast<int>(parse_int(a, v.substr(0, eq), 0, 1000000));
+      o.straggler_us = parse_int(a, v.substr(eq + 1), 0, 1000000000);
     } else if (a == "--slow-step") {
       const auto eq = v.find('=');
       if (eq == std::string_view::npos) throw UsageError{"--slow-step: expected N=FACTOR, got '" + std::string(v) + "'"};
@@ -1014,8 +1031,8 @@ class Sim {
       g0 = std::max(g0, m_stream_free[2] + vary(1500, slot, 11));
       m_side_waiting = false;
     }
-    int64_t gd = scaled(k.name, vary(gpu_ns, slot, 8), slot);
-    if (m_o.gpu_ppm != k_ppm) {
+    int64_t gd = m_exact_gpu_ns >= 0 ? m_exact_gpu_ns : scaled(k.name, vary(gpu_ns, slot, 8), slot);
+    if (m_o.gpu_ppm != k_ppm && m_exact_gpu_ns < 0) {
       gd = std::max<int64_t>(mul_ppm(gd, m_o.gpu_ppm), 1);
     }
     m_stream_free[si] = g0 + gd;
@@ -1171,6 +1188,9 @@ class Sim {
   std::vector<int64_t> m_bucket_elems;
   std::vector<std::string> m_comm_args;   // record_param_comms args per bucket
   std::vector<std::string> m_nccl_attrs;  // NCCL kernel args per bucket
+  std::deque<std::string> m_seq_args;     // --comm-seq: record_param_comms args with "Seq" (events view them)
+  int64_t m_comm_seq = 0;
+  int64_t m_exact_gpu_ns = -1;            // --straggler: the next kernel's exact duration
   const int m_ws;                         // world size
   int m_under = 0;  // open events of --slowdown-under's name
   std::vector<std::string> m_py_modules;  // --python-stack: "nn.Module: Linear_<l>", ReLU, LayerNorm per layer
@@ -1634,10 +1654,18 @@ void Sim::layer_backward(int l, int32_t seq) {
 
 void Sim::all_reduce(size_t bucket) {
   region(R_COMM, bucket);
-  const Scope comms = op("record_param_comms", 1, 8, 5, m_comm_args[bucket]);
+  const bool late = m_o.straggler >= 0;
+  if (late && m_rank == m_o.straggler) m_t[1] += m_o.straggler_us * k_us;  // its host is late
+  std::string_view args = m_comm_args[bucket];
+  if (m_o.comm_seq) args = m_seq_args.emplace_back(std::string(args) + ", \"Seq\": " + std::to_string(m_comm_seq++));
+  const Scope comms = op("record_param_comms", 1, 8, 5, args);
   const Scope nccl = ann("nccl:all_reduce", 1, 6, 3);
   const int64_t bytes = m_bucket_elems[bucket] * 4;
-  launch(1, m_c.nccl, std::max<int64_t>(20, bytes / 400000), k_nccl_stream, 0, m_nccl_attrs[bucket]);
+  const int64_t us = std::max<int64_t>(20, bytes / 400000);
+  // --straggler: the transfer takes the same time on every rank; the others wait inside.
+  if (late) m_exact_gpu_ns = (us + (m_rank == m_o.straggler ? 0 : m_o.straggler_us)) * k_us;
+  launch(1, m_c.nccl, us, k_nccl_stream, 0, m_nccl_attrs[bucket]);
+  m_exact_gpu_ns = -1;
 }
 
 // --- output --------------------------------------------------------------------

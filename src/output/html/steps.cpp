@@ -7,7 +7,8 @@
 //     step_details_n, has_step_cut, step_cut, has_step_chart, step_chart (an inline SVG: step time per step),
 //     has_ranks, rank_rows[] {rank, cn, cm, cb, tn, tm, tb, delta, pct, cls, arrow, has_arrow, vd, cw, tw, most},
 //     has_ranks_left_out, ranks_shown, ranks_left_out, rank_count (the rank rows the page embeds: analysis's bound),
-//     spread_c, spread_t, has_changed_most, changed_most
+//     spread_c, spread_t, has_changed_most, changed_most,
+//     stragglers[] {text}, has_waits, by_seq, and per rank row has_waits, cwait, clast, twait, tlast, dwait
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -212,6 +213,17 @@ void ranks(const DiffReport& r, data& ctx) {
   ctx.set("rank_count", count(r.rank_rows.size()));
   double rmax = 0;
   for (auto k : shown) rmax = std::max({rmax, r.rank_rows[k].step_time.control, r.rank_rows[k].step_time.test});
+  // Waits when collectives were matched across a side's ranks (analysis/collectives.hpp).
+  const bool waits = r.control.collectives.matched + r.test.collectives.matched > 0;
+  ctx.set("has_waits", waits);
+  ctx.set("by_seq", r.ranks.matched_by_seq);
+  data lines = make_list();
+  for (const auto& line : r.ranks.straggler_lines) {
+    data d;
+    d.set("text", line);
+    lines.push_back(d);
+  }
+  ctx.set("stragglers", lines);
   data rows = make_list();
   for (auto k : shown) {
     const auto& x = r.rank_rows[k];
@@ -236,6 +248,15 @@ void ranks(const DiffReport& r, data& ctx) {
     d.set("cw", width_pct(x.step_time.control, rmax));
     d.set("tw", width_pct(x.step_time.test, rmax));
     d.set("most", x.changed_most);
+    d.set("has_waits", waits);
+    const auto last = [&](const model::LastArrivals& l) {
+      return count(l.count) + " of " + count(l.of) + (l.of ? " (" + std::to_string(std::lround(100 * l.share)) + " %)" : "");
+    };
+    d.set("cwait", c ? dur(x.wait.control, false) : k_dash);
+    d.set("twait", t ? dur(x.wait.test, false) : k_dash);
+    d.set("clast", c ? last(x.control_last) : k_dash);
+    d.set("tlast", t ? last(x.test_last) : k_dash);
+    d.set("dwait", c && t ? dur(x.wait.diff(), true) : k_dash);
     rows.push_back(d);
   }
   ctx.set("rank_rows", rows);
