@@ -63,8 +63,15 @@ void shown_and_calls(model::DiffRow& row, double min_change_pct) {
                    mean_d != s.diff_ns();
   // Per call and the split, of the Δ the lists print (medians per step over calls per step):
   // the same basis as that Δ, so that equal calls give a per-call change equal to its Δ%.
-  const double cc = row.per_step_basis ? row.control_step.count : static_cast<double>(row.control.count);
-  const double tc = row.per_step_basis ? row.test_step.count : static_cast<double>(row.test.count);
+  // Outermost calls: one inside a call of its name adds no time of its own.
+  const auto outer = [&](const model::SideStats& st, double all) {
+    return st.count ? all * static_cast<double>(st.count - std::min(st.nested, st.count)) / static_cast<double>(st.count)
+                    : 0.0;
+  };
+  const double cc = outer(row.control, row.per_step_basis ? row.control_step.count : static_cast<double>(row.control.count));
+  const double tc = outer(row.test, row.per_step_basis ? row.test_step.count : static_cast<double>(row.test.count));
+  row.control_calls = cc;
+  row.test_calls = tc;
   const double ct = s.control_ns, tt = s.test_ns;
   row.control_per_call_ns = cc > 0 ? ct / cc : 0;
   row.test_per_call_ns = tc > 0 ? tt / tc : 0;

@@ -224,6 +224,7 @@ SideData collect(const model::SetSummary& set, const Selection& sel, const Compa
       detail::add_sat(a->stats.total_ns, c.total_ns);
       detail::add_sat(a->stats.self_ns, c.self_ns);
       detail::add_sat(a->stats.wait_ns, c.wait_ns);
+      a->stats.nested += c.nested;
       a->per_unit.add(static_cast<std::uint32_t>(u->second), static_cast<double>(c.total_ns));
     }
     // --by-shape: launchers by name and shapes, as the operators' rows are keyed.

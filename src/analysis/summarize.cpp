@@ -803,6 +803,7 @@ model::FileSummary summarize_file(const model::TraceFile& f, const SummarizeOpti
     c.count += 1;
     while (incl_at < nesting.incl_less.size() && nesting.incl_less[incl_at].first < i) ++incl_at;
     const bool nested = incl_at < nesting.incl_less.size() && nesting.incl_less[incl_at].first == i;
+    c.nested += nested;
     detail::add_sat(c.total_ns, nested ? nesting.incl_less[incl_at].second : e.dur_ns);
     detail::add_sat(c.self_ns, nesting.self_ns[i]);
     // An occurrence nested in one of its key adds no wait: the outer one holds it.

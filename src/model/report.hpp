@@ -58,6 +58,7 @@ struct SideStats {
   // Host rows: time inside it that the host waited for the GPU; GPU rows: its time while
   // the host waited (model::Cell::wait_ns).
   std::int64_t wait_ns = 0;
+  std::uint64_t nested = 0;    // calls inside an open call of the same name (model::Cell::nested)
 };
 
 // Per-step means of one side of a row: totals divided by the side's step units
@@ -109,6 +110,9 @@ struct DiffRow {
   // from the number of calls (Δcalls × control's time per call) and the part from the
   // time per call (test's calls × Δ per call); the two add up to shown.diff_ns().
   double control_per_call_ns = 0, test_per_call_ns = 0;
+  // The calls they are per: outermost calls per step (a call inside one of its name is
+  // part of that call's time), the lists' "calls".
+  double control_calls = 0, test_calls = 0;
   std::optional<double> per_call_pct;      // nullopt when a side has no calls
   double diff_from_calls_ns = 0, diff_from_per_call_ns = 0;
   // A significant change that comes from the number of calls: the time per call did not

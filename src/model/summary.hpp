@@ -72,6 +72,9 @@ struct Cell {
   // Host keys: time inside it that its thread waited for the GPU (README "The host
   // waiting for the GPU"). GPU keys: its time while the host waited.
   std::int64_t wait_ns = 0;
+  // Occurrences that start inside an open one of the same key (aten::sum calling
+  // aten::sum): calls, but no time of their own; time per call is per outermost call.
+  std::uint64_t nested = 0;
 };
 
 // GPU time of one key launched by one CPU operator in one step.

@@ -91,7 +91,7 @@ void write_summary(const model::SetSummary& s, std::ostream& out) {
     for (std::size_t i = 0; i < f.cells.size(); ++i) {
       const auto& c = f.cells[i];
       out << (i ? ", " : "") << '[' << c.key << ", " << c.step << ", " << c.count << ", " << c.total_ns << ", "
-          << c.self_ns << ", " << c.wait_ns << ']';
+          << c.self_ns << ", " << c.wait_ns << ", " << c.nested << ']';
     }
     out << "],\n   \"launches\": [";
     for (std::size_t i = 0; i < f.launches.size(); ++i) {

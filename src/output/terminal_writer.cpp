@@ -92,8 +92,7 @@ std::string flops_words(const model::DiffRow& row) {
 }
 
 std::string calls_text(const model::DiffRow& row) {
-  const double c = row.per_step_basis ? row.control_step.count : static_cast<double>(row.control.count);
-  const double t = row.per_step_basis ? row.test_step.count : static_cast<double>(row.test.count);
+  const double c = row.control_calls, t = row.test_calls;
   if (c == t) return format_count_per_step(c, false);
   return format_count_per_step(c, false) + " \xE2\x86\x92 " + format_count_per_step(t, false);
 }

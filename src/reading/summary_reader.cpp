@@ -153,7 +153,7 @@ struct Reader {
     item_no = 0;
     for (const auto& c : array(v, what)) {
       constexpr bool waits = std::is_same_v<C, model::Cell>;
-      const auto& t = tuple(c, waits ? 6 : 5, what);
+      const auto& t = tuple(c, waits ? 7 : 5, what);
       const auto i = index(t[0], indices, index_what);
       const auto step = index(t[1], f.steps.size(), "step");
       const auto n = count(t[2], "count");
@@ -161,7 +161,11 @@ struct Reader {
         fail(std::string(what) + "s count more events than the file's " + std::to_string(f.events));
       counted += n;
       out.push_back({i, step, n, duration(t[3], "total"), duration(t[4], "self")});
-      if constexpr (waits) out.back().wait_ns = duration(t[5], "wait");
+      if constexpr (waits) {
+        out.back().wait_ns = duration(t[5], "wait");
+        out.back().nested = count(t[6], "nested");
+        if (out.back().nested > n) fail("more nested calls than calls");
+      }
       ++item_no;
     }
     return out;

@@ -252,6 +252,31 @@ try {
     }
   });
 
+  await step('verdict line and why the step moved', async () => {
+    const top = await page.evaluate(() => {
+      const line = document.querySelector('#summary .verdict-line');
+      const why = document.querySelector('#why');
+      const fig = document.getElementById('chart-why');
+      const bars = [...document.querySelectorAll('#why .wbar .wlabel')].map((b) => b.textContent);
+      return {
+        line: line ? line.textContent : '',
+        first: line ? line === document.querySelector('#summary h2').nextElementSibling : false,
+        mark: line ? line.className : '',
+        why: why ? why.querySelector('.why-line').textContent : '',
+        drawn: fig ? fig.classList.contains('drawn') : false,
+        bars,
+      };
+    });
+    check('the verdict line opens the summary, with its mark drawn by the page', top.first && /mark-(fail|pass|warn|neutral)/.test(top.mark), top.mark);
+    check('the verdict line leads with the step time', /Step time|step time/.test(top.line), top.line);
+    if (top.why) {
+      check('why the step moved: the bottom line under the verdict', top.why.startsWith('Why: Step '), top.why);
+      check('the waterfall runs from one step to the other', top.bars.length >= 2 && / step$/.test(top.bars[0]) &&
+        / step$/.test(top.bars[top.bars.length - 1]), top.bars.join(' | '));
+      check('the waterfall is drawn by Chart.js', top.drawn);
+    }
+  });
+
   await step('kernel families', async () => {
     // A section after the step breakdown: a row per family, each with a verdict, and its chart drawn.
     const fam = await page.evaluate(() => {
@@ -377,7 +402,10 @@ try {
     check('every row has a verdict', verdicts.every((v) => ['slower', 'faster', 'same', 'untestable'].includes(v)), [...new Set(verdicts)].join(','));
     const said = { slower: 'slower', faster: 'faster', same: 'same within noise', untestable: 'not testable' };
     const words = await page.$$eval('#diff-table tbody tr', (trs) => trs.map((tr) => [tr.dataset.verdict, tr.querySelector('td.vd').innerText]));
-    check('verdict said in words, not colour alone', words.every(([v, t]) => t.includes(said[v])), JSON.stringify(words.slice(0, 2)));
+    // A change that comes from the number of calls, or from waiting for the GPU, says so in words.
+    const also = { slower: ['more calls', 'waits for the GPU'], faster: ['fewer calls', 'waits for the GPU'] };
+    check('verdict said in words, not colour alone',
+      words.every(([v, t]) => t.includes(said[v]) || (also[v] || []).some((w) => t.includes(w))), JSON.stringify(words.slice(0, 2)));
     for (const v of ['same', 'slower']) {
       if (!verdicts.includes(v)) continue;
       await page.uncheck(`input[name="verdict"][value="${v}"]`);
@@ -732,7 +760,8 @@ try {
       await p.waitForFunction(() => document.querySelectorAll('figure.chart.drawn').length >= 2, null, { timeout: 10000 }).catch(() => {});
       const look = await p.evaluate(() => {
         const st = (el) => getComputedStyle(el);
-        const chart = Object.values(window.Chart ? Chart.instances : {})[0];
+        // A chart of rows (the waterfall colours its bars one by one).
+        const chart = Object.values(window.Chart ? Chart.instances : {}).find((c) => c.canvas.closest('figure.chart'));
         return {
           bg: st(document.body).backgroundColor,
           fg: st(document.body).color,

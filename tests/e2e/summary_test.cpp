@@ -79,7 +79,7 @@ BOOST_AUTO_TEST_CASE(summaries_are_validated) {
   older.replace(older.find("\"schema_version\": 5"), 19, "\"schema_version\": 2");
   write_file(dir + "/older.tdsum.json", older);
   auto broken = ok;
-  broken.replace(broken.find("\"cells\": [["), 11, "\"cells\": [[999999, 0, 1, 1, 1, 0], [");
+  broken.replace(broken.find("\"cells\": [["), 11, "\"cells\": [[999999, 0, 1, 1, 1, 0, 0], [");
   write_file(dir + "/broken.tdsum.json", broken);
   write_file(dir + "/notsum.tdsum.json", "{\"traceEvents\": []}");
   for (const auto& [file, needle] : std::vector<std::pair<std::string, std::string>>{
@@ -107,7 +107,7 @@ const std::string k_small = R"({"format": "tracediff-summary", "schema_version":
   "diagnostics": {"counts": {}, "samples": []},
   "keys": [["cpu_op", "aten::mm", "cpu_op"], ["kernel", "gemm", "kernel"]], "launchers": ["aten::mm"],
   "steps": [[7, 100, 50, 50, 50, 0, 0, 0, 30, 0, 0, 40, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0], [8, 100, 50, 50, 50, 0, 0, 0, 30, 0, 5, 40, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0]],
-  "cells": [[0, 0, 3, 60, 30, 0], [0, 1, 3, 60, 30, 0], [1, 0, 2, 50, 50, 0]],
+  "cells": [[0, 0, 3, 60, 30, 0, 0], [0, 1, 3, 60, 30, 0, 0], [1, 0, 2, 50, 50, 0, 0]],
   "launches": [[0, 1, 0, 50]],
   "tree": [[-1, 0], [0, 1]], "tree_cells": [[0, 0, 3, 60, 30], [0, 1, 3, 60, 30], [1, 0, 2, 50, 50]],
   "tree_folded": 0}]})";
@@ -163,15 +163,15 @@ BOOST_AUTO_TEST_CASE(inconsistent_or_impossible_summaries_are_fatal_and_say_wher
   const std::string max = "9223372036854775807";
   const std::vector<std::pair<std::string, std::string>> cases = {
       // Durations past int64 (large ones are clamped, see below).
-      {small_with("[0, 0, 3, 60, 30, 0]", "[0, 0, 3, 9223372036854775808, 30, 0]"), "cell 0: total 9223372036854775808 is too large"},
-      {small_with("[0, 0, 3, 60, 30, 0]", "[0, 0, 3, -60, 30, 0]"), "cell 0: total is negative"},
-      {small_with("[0, 0, 3, 60, 30, 0]", "[0, 0, 3, 60, 30]"), "cell 0: cell has 5 fields, not 6"},
-      {small_with("[0, 0, 3, 60, 30, 0]", "[0, 0, 3, 60, 30, -1]"), "cell 0: wait is negative"},
+      {small_with("[0, 0, 3, 60, 30, 0, 0]", "[0, 0, 3, 9223372036854775808, 30, 0, 0]"), "cell 0: total 9223372036854775808 is too large"},
+      {small_with("[0, 0, 3, 60, 30, 0, 0]", "[0, 0, 3, -60, 30, 0, 0]"), "cell 0: total is negative"},
+      {small_with("[0, 0, 3, 60, 30, 0, 0]", "[0, 0, 3, 60, 30]"), "cell 0: cell has 5 fields, not 7"},
+      {small_with("[0, 0, 3, 60, 30, 0, 0]", "[0, 0, 3, 60, 30, -1, 0]"), "cell 0: wait is negative"},
       {small_with("[7, 100, 50,", "[7, 100, -50,"), "step figure is negative"},
       {small_with("\"rank_duplicate\": 1", "\"rank_duplicate\": 18446744073709551615"),
        "diagnostic count 18446744073709551615 is too large"},
       // Counts: a cell cannot count more events than its file has, whatever the number.
-      {small_with("[1, 0, 2, 50, 50, 0]", "[1, 0, 1000000000000, 50, 50, 0]"), "cell 2: cells count more events than the file's 10"},
+      {small_with("[1, 0, 2, 50, 50, 0, 0]", "[1, 0, 1000000000000, 50, 50, 0, 0]"), "cell 2: cells count more events than the file's 10"},
       {small_with("\"events\": 10", "\"events\": 1e12"), "events is not an integer"},
       // Ranks and steps.
       {small_with("\"rank\": 3", "\"rank\": 4294967296"), "rank 4294967296 is not in [0, 2^30)"},
@@ -180,7 +180,7 @@ BOOST_AUTO_TEST_CASE(inconsistent_or_impossible_summaries_are_fatal_and_say_wher
       {small_with("[8, 100,", "[7, 100,"), "step 1: step number 7 twice"},
       {small_with("[7, 100,", "[-7, 100,"), "step number -7 is not a ProfilerStep number"},
       {small_with("\"has_steps\": true", "\"has_steps\": false"), "step number 7 in a file without steps"},
-      {small_with("[0, 1, 3, 60, 30, 0]", "[0, 2, 3, 60, 30, 0]"), "cell 1: step 2 out of range (2 steps)"},
+      {small_with("[0, 1, 3, 60, 30, 0, 0]", "[0, 2, 3, 60, 30, 0, 0]"), "cell 1: step 2 out of range (2 steps)"},
       {small_with("[0, 1, 0, 50]", "[0, 2, 0, 50]"), "launch 0: key 2 out of range (2 keys)"},
       {small_with("\"launchers\": [\"aten::mm\"]", "\"launchers\": []"), "launch 0: launcher 0 out of range (0 launchers)"},
       // The call tree: a tree of the file's keys, over its steps and events.
@@ -234,8 +234,8 @@ BOOST_AUTO_TEST_CASE(figures_up_to_the_limit_compare_without_overflow) {
 // counted, and the summary reads and compares (it used to be refused).
 BOOST_AUTO_TEST_CASE(durations_past_the_limit_are_clamped_and_counted) {
   const std::string max = "9223372036854775807";
-  for (const auto& bytes : {small_with("[0, 0, 3, 60, 30, 0], [0, 1, 3, 60, 30, 0]",
-                                       "[0, 0, 3, " + max + ", " + max + ", 0], [0, 1, 3, " + max + ", 30, 0]"),
+  for (const auto& bytes : {small_with("[0, 0, 3, 60, 30, 0, 0], [0, 1, 3, 60, 30, 0, 0]",
+                                       "[0, 0, 3, " + max + ", " + max + ", 0, 0], [0, 1, 3, " + max + ", 30, 0, 0]"),
                             small_with("[0, 1, 0, 50]", "[0, 1, 0, " + max + "]"),
                             small_with("[7, 100,", "[7, " + max + ","),
                             small_with("[7, 100,", "[7, 2305843009213693952,")}) {

@@ -14,8 +14,8 @@ model::DiffRow steady_row(const std::string& name, model::Device device, double 
   r.test_step.total_ns = test_ns;
   r.control.count = control_ns > 0 ? static_cast<std::uint64_t>(calls) : 0;
   r.test.count = test_ns > 0 ? static_cast<std::uint64_t>(calls) : 0;
-  r.control_step.count = static_cast<double>(r.control.count);
-  r.test_step.count = static_cast<double>(r.test.count);
+  r.control_step.count = r.control_calls = static_cast<double>(r.control.count);
+  r.test_step.count = r.test_calls = static_cast<double>(r.test.count);
   r.control.total_ns = static_cast<std::int64_t>(control_ns * calls);
   r.test.total_ns = static_cast<std::int64_t>(test_ns * calls);
   std::vector<double> c, t;
