@@ -258,6 +258,7 @@ try {
       const why = document.querySelector('#why');
       const fig = document.getElementById('chart-why');
       const bars = [...document.querySelectorAll('#why .wbar .wlabel')].map((b) => b.textContent);
+      const links = [...document.querySelectorAll('#why .wlink a')].map((l) => l.getAttribute('href'));
       return {
         line: line ? line.textContent : '',
         first: line ? line === document.querySelector('#summary h2').nextElementSibling : false,
@@ -265,6 +266,8 @@ try {
         why: why ? why.querySelector('.why-line').textContent : '',
         drawn: fig ? fig.classList.contains('drawn') : false,
         bars,
+        links,
+        dangling: links.filter((h) => !document.querySelector(h)),
       };
     });
     check('the verdict line opens the summary, with its mark drawn by the page', top.first && /mark-(fail|pass|warn|neutral)/.test(top.mark), top.mark);
@@ -274,6 +277,7 @@ try {
       check('the waterfall runs from one step to the other', top.bars.length >= 2 && / step$/.test(top.bars[0]) &&
         / step$/.test(top.bars[top.bars.length - 1]), top.bars.join(' | '));
       check('the waterfall is drawn by Chart.js', top.drawn);
+      check('each part links to what moved it on the page', top.dangling.length === 0, top.dangling.join(' '));
     }
   });
 

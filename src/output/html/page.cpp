@@ -82,7 +82,7 @@ void write_html(const model::DiffReport& report, std::ostream& out) {
                                                                : "Neutral"));
 
   add_headline(report, ctx);
-  add_why(report, ctx);
+  add_why(report, anchors, ctx);
   add_findings(report, anchors, ctx);
   add_steps(report, ctx);
   add_groups(report, ctx);

@@ -13,7 +13,7 @@ namespace tracediff::output::html {
 void add_headline(const DiffReport& r, data& ctx);
 // Why the step moved: the bottom line, the equation, the waterfall (static bars and
 // why_json for the script).
-void add_why(const DiffReport& r, data& ctx);
+void add_why(const DiffReport& r, const Anchors& a, data& ctx);
 void add_findings(const DiffReport& r, const Anchors& a, data& ctx);
 void add_steps(const DiffReport& r, data& ctx);
 void add_groups(const DiffReport& r, data& ctx);

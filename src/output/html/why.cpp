@@ -2,11 +2,12 @@
 // waterfall from the control's step time to the test's, one bar per part that analysis
 // chose, the rest summed: static bars (the page without JavaScript) and why_json, from
 // which the report's script draws the same with Chart.js.
-//   has_why, why_line, why_equation, why_bars[] {label, delta, cls, left, width, has_link, link},
+//   has_why, why_line, why_equation, why_bars[] {label, delta, cls, left, width, has_link, link, has_href, href},
 //   why_json
 #include <algorithm>
 #include <cmath>
 #include <string>
+#include <utility>
 
 #include "output/html/sections.hpp"
 #include "util/escape.hpp"
@@ -21,6 +22,7 @@ struct Bar {
   std::string delta;   // as shown
   const char* cls;     // "step", or the verdict's look
   std::string link;    // what moved it most, for people
+  std::string href;    // where the page shows it: its row in the table, or the families
 };
 
 const char* part_class(const model::Comparison& v) {
@@ -29,45 +31,48 @@ const char* part_class(const model::Comparison& v) {
   return v.diff() > 0 ? "worse" : "better";
 }
 
-std::string link_of(const DiffReport& r, const model::StepPart& p) {
+// What moved a part most, and where the page shows it.
+std::pair<std::string, std::string> link_of(const DiffReport& r, const Anchors& a, const model::StepPart& p) {
   for (const auto& f : r.families)
-    if (!p.families.empty() && f.id == p.families.front()) return f.label + " " + dur(f.time.diff(), true);
+    if (!p.families.empty() && f.id == p.families.front())
+      return {f.label + " " + dur(f.time.diff(), true), "#families"};
   if (!p.rows.empty()) {
     const auto& row = r.rows[p.rows.front()];
-    return fit(row.label, k_label_bytes) + " " + dur(row.shown.diff_ns(), true);
+    return {fit(row.label, k_label_bytes) + " " + dur(row.shown.diff_ns(), true), row_href(a, p.rows.front())};
   }
   return {};
 }
 
-std::vector<Bar> bars_of(const DiffReport& r) {
+std::vector<Bar> bars_of(const DiffReport& r, const Anchors& a) {
   const auto& sc = r.step_change;
   std::vector<Bar> bars;
   const double c = sc.step.control, t = sc.step.test;
-  bars.push_back({side_label(r.control, false) + " step", 0, c, dur(c, false), "step", {}});
+  bars.push_back({side_label(r.control, false) + " step", 0, c, dur(c, false), "step", {}, {}});
   double at = c;
   for (const auto i : sc.bars) {
     const auto& p = sc.parts[i];
     const double d = p.value.diff();
-    bars.push_back({p.label, at, at + d, dur(d, true), part_class(p.value), link_of(r, p)});
+    auto [link, href] = link_of(r, a, p);
+    bars.push_back({p.label, at, at + d, dur(d, true), part_class(p.value), std::move(link), std::move(href)});
     at += d;
   }
   if (sc.rest_diff != 0) {
-    bars.push_back({"Other parts", at, at + sc.rest_diff, dur(sc.rest_diff, true), "same", {}});
+    bars.push_back({"Other parts", at, at + sc.rest_diff, dur(sc.rest_diff, true), "same", {}, {}});
     at += sc.rest_diff;
   }
-  bars.push_back({side_label(r.test, true) + " step", 0, t, dur(t, false), "step", {}});
+  bars.push_back({side_label(r.test, true) + " step", 0, t, dur(t, false), "step", {}, {}});
   return bars;
 }
 
 }  // namespace
 
-void add_why(const DiffReport& r, data& ctx) {
+void add_why(const DiffReport& r, const Anchors& a, data& ctx) {
   const auto& sc = r.step_change;
   ctx.set("has_why", sc.decided);
   if (!sc.decided) return;
   ctx.set("why_line", sc.bottom_line);
   ctx.set("why_equation", sc.equation);
-  const auto bars = bars_of(r);
+  const auto bars = bars_of(r, a);
   double top = 0;
   for (const auto& b : bars) top = std::max({top, b.from, b.to});
   data list = make_list();
@@ -84,6 +89,8 @@ void add_why(const DiffReport& r, data& ctx) {
     d.set("width", pct(std::max(hi - lo, top / 500)));
     d.set("has_link", !b.link.empty());
     d.set("link", b.link);
+    d.set("has_href", !b.href.empty());
+    d.set("href", b.href);
     list.push_back(d);
     j += std::string(k ? "," : "") + "{\"label\":" + json_string(b.label) + ",\"from\":" +
          std::to_string(std::llround(b.from)) + ",\"to\":" + std::to_string(std::llround(b.to)) +
