@@ -5,12 +5,12 @@
 #include <set>
 #include <unordered_map>
 
-#include "analysis/aggregate.hpp"
-#include "analysis/decide.hpp"
-#include "analysis/modes.hpp"
-#include "analysis/short_name.hpp"
-#include "analysis/steps.hpp"
-#include "analysis/summarize.hpp"
+#include "analysis/compare/aggregate.hpp"
+#include "analysis/decide/decide.hpp"
+#include "analysis/compare/modes.hpp"
+#include "analysis/names/short_name.hpp"
+#include "analysis/summarize/steps.hpp"
+#include "analysis/summarize/summarize.hpp"
 #include "util/errors.hpp"
 
 namespace tracediff::analysis {
@@ -100,6 +100,8 @@ void finish_report(model::DiffReport& report, const CompareOptions& options) {
                          : options.device == DeviceFilter::gpu ? "gpu"
                                                                : "all";
   report.short_names = options.short_names;
+  report.min_change_pct = options.min_change_pct;
+  report.min_change_us = options.min_change_us;
   report.by_shape = options.by_shape;
   // The relative change of each row, once: per step, or of the totals in --hta-compat.
   for (auto& row : report.rows) {

@@ -1,7 +1,7 @@
 #include "cli/load.hpp"
 
 #include "analysis/compare.hpp"
-#include "analysis/summarize.hpp"
+#include "analysis/summarize/summarize.hpp"
 #include "reading/summary_reader.hpp"
 #include "util/errors.hpp"
 

@@ -4,7 +4,7 @@
 #include <string>
 #include <vector>
 
-#include "analysis/summarize.hpp"
+#include "analysis/summarize/summarize.hpp"
 #include "cli/options.hpp"
 #include "model/report.hpp"
 #include "model/summary.hpp"

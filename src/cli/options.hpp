@@ -6,8 +6,8 @@
 #include <vector>
 
 #include "analysis/compare.hpp"
-#include "analysis/gate.hpp"
-#include "analysis/summarize.hpp"
+#include "analysis/gate/gate.hpp"
+#include "analysis/summarize/summarize.hpp"
 
 namespace CLI {
 class App;

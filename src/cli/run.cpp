@@ -13,7 +13,7 @@
 #include <thread>
 
 #include "analysis/compare.hpp"
-#include "analysis/verdict.hpp"
+#include "analysis/gate/verdict.hpp"
 #include "cli/load.hpp"
 #include "cli/options.hpp"
 #include "cli/summary_commands.hpp"

@@ -4,7 +4,7 @@
 
 #include <iostream>
 
-#include "analysis/summarize.hpp"
+#include "analysis/summarize/summarize.hpp"
 #include "cli/load.hpp"
 #include "cli/options.hpp"
 #include "cli/run.hpp"

@@ -18,6 +18,10 @@
 
 namespace tracediff::model {
 
+// --min-change's default: a per-step change under 5 % of the control's median is
+// "same", however small its p-value (the noise rule, analysis/options.hpp).
+inline constexpr double k_default_min_change_pct = 5.0;
+
 constexpr std::uint32_t k_no_node = ~0u;  // no call-tree node (CallTree)
 
 // HTA's ops_diff groups, by count (hta-tracediff-semantics.md §7).
@@ -83,9 +87,9 @@ struct DiffRow {
   bool significant = false;                // the per-step change stands out from the noise
   std::string launched_by;                 // GPU rows: the CPU operator that launched most of its time
   std::string family;                      // GPU rows, default mode: its kernel family's id ("gemm",
-                                           // "all_reduce", ...; analysis/families.cpp); empty otherwise
+                                           // "all_reduce", ...; analysis/names/families.cpp); empty otherwise
   // The test side's own name when it differs from `name` (names matched across
-  // versions and vendors, analysis/name_match.hpp), and why they were paired.
+  // versions and vendors, analysis/names/name_match.hpp), and why they were paired.
   std::string test_name;
   std::string matched_by;                  // "python_line", "runtime", ...; empty when not renamed
   std::string test_label;                  // test_name as views show it (simplified, at most 60 characters)
@@ -131,7 +135,7 @@ struct DiffRow {
   std::size_t explained_by = SIZE_MAX;     // the row of a call inside it that explains >= 90 % of its change
   // --by-shape (CPU operators whose trace records their inputs): the input shapes
   // ("[[64,1024],[1024,4096]] (float,float)", also at the end of name), FLOPs per call
-  // and per side the achieved TFLOP/s (analysis/flops.hpp; compare_default.cpp says
+  // and per side the achieved TFLOP/s (analysis/names/flops.hpp; compare_default.cpp says
   // against what time).
   std::string shape;
   std::optional<double> flops_per_call;
@@ -266,7 +270,7 @@ struct LastArrivals {
   double share = 0;         // count / of (0 without any)
 };
 
-// Collectives matched across one side's ranks (analysis/collectives.hpp).
+// Collectives matched across one side's ranks (analysis/summarize/collectives.hpp).
 struct CollectiveMatch {
   std::uint64_t matched = 0;        // collective instances seen on two ranks or more
   std::uint64_t by_seq = 0;         // of which matched by NCCL sequence number (the rest by kind and order)
@@ -346,7 +350,7 @@ struct LauncherRow {
   std::vector<Kernel> kernels;  // by |Δ| descending, then name
 };
 
-// GPU time by kernel family (analysis/families.cpp): what a comparison across vendors or
+// GPU time by kernel family (analysis/names/families.cpp): what a comparison across vendors or
 // library versions can match when kernel names differ ("GEMM +3.2 ms per step").
 struct FamilyRow {
   std::string id, label;     // "gemm", "GEMM" (analysis::family_name, family_label)
@@ -493,7 +497,7 @@ struct ChartRows {
 // What the HTML report embeds of its long lists, so that it opens at any size: the
 // most important part (by impact), every item the rest of the page links to among
 // it, and how much was left out (the CSV and JSON have everything). Decided by
-// analysis (analysis/embedded.cpp); the HTML writer shows it and says what is missing.
+// analysis (analysis/decide/embedded.cpp); the HTML writer shows it and says what is missing.
 struct Embedded {
   bool decided = false;                // false (a report built by hand): the page embeds everything
   std::vector<std::size_t> rows;       // the table: indices into rows, in impact order
@@ -523,7 +527,7 @@ struct VerdictCounts {
   std::size_t waiting = 0;  // part of left_out
 };
 
-// The verdict line's mark (analysis/verdict.cpp): fail (a --fail-on condition failed,
+// The verdict line's mark (analysis/gate/verdict.cpp): fail (a --fail-on condition failed,
 // or without a gate the step time is significantly slower), pass (significantly faster,
 // or every gate condition passed), warn (a gate condition could not be evaluated),
 // neutral (anything else).
@@ -533,7 +537,7 @@ const char* mark_name(Mark m);  // "fail", "pass", "warn", "neutral"
 // Why the step moved (README "Why the step moved"): the step time on each GPU split into
 // exclusive parts of its timeline (StepDetail's GPU parts, per GPU: each file's parts over
 // its GPUs with work, averaged over step units), so that the parts' Δs add up to the step
-// time's Δ; decided by analysis/step_change.cpp, printed by every view.
+// time's Δ; decided by analysis/decide/step_change.cpp, printed by every view.
 struct StepPart {
   std::string id;     // "gpu_compute", "gpu_overlap", "exposed.all_reduce", "gpu_mem", "idle.host_launch", ...
   std::string label;  // "GPU compute", "Exposed all-reduce", "Idle: waiting for launches", ...
@@ -571,7 +575,7 @@ struct DiffReport {
   std::vector<FamilyRow> families;       // default mode only; by |Δ per step| descending, then id;
                                          // families with no time on either side left out
   RankComparison ranks;
-  double min_change_pct = 5.0;          // --min-change thresholds in force
+  double min_change_pct = k_default_min_change_pct;  // --min-change thresholds in force
   double min_change_us = 0.0;
   Diagnostics diagnostics;              // both sides; samples name their file
   std::vector<std::string> notes;       // plain-language remarks ("compared whole: no ProfilerStep")

@@ -112,7 +112,7 @@ struct TreeCell {
   std::int64_t self_ns = 0;
 };
 
-// What the cross-rank match of collectives needs of one file (analysis/collectives.hpp):
+// What the cross-rank match of collectives needs of one file (analysis/summarize/collectives.hpp):
 // each step's communication kernels in launch order, by collective. A collective is
 // matched across ranks by (key, seq): with an NCCL sequence number its process
 // group's key and that number, in any step; without one its kind and stream and its
@@ -130,7 +130,7 @@ struct CollectiveCall {
 // Calls kept per step at most: a summary stays small; past it, a note says so.
 constexpr std::size_t k_collectives_per_step = 4096;
 
-// How --step-marker's matches made a file's steps (analysis/steps.cpp).
+// How --step-marker's matches made a file's steps (analysis/summarize/steps.cpp).
 enum class StepMarkerShape : std::uint8_t {
   none,     // not from a marker: ProfilerStep spans, or the whole trace
   spans,    // each match a step

@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "analysis/call_tree.hpp"
+#include "analysis/call_tree/call_tree.hpp"
 #include "support/test_support.hpp"
 
 using namespace tracediff::test;

@@ -10,7 +10,7 @@
 #include <string>
 #include <vector>
 
-#include "analysis/summarize.hpp"
+#include "analysis/summarize/summarize.hpp"
 #include "reading/trace_reader.hpp"
 #include "support/test_support.hpp"
 

@@ -1,8 +1,8 @@
 #include <boost/test/unit_test.hpp>
 
-#include "analysis/aggregate.hpp"
+#include "analysis/compare/aggregate.hpp"
 #include "analysis/compare.hpp"
-#include "analysis/steps.hpp"
+#include "analysis/summarize/steps.hpp"
 #include "reading/trace_reader.hpp"
 #include "support/test_support.hpp"
 #include "util/errors.hpp"

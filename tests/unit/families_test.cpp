@@ -3,7 +3,7 @@
 #include <set>
 #include <string>
 
-#include "analysis/families.hpp"
+#include "analysis/names/families.hpp"
 
 using tracediff::analysis::classify;
 using tracediff::analysis::Family;

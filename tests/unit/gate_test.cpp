@@ -4,7 +4,7 @@
 
 #include <cmath>
 
-#include "analysis/gate.hpp"
+#include "analysis/gate/gate.hpp"
 #include "support/report_support.hpp"
 #include "util/errors.hpp"
 

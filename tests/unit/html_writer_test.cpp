@@ -10,8 +10,8 @@
 #include <string>
 #include <vector>
 
-#include "analysis/decide.hpp"
-#include "analysis/embedded.hpp"
+#include "analysis/decide/decide.hpp"
+#include "analysis/decide/embedded.hpp"
 #include "model/report.hpp"
 #include "output/html/common.hpp"
 #include "output/html_writer.hpp"
@@ -774,7 +774,7 @@ BOOST_AUTO_TEST_CASE(five_hundred_rows_fit_in_a_megabyte) {
 }
 
 
-// A report past every bound of the page (analysis/embedded.hpp), each text past its
+// A report past every bound of the page (analysis/decide/embedded.hpp), each text past its
 // budget and made of the characters that escape longest.
 DiffReport huge_report(std::size_t rows, std::size_t text) {
   DiffReport r = small_report();

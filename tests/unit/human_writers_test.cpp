@@ -4,8 +4,8 @@
 
 #include <sstream>
 
-#include "analysis/decide.hpp"
-#include "analysis/gate.hpp"
+#include "analysis/decide/decide.hpp"
+#include "analysis/gate/gate.hpp"
 #include "output/human_writers.hpp"
 #include "support/report_support.hpp"
 

@@ -3,7 +3,7 @@
 #include <cstdint>
 #include <vector>
 
-#include "analysis/steps.hpp"
+#include "analysis/summarize/steps.hpp"
 #include "model/trace.hpp"
 
 using namespace tracediff;

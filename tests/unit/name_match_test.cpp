@@ -2,7 +2,7 @@
 // compared by, and which names of one side only pair with which of the other.
 #include <boost/test/unit_test.hpp>
 
-#include "analysis/name_match.hpp"
+#include "analysis/names/name_match.hpp"
 
 using namespace tracediff;
 using analysis::match_key;

@@ -7,7 +7,7 @@
 #include <random>
 #include <vector>
 
-#include "analysis/noise.hpp"
+#include "analysis/noise/noise.hpp"
 
 using namespace tracediff;
 using namespace tracediff::analysis;

@@ -7,8 +7,8 @@
 
 #include <sstream>
 
-#include "analysis/decide.hpp"
-#include "analysis/gate.hpp"
+#include "analysis/decide/decide.hpp"
+#include "analysis/gate/gate.hpp"
 #include "output/human_writers.hpp"
 #include "output/writers.hpp"
 #include "support/report_support.hpp"

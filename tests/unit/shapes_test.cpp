@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "analysis/flops.hpp"
+#include "analysis/names/flops.hpp"
 #include "reading/fast_reader.hpp"
 #include "reading/trace_reader.hpp"
 #include "support/reader_diff.hpp"

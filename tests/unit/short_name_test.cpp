@@ -1,6 +1,6 @@
 #include <boost/test/unit_test.hpp>
 
-#include "analysis/short_name.hpp"
+#include "analysis/names/short_name.hpp"
 
 using tracediff::analysis::shorten_name;
 

@@ -3,9 +3,9 @@
 // the step of its launch, and what is left when nothing makes a step.
 #include <boost/test/unit_test.hpp>
 
-#include "analysis/step_marker.hpp"
-#include "analysis/steps.hpp"
-#include "analysis/summarize.hpp"
+#include "analysis/summarize/step_marker.hpp"
+#include "analysis/summarize/steps.hpp"
+#include "analysis/summarize/summarize.hpp"
 #include "reading/trace_reader.hpp"
 #include "support/test_support.hpp"
 #include "util/errors.hpp"

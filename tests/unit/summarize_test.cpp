@@ -5,7 +5,7 @@
 #include <random>
 
 #include "analysis/compare.hpp"
-#include "analysis/summarize.hpp"
+#include "analysis/summarize/summarize.hpp"
 #include "reading/trace_reader.hpp"
 #include "support/test_support.hpp"
 

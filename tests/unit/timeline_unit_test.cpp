@@ -1,8 +1,8 @@
-// The timeline's names (analysis/timeline.hpp): which kernels are communication and of
+// The timeline's names (analysis/summarize/timeline.hpp): which kernels are communication and of
 // which collective, which runtime calls block the host.
 #include <boost/test/unit_test.hpp>
 
-#include "analysis/timeline.hpp"
+#include "analysis/summarize/timeline.hpp"
 
 using tracediff::analysis::detail::host_sync_call;
 using tracediff::analysis::detail::kernel_class;

@@ -7,9 +7,9 @@
 #include <map>
 #include <sstream>
 
-#include "analysis/decide.hpp"
-#include "analysis/gate.hpp"
-#include "analysis/verdict.hpp"
+#include "analysis/decide/decide.hpp"
+#include "analysis/gate/gate.hpp"
+#include "analysis/gate/verdict.hpp"
 #include "cli/options.hpp"
 #include "output/html_writer.hpp"
 #include "output/human_writers.hpp"

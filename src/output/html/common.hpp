@@ -45,7 +45,7 @@ std::string text(std::string_view s);  // UTF-8-sanitised
 enum class Escaped { html, json };
 std::string fit(std::string_view s, std::size_t max_bytes, Escaped as = Escaped::html);
 // The budgets (escaped bytes) of each kind of text, so that the page stays under
-// 10 MB with every list at its bound (analysis/embedded.hpp).
+// 10 MB with every list at its bound (analysis/decide/embedded.hpp).
 inline constexpr std::size_t k_label_bytes = 200;     // a label, as analysis elided it (60 characters)
 inline constexpr std::size_t k_name_bytes = 2048;     // a full name on hover (kernel names run to ~1,800 characters)
 inline constexpr std::size_t k_short_bytes = 64;      // a category, a side's label

@@ -213,7 +213,7 @@ void ranks(const DiffReport& r, data& ctx) {
   ctx.set("rank_count", count(r.rank_rows.size()));
   double rmax = 0;
   for (auto k : shown) rmax = std::max({rmax, r.rank_rows[k].step_time.control, r.rank_rows[k].step_time.test});
-  // Waits when collectives were matched across a side's ranks (analysis/collectives.hpp).
+  // Waits when collectives were matched across a side's ranks (analysis/summarize/collectives.hpp).
   const bool waits = r.control.collectives.matched + r.test.collectives.matched > 0;
   ctx.set("has_waits", waits);
   ctx.set("by_seq", r.ranks.matched_by_seq);

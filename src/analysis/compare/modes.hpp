@@ -1,0 +1,17 @@
+#pragma once
+// The two ways to compare: the default mode and HTA's. Internal to analysis/.
+#include "analysis/options.hpp"
+
+namespace tracediff::analysis::detail {
+
+model::DiffReport compare_hta(const model::TraceSet& control, const model::TraceSet& test,
+                              const CompareOptions& options);
+
+// Inputs, files and GPU names of a side.
+void fill_summary(const model::TraceSet& set, model::SideSummary& summary);
+// Device filter, name mode and CPU/GPU totals: the same for both modes.
+void finish_report(model::DiffReport& report, const CompareOptions& options);
+// Throws UsageError when summary.ranks/iterations name one the side lacks.
+void check_selection(const std::string& label, const model::SideSummary& summary);
+
+}  // namespace tracediff::analysis::detail

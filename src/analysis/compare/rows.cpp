@@ -1,0 +1,503 @@
+// The default mode: per-step, noise-aware comparison of two sets of file summaries.
+#include <algorithm>
+#include <cmath>
+#include <cstdlib>
+#include <deque>
+#include <map>
+#include <numeric>
+#include <set>
+#include <string_view>
+
+#include "analysis/compare/aggregate.hpp"
+#include "analysis/call_tree/call_tree.hpp"
+#include "analysis/summarize/collectives.hpp"
+#include "analysis/compare.hpp"
+#include "analysis/decide/decide.hpp"
+#include "analysis/names/families.hpp"
+#include "analysis/names/flops.hpp"
+#include "analysis/compare/modes.hpp"
+#include "analysis/names/name_match.hpp"
+#include "analysis/noise/noise.hpp"
+#include "analysis/names/short_name.hpp"
+#include "util/errors.hpp"
+
+namespace tracediff::analysis {
+
+namespace {
+
+// (category, name or short name): views of the summaries' strings (or of SideData::short_names),
+// which outlive the comparison; copies of every name were allocations and page faults on the
+// report's critical path.
+using Key = std::pair<std::string_view, std::string_view>;
+
+// What one side contributes to one row.
+struct SideAgg {
+  model::SideStats stats;
+  model::Device device = model::Device::cpu;
+  std::string_view full_name;
+  std::string_view renamed_from;  // the test side's own name, when paired with another
+  const char* matched_by = nullptr;
+  model::Samples per_unit;  // total ns in each step unit it occurs in, for the noise test
+  std::string_view shape;   // --by-shape: the key's input shapes
+  std::optional<double> flops;  // --by-shape: FLOPs per call (analysis/names/flops.hpp)
+};
+
+struct SideData {
+  std::map<Key, SideAgg> rows;
+  // launcher -> key -> GPU ns in each step unit
+  std::map<std::string_view, std::map<Key, model::Samples>> launches;
+  std::set<std::string_view> graph_launchers;  // launchers that replayed graphs
+  std::deque<std::string> short_names;  // what --short-names and --by-shape keys view (a deque: they stay put)
+  // --by-shape: GPU ns launched by each operator (by name and shapes), whatever --device
+  // keeps: what an operator's TFLOP/s is against.
+  std::map<std::string_view, double> launched_ns;
+  std::size_t units = 0;
+  detail::SideTree tree;
+};
+
+struct Unit {
+  std::size_t file;
+  std::uint32_t step;
+};
+
+bool keep_key(const model::SummaryKey& k, model::Device device, const CompareOptions& options) {
+  const bool keep = options.device == DeviceFilter::all ||
+                    (options.device == DeviceFilter::cpu && device == model::Device::cpu) ||
+                    (options.device == DeviceFilter::gpu && device == model::Device::gpu);
+  if (!keep) return false;
+  // --categories picks the host categories that count as operators.
+  if (device == model::Device::cpu && options.categories)
+    return std::find(options.categories->begin(), options.categories->end(), k.category) != options.categories->end();
+  return true;
+}
+
+// Every selected step of every selected file (one per file when whole), in (rank,
+// step) order. A file's first step far outside its others is warm-up: left out
+// (and reported) unless the steps were chosen by hand or --keep-warmup.
+std::vector<Unit> step_units(const model::SetSummary& set, const std::set<int>& ranks,
+                             const std::set<std::int64_t>& iterations, bool any_steps, bool detect_warmup,
+                             model::SideSummary& summary) {
+  std::vector<Unit> units;
+  for (std::size_t fi = 0; fi < set.files.size(); ++fi) {
+    const auto& f = set.files[fi];
+    if (!ranks.count(f.rank) || f.has_steps != any_steps) continue;
+    std::vector<Unit> mine;
+    for (std::uint32_t si = 0; si < f.steps.size(); ++si)
+      if (!any_steps || iterations.count(f.steps[si].step)) mine.push_back({fi, si});
+    std::sort(mine.begin(), mine.end(), [&](const Unit& a, const Unit& b) { return f.steps[a.step].step < f.steps[b.step].step; });
+    if (detect_warmup && any_steps) {
+      std::vector<double> durations;
+      for (const auto& u : mine) durations.push_back(static_cast<double>(f.steps[u.step].detail.dur_ns));
+      if (is_warmup(durations)) {
+        auto d = f.steps[mine.front().step].detail;
+        d.rank = f.rank;
+        d.step = f.steps[mine.front().step].step;
+        summary.warmup.push_back(d);
+        mine.erase(mine.begin());
+      }
+    }
+    units.insert(units.end(), mine.begin(), mine.end());
+  }
+  std::stable_sort(units.begin(), units.end(), [&](const Unit& a, const Unit& b) {
+    const auto& fa = set.files[a.file];
+    const auto& fb = set.files[b.file];
+    if (fa.rank != fb.rank) return fa.rank < fb.rank;
+    return fa.steps[a.step].step < fb.steps[b.step].step;
+  });
+  return units;
+}
+
+SideData collect(const model::SetSummary& set, const Selection& sel, const CompareOptions& options,
+                 const Renames& renames, model::SideSummary& summary) {
+  SideData data;
+  summary.label = set.label;
+  summary.inputs = set.inputs;
+  std::set<std::string> gpus;
+  std::set<int> ranks;
+  std::set<std::int64_t> iterations;
+  bool any_steps = false;
+  for (const auto& f : set.files) {
+    summary.files.push_back({f.path, f.rank, f.rank_source, f.events, f.json_bytes, f.truncated});
+    gpus.insert(f.gpu_names.begin(), f.gpu_names.end());
+    ranks.insert(f.rank);
+    if (f.has_steps) {
+      any_steps = true;
+      for (const auto& st : f.steps) iterations.insert(st.step);
+    }
+  }
+  summary.gpu_names.assign(gpus.begin(), gpus.end());
+  summary.available_ranks.assign(ranks.begin(), ranks.end());
+  summary.available_iterations.assign(iterations.begin(), iterations.end());
+  summary.whole_trace = !any_steps;
+  summary.ranks = sel.ranks ? *sel.ranks : summary.available_ranks;
+  summary.iterations = sel.iterations ? *sel.iterations : summary.available_iterations;
+  detail::check_selection(set.label, summary);
+  const std::set<int> rank_set(summary.ranks.begin(), summary.ranks.end());
+  const std::set<std::int64_t> iter_set(summary.iterations.begin(), summary.iterations.end());
+  detail::describe_side(set, rank_set, summary.meta);
+  for (const auto& f : set.files) {
+    if (!rank_set.count(f.rank) || f.step_marker_shape == model::StepMarkerShape::none) continue;
+    const bool spans = f.step_marker_shape == model::StepMarkerShape::spans;
+    auto it = std::find_if(summary.step_markers.begin(), summary.step_markers.end(),
+                           [&](const auto& m) { return m.pattern == f.step_marker && m.spans == spans; });
+    if (it == summary.step_markers.end()) it = summary.step_markers.insert(it, {f.step_marker, spans, 0, 0, 0});
+    it->files += 1;
+    it->matches += f.step_marker_matches;
+    it->steps += f.steps.size();
+  }
+
+  const auto units = step_units(set, rank_set, iter_set, any_steps, !sel.iterations && !options.keep_warmup, summary);
+  data.units = units.size();
+  summary.units = units.size();
+  data.tree = detail::SideTree(units.size());
+
+  std::map<std::pair<std::size_t, std::uint32_t>, std::size_t> unit_of;
+  for (std::size_t u = 0; u < units.size(); ++u) {
+    unit_of[{units[u].file, units[u].step}] = u;
+    const auto& f = set.files[units[u].file];
+    auto d = f.steps[units[u].step].detail;
+    d.rank = f.rank;
+    d.step = f.steps[units[u].step].step;
+    summary.step_details.push_back(d);
+    summary.step_times.steps.push_back({d.rank, d.step, d.dur_ns});
+  }
+  detail::summarize_steps(summary.step_times);
+  {
+    std::vector<std::pair<std::size_t, std::uint32_t>> file_steps;
+    for (const auto& u : units) file_steps.emplace_back(u.file, u.step);
+    detail::match_collectives(set, file_steps, summary);
+  }
+
+  for (std::size_t fi = 0; fi < set.files.size(); ++fi) {
+    const auto& f = set.files[fi];
+    if (!rank_set.count(f.rank) || f.has_steps != any_steps) continue;
+    // Row keys of this file's keys, resolved once (short names are not cheap).
+    std::vector<const Key*> key_of;
+    std::vector<SideAgg*> agg_of;
+    std::vector<std::string_view> tree_names;  // per key: the name it is matched by
+    for (const auto& k : f.keys) {
+      const model::Device device = model::device_of(k.kind);
+      const Rename* r = renames.find(k.category, k.name);
+      std::string_view category = r ? std::string_view(r->category) : std::string_view(k.category);
+      std::string_view full = r ? std::string_view(r->to) : std::string_view(k.name);
+      // --by-shape: an operator's rows and tree nodes by name and input shapes.
+      const bool shaped = options.by_shape && !k.shape.empty();
+      if (shaped) full = data.short_names.emplace_back(model::shaped_name(full, k.shape));
+      tree_names.push_back(full);
+      if (!keep_key(k, device, options)) {
+        key_of.push_back(nullptr);
+        agg_of.push_back(nullptr);
+        continue;
+      }
+      std::string_view name = full;
+      if (options.short_names)
+        name = shaped ? data.short_names.emplace_back(
+                            model::shaped_name(shorten_name(r ? std::string_view(r->to) : std::string_view(k.name)), k.shape))
+                      : data.short_names.emplace_back(shorten_name(full));
+      const Key key{category, name};
+      auto [it, inserted] = data.rows.try_emplace(key);
+      auto& a = it->second;
+      if (inserted) {
+        a.device = device;
+        a.full_name = full;
+        a.per_unit.set_units(units.size());
+        if (shaped) {
+          a.shape = k.shape;
+          a.flops = flops_per_call(k.name, k.shape);
+        }
+      } else if (full < a.full_name) {
+        a.full_name = full;
+      }
+      if (r && (a.renamed_from.empty() || k.name < a.renamed_from)) {
+        a.renamed_from = k.name;
+        a.matched_by = match_reason_name(r->reason);
+      }
+      key_of.push_back(&it->first);
+      agg_of.push_back(&a);
+    }
+    for (const auto& c : f.cells) {
+      auto* a = agg_of[c.key];
+      if (!a) continue;
+      const auto u = unit_of.find({fi, c.step});
+      if (u == unit_of.end()) continue;
+      a->stats.count += c.count;
+      detail::add_sat(a->stats.total_ns, c.total_ns);
+      detail::add_sat(a->stats.self_ns, c.self_ns);
+      detail::add_sat(a->stats.wait_ns, c.wait_ns);
+      a->stats.nested += c.nested;
+      a->per_unit.add(static_cast<std::uint32_t>(u->second), static_cast<double>(c.total_ns));
+    }
+    // --by-shape: launchers by name and shapes, as the operators' rows are keyed.
+    const bool shaped_launchers = options.by_shape && f.launcher_shapes.size() == f.launchers.size();
+    std::vector<std::string_view> shaped_launcher(shaped_launchers ? f.launchers.size() : 0);
+    for (const auto& l : f.launches) {
+      const auto u = unit_of.find({fi, l.step});
+      if (u == unit_of.end()) continue;
+      std::string_view who = f.launchers[l.launcher];
+      if (const Rename* r = renames.find_host(who)) who = r->to;
+      if (shaped_launchers && !f.launcher_shapes[l.launcher].empty()) {
+        auto& s = shaped_launcher[l.launcher];
+        if (s.empty()) s = data.short_names.emplace_back(model::shaped_name(who, f.launcher_shapes[l.launcher]));
+        who = s;
+      }
+      if (options.by_shape) data.launched_ns[who] += static_cast<double>(l.total_ns);
+      if (!key_of[l.key]) continue;
+      if (std::binary_search(f.graph_launchers.begin(), f.graph_launchers.end(), l.launcher))
+        data.graph_launchers.insert(who);
+      auto& per_unit = data.launches[who][*key_of[l.key]];
+      per_unit.set_units(units.size());
+      per_unit.add(static_cast<std::uint32_t>(u->second), static_cast<double>(l.total_ns));
+    }
+    std::vector<std::int64_t> unit_of_step(f.steps.size(), -1);
+    for (auto u = unit_of.lower_bound({fi, 0}); u != unit_of.end() && u->first.first == fi; ++u)
+      unit_of_step[u->first.second] = static_cast<std::int64_t>(u->second);
+    data.tree.add_file(f, unit_of_step, options.device != DeviceFilter::cpu,
+                       renames.empty() && !options.by_shape ? nullptr : &tree_names);
+  }
+  data.tree.finish(k_tree_budget);
+  for (auto& [key, a] : data.rows) a.per_unit.settle();
+  for (auto& [who, per_key] : data.launches)
+    for (auto& [key, per_unit] : per_key) per_unit.settle();
+
+  // Per rank: mean step time and GPU busy time.
+  std::map<int, model::RankDetail> by_rank;
+  for (const auto& d : summary.step_details) {
+    auto& r = by_rank[d.rank];
+    r.rank = d.rank;
+    ++r.steps;
+    detail::add_sat(r.step_mean_ns, d.dur_ns);
+    detail::add_sat(r.gpu_busy_mean_ns, d.gpu_busy_ns);
+  }
+  for (auto& [rank, r] : by_rank) {
+    r.step_mean_ns /= static_cast<std::int64_t>(r.steps);
+    r.gpu_busy_mean_ns /= static_cast<std::int64_t>(r.steps);
+    summary.rank_details.push_back(r);
+  }
+  // Where the time went, on average over the units.
+  auto& m = summary.step_mean;
+  if (!summary.step_details.empty()) {
+    const auto n = static_cast<std::int64_t>(summary.step_details.size());
+    for (const auto& d : summary.step_details)
+      for (const auto& f : model::k_step_fields) detail::add_sat(m.*f.field, d.*f.field);
+    for (const auto& f : model::k_step_fields) m.*f.field /= n;
+  }
+  return data;
+}
+
+model::PerStep per_step(const SideAgg* a, std::size_t units) {
+  model::PerStep p;
+  if (!a || units == 0) return p;
+  const double n = static_cast<double>(units);
+  p.count = static_cast<double>(a->stats.count) / n;
+  p.total_ns = static_cast<double>(a->stats.total_ns) / n;
+  p.self_ns = static_cast<double>(a->stats.self_ns) / n;
+  p.wait_ns = static_cast<double>(a->stats.wait_ns) / n;
+  p.stddev_ns = stddev(a->per_unit);
+  return p;
+}
+
+// HTA's groups, on per-step counts: a side with twice the steps needs twice the calls.
+model::Change change_per_step(std::uint64_t c, std::size_t cu, std::uint64_t t, std::size_t tu) {
+  using model::Change;
+  if (c == 0 && t > 0) return Change::added;
+  if (c > 0 && t == 0) return Change::deleted;
+  const auto lhs = static_cast<unsigned __int128>(t) * cu;
+  const auto rhs = static_cast<unsigned __int128>(c) * tu;
+  return lhs > rhs ? Change::increased : lhs < rhs ? Change::decreased : Change::unchanged;
+}
+
+// --by-shape: the row's shapes, FLOPs per call, and per side the achieved TFLOP/s:
+// FLOPs of its calls over the GPU time it launched (the kernels whose launch it is the
+// launcher of, --launcher's level). Host time would be wrong for asynchronous CUDA, so
+// a side without launched GPU time has no TFLOP/s.
+void shape_figures(const SideAgg* ca, const SideAgg* ta, const SideData& c, const SideData& t, model::DiffRow& row) {
+  const SideAgg& any = ca ? *ca : *ta;
+  if (any.shape.empty()) return;
+  row.shape = any.shape;
+  row.flops_per_call = any.flops;
+  if (!any.flops) return;
+  const auto tflops = [&](const SideAgg* a, const SideData& side) -> std::optional<double> {
+    if (!a || a->stats.count == 0) return std::nullopt;
+    const auto it = side.launched_ns.find(a->full_name);
+    if (it == side.launched_ns.end() || it->second <= 0) return std::nullopt;
+    const double v = *any.flops * static_cast<double>(a->stats.count) / it->second / 1000.0;  // FLOP/ns = GFLOP/s
+    return std::isfinite(v) ? std::optional(v) : std::nullopt;
+  };
+  row.control_tflops = tflops(ca, c);
+  row.test_tflops = tflops(ta, t);
+}
+
+// GPU time by launching operator, with its kernels; and each GPU row's main launcher.
+void launchers(const SideData& c, const SideData& t, const NoiseRule& rule, model::DiffReport& report) {
+  std::map<Key, std::pair<double, std::string_view>> top_launcher;  // key -> (ns on both sides, launcher)
+  std::map<std::string_view, std::map<Key, std::pair<const model::Samples*, const model::Samples*>>> both;
+  for (const auto& [who, per_key] : c.launches)
+    for (const auto& [key, v] : per_key) both[who][key].first = &v;
+  for (const auto& [who, per_key] : t.launches)
+    for (const auto& [key, v] : per_key) both[who][key].second = &v;
+  const model::Samples c_zero(c.units), t_zero(t.units);
+  for (const auto& [who, per_key] : both) {
+    model::LauncherRow lr;
+    lr.launcher = who;
+    lr.graph_replay = c.graph_launchers.count(who) || t.graph_launchers.count(who);
+    model::Samples lc(c.units), lt(t.units);
+    for (const auto& [key, sides] : per_key) {
+      const auto& kc = sides.first ? *sides.first : c_zero;
+      const auto& kt = sides.second ? *sides.second : t_zero;
+      lc.add_all(kc);
+      lt.add_all(kt);
+      model::LauncherRow::Kernel k;
+      k.name = key.second;
+      k.control_ns = static_cast<std::int64_t>(kc.sum());
+      k.test_ns = static_cast<std::int64_t>(kt.sum());
+      k.time = compare_samples(kc, kt, rule);
+      const double ns = kc.sum() + kt.sum();
+      auto& best = top_launcher[key];
+      if (ns > best.first || (ns == best.first && (best.second.empty() || who < best.second))) best = {ns, who};
+      lr.kernels.push_back(std::move(k));
+    }
+    lc.settle();
+    lt.settle();
+    lr.control_ns = static_cast<std::int64_t>(lc.sum());
+    lr.test_ns = static_cast<std::int64_t>(lt.sum());
+    lr.time = compare_samples(lc, lt, rule);
+    std::sort(lr.kernels.begin(), lr.kernels.end(), [](auto& a, auto& b) {
+      const double da = std::fabs(a.time.diff()), db = std::fabs(b.time.diff());
+      return da != db ? da > db : a.name < b.name;
+    });
+    report.by_launcher.push_back(std::move(lr));
+  }
+  for (auto& row : report.rows)
+    if (auto it = top_launcher.find({row.category, row.name}); it != top_launcher.end())
+      row.launched_by = it->second.second;
+  std::sort(report.by_launcher.begin(), report.by_launcher.end(), [](auto& a, auto& b) {
+    const double da = std::fabs(a.time.diff()), db = std::fabs(b.time.diff());
+    return da != db ? da > db : a.launcher < b.launcher;
+  });
+}
+
+// A file's own warnings go to the side that compares its rank (to both when both do);
+// a file that neither compares, to the side that read it (Control when both did), so
+// that ranks 0-3 against ranks 4-7 of one directory file rank 5's under Test only.
+void merge_diagnostics(model::DiffReport& report, const model::SetSummary& control, const model::SetSummary& test) {
+  const auto compares = [](const model::SideSummary& side, const model::FileSummary& f) {
+    return std::find(side.ranks.begin(), side.ranks.end(), f.rank) != side.ranks.end();
+  };
+  const auto compared_in = [&](const model::SetSummary& set, const model::SideSummary& side, const std::string& path) {
+    return std::any_of(set.files.begin(), set.files.end(),
+                       [&](const model::FileSummary& g) { return g.path == path && compares(side, g); });
+  };
+  const auto read_by = [](const model::SetSummary& set, const std::string& path) {
+    return std::any_of(set.files.begin(), set.files.end(), [&](const model::FileSummary& g) { return g.path == path; });
+  };
+  for (const auto* set : {&control, &test}) {
+    const bool is_control = set == &control;
+    const auto& side = is_control ? report.control : report.test;
+    const auto& other_set = is_control ? test : control;
+    const auto& other = is_control ? report.test : report.control;
+    report.diagnostics.merge(set->diagnostics, side.label);
+    for (const auto& f : set->files)
+      if (compares(side, f) || (!compared_in(other_set, other, f.path) && (is_control || !read_by(control, f.path))))
+        report.diagnostics.merge(f.diagnostics, side.label);
+  }
+}
+
+// Steps on one side and whole traces on the other: a trace holds many steps, so its
+// figures against per-step ones would read as changes of every row. Refused: the
+// whole side can be given steps (--step-marker), which compares like with like.
+void check_same_unit(const model::SetSummary& control, const model::SetSummary& test) {
+  const auto stepped = [](const model::SetSummary& s) {
+    return std::any_of(s.files.begin(), s.files.end(), [](const model::FileSummary& f) { return f.has_steps; });
+  };
+  if (stepped(control) == stepped(test)) return;
+  const auto name = [](const model::SetSummary& s, const char* fallback) { return s.label.empty() ? fallback : s.label; };
+  const bool c = stepped(control);
+  const std::string with = c ? name(control, "Control") : name(test, "Test");
+  const std::string without = c ? name(test, "Test") : name(control, "Control");
+  throw Fatal(with + " has steps (ProfilerStep or a step marker) and " + without +
+              " has none: per-step figures cannot be compared with whole traces. Give " + without +
+              " steps with --" + (c ? "test" : "control") +
+              "-step-marker REGEX (README \"Step markers\"), or compare traces of the same kind.");
+}
+
+}  // namespace
+
+model::DiffReport compare_summaries(const model::SetSummary& control, const model::SetSummary& test,
+                                    const CompareOptions& options) {
+  check_same_unit(control, test);
+  model::DiffReport report;
+  // Outlives c and t: their keys view its names.
+  const Renames renames = options.match_names ? plan_renames(control, test) : Renames{};
+  const auto c = collect(control, options.control, options, Renames{}, report.control);
+  const auto t = collect(test, options.test, options, renames, report.test);
+
+  const NoiseRule rule = options.noise_rule();
+  // Every key of either side, in order: a merge of the two sorted maps.
+  for (auto ci = c.rows.begin(), ti = t.rows.begin(); ci != c.rows.end() || ti != t.rows.end();) {
+    const bool from_c = ti == t.rows.end() || (ci != c.rows.end() && !(ti->first < ci->first));
+    const bool from_t = ci == c.rows.end() || (ti != t.rows.end() && !(ci->first < ti->first));
+    const Key& key = from_c ? ci->first : ti->first;
+    const SideAgg* ca = from_c ? &(ci++)->second : nullptr;
+    const SideAgg* ta = from_t ? &(ti++)->second : nullptr;
+    // A key only a call-tree path names (an event left out after its path was made,
+    // such as the profiler's closing synchronisation) is no row.
+    if ((!ca || ca->stats.count == 0) && (!ta || ta->stats.count == 0)) continue;
+    model::DiffRow row;
+    row.category = key.first;
+    row.name = key.second;
+    row.device = (ca ? ca : ta)->device;
+    row.full_name = ca && ta ? std::min(ca->full_name, ta->full_name) : (ca ? ca : ta)->full_name;
+    if (ca) row.control = ca->stats;
+    if (ta) row.test = ta->stats;
+    if (ta && ta->matched_by) {
+      row.test_name = ta->renamed_from;
+      row.matched_by = ta->matched_by;
+    }
+    row.control_step = per_step(ca, c.units);
+    row.test_step = per_step(ta, t.units);
+    row.change = change_per_step(row.control.count, c.units, row.test.count, t.units);
+    row.control_samples = ca ? ca->per_unit : model::Samples(c.units);
+    row.test_samples = ta ? ta->per_unit : model::Samples(t.units);
+    const auto v = judge(row.control_samples, row.test_samples, rule);
+    row.significant = v.significant;
+    row.verdict = v.verdict;
+    row.median_diff_ns = v.median_diff;
+    row.shown.control_ns = v.control_median;
+    row.shown.test_ns = v.test_median;
+    if (options.by_shape) shape_figures(ca, ta, c, t, row);
+    report.rows.push_back(std::move(row));
+  }
+  launchers(c, t, rule, report);
+
+  // One order for every writer: |Δ of the medians per step| descending (the Δ the
+  // verdict judges and the lists print), then |Δ of the means|, then name, then category.
+  // Sorted as indices, then moved into place along the permutation's cycles: rows are
+  // large, and a stable sort of the rows themselves would copy them all into a buffer.
+  auto& rows = report.rows;
+  std::vector<std::size_t> order(rows.size());
+  std::iota(order.begin(), order.end(), std::size_t{0});
+  std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
+    const auto& x = rows[a];
+    const auto& y = rows[b];
+    const double mx = std::abs(x.shown.diff_ns()), my = std::abs(y.shown.diff_ns());
+    if (mx != my) return mx > my;
+    const double dx = std::abs(x.diff_per_step_ns()), dy = std::abs(y.diff_per_step_ns());
+    if (dx != dy) return dx > dy;
+    if (x.name != y.name) return x.name < y.name;
+    return x.category < y.category;
+  });
+  detail::move_into_order(rows, order);
+  report.by_impact.resize(report.rows.size());
+  std::iota(report.by_impact.begin(), report.by_impact.end(), 0);
+  detail::decide_families(report, rule);
+  report.call_tree = detail::compare_trees(c.tree, t.tree, rule, report.rows, options.short_names);
+  detail::attach_paths(report);
+  for (const auto& row : report.rows) report.ops_diff.groups[static_cast<int>(row.change)].push_back(row.name);
+  detail::finish_report(report, options);
+  detail::decide(report, options);
+
+  merge_diagnostics(report, control, test);
+  return report;
+}
+
+}  // namespace tracediff::analysis

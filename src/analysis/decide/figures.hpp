@@ -1,0 +1,17 @@
+#pragma once
+// The headline, the breakdown and the rank rows, each judged by the noise rule.
+#include "analysis/options.hpp"
+#include "model/report.hpp"
+
+namespace tracediff::analysis::detail {
+
+// Step details are kept in (rank, step) order; this orders them by rank alone, for
+// std::equal_range over one rank's steps.
+struct RankLess {
+  bool operator()(const model::StepDetail& d, int rank) const { return d.rank < rank; }
+  bool operator()(int rank, const model::StepDetail& d) const { return rank < d.rank; }
+};
+
+void decide_figures(model::DiffReport& report, const NoiseRule& rule);
+
+}  // namespace tracediff::analysis::detail

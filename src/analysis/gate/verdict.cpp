@@ -1,0 +1,113 @@
+// The verdict line: what the user asked first (the step time: slower, faster, the same,
+// not testable), then the gate when there is one, then what moved significantly with
+// the counts that the top lists print.
+#include "analysis/gate/verdict.hpp"
+
+#include <cstdint>
+#include <cstdio>
+
+#include "util/format.hpp"
+
+namespace tracediff::analysis {
+
+namespace {
+
+constexpr const char* k_red = "\xE2\x9D\x8C";                   // ❌
+constexpr const char* k_green = "\xE2\x9C\x85";                 // ✅
+constexpr const char* k_warn = "\xE2\x9A\xA0\xEF\xB8\x8F";      // ⚠️
+constexpr const char* k_neutral = "\xE2\x9A\xAA";               // ⚪
+constexpr const char* k_arrow = " \xE2\x86\x92 ";               // →
+
+const model::Figure* step_figure(const model::DiffReport& r) {
+  for (const auto& f : r.headline)
+    if (f.id == "step_time") return &f;
+  return r.headline.empty() ? nullptr : &r.headline.front();
+}
+
+// "Step time +60.1% (77.5 ms → 124 ms), slower": the verdict in words after the figure.
+std::string figure_words(const model::Figure& f, bool judged) {
+  const auto& v = f.value;
+  std::string out = f.label + " " + format_pct(v.pct, v.is_new()) + " (" + format_duration_ns(to_ns(v.control), false) +
+                    k_arrow + format_duration_ns(to_ns(v.test), false) + ")";
+  if (judged && f.judged) out += std::string(", ") + model::figure_words(f);
+  // Near the level but not past it: say how near, so "within noise" is not read as "no change".
+  if (judged && f.judged && !v.significant && v.p_value < 0.1) {
+    char p[32];
+    std::snprintf(p, sizeof p, "%.3f", v.p_value);
+    out += std::string(" (p = ") + p + ", needs < 0.01)";
+  }
+  return out;
+}
+
+std::string lower_first(std::string s) {
+  // "Step time" -> "step time"; an acronym ("CPU operators", "GPU busy") stays.
+  if (s.size() > 1 && s[0] >= 'A' && s[0] <= 'Z' && !(s[1] >= 'A' && s[1] <= 'Z'))
+    s[0] = static_cast<char>(s[0] - 'A' + 'a');
+  return s;
+}
+
+std::string counted(std::size_t n, const char* one, const char* many) {
+  return format_count(static_cast<std::int64_t>(n), false) + " " + (n == 1 ? one : many);
+}
+
+// "3 significant regressions, 1 improvement", "no significant change", or for a report
+// where nothing is testable what its lists are.
+std::string moved(const model::DiffReport& r) {
+  const auto& v = r.verdict_counts;
+  if (r.top_regressions.raw) return "too few " + r.unit + "s to judge any operator or kernel; the lists show the largest raw changes";
+  if (!v.regressions && !v.improvements) return "no significant change in operators and kernels";
+  std::string out;
+  if (v.regressions) out = counted(v.regressions, "significant regression", "significant regressions");
+  if (v.improvements)
+    out += out.empty() ? counted(v.improvements, "significant improvement", "significant improvements")
+                       : ", " + counted(v.improvements, "improvement", "improvements");
+  return out;
+}
+
+}  // namespace
+
+Verdict decide_verdict(const model::DiffReport& r) {
+  Verdict v;
+  const auto* step = step_figure(r);
+  if (r.hta_compat) {
+    v.line = v.text =
+        "HTA-compatible totals (no noise test)" + (step ? ": " + lower_first(figure_words(*step, false)) : std::string());
+    return v;
+  }
+  std::size_t fired = 0, unevaluated = 0;
+  for (const auto& g : r.gate) {
+    fired += g.fired();
+    unevaluated += g.outcome == model::GateOutcome::not_evaluated;
+  }
+  const auto step_verdict = step ? step->value.verdict : model::Verdict::untestable;
+  const bool step_known = step && step->value.significant;
+  std::string gate;
+  if (fired) {
+    v.mark = model::Mark::fail;
+    gate = "Gate failed (" + format_count(static_cast<std::int64_t>(fired), false) + " of " +
+           counted(r.gate.size(), "condition", "conditions") + ")";
+  } else if (unevaluated) {
+    v.mark = model::Mark::warn;
+    gate = "Gate not evaluated (" + format_count(static_cast<std::int64_t>(unevaluated), false) + " of " +
+           counted(r.gate.size(), "condition", "conditions") + " not testable)";
+  } else if (!r.gate.empty()) {
+    v.mark = model::Mark::pass;
+    gate = "Gate passed (" + counted(r.gate.size(), "condition", "conditions") + ")";
+  } else if (step_known) {
+    v.mark = step_verdict == model::Verdict::slower ? model::Mark::fail : model::Mark::pass;
+  }
+  const char* sign = v.mark == model::Mark::fail   ? k_red
+                     : v.mark == model::Mark::pass ? k_green
+                     : v.mark == model::Mark::warn ? k_warn
+                                                   : k_neutral;
+  std::string what = step ? figure_words(*step, true) : std::string();
+  if (!gate.empty() && !what.empty()) what = gate + ": " + lower_first(what);
+  else if (!gate.empty()) what = gate;
+  v.text = what + (what.empty() ? "" : "; ") + moved(r);
+  v.line = std::string(sign) + " " + v.text;
+  return v;
+}
+
+std::string verdict_line(const model::DiffReport& report) { return decide_verdict(report).line; }
+
+}  // namespace tracediff::analysis
