@@ -23,7 +23,7 @@ def markdown_files(root):
         pass
     found = []
     for d, dirs, files in os.walk(root):
-        dirs[:] = [x for x in dirs if not x.startswith(('.', 'build'))]
+        dirs[:] = [x for x in dirs if not x.startswith(('.', 'build')) and x != 'node_modules']
         found += [os.path.relpath(os.path.join(d, f), root) for f in files if f.endswith('.md')]
     return found
 
