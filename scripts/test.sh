@@ -60,7 +60,7 @@ stage() {
 stage "ctest" --cases build ctest --test-dir build --output-on-failure -j2
 stage "browser" bash scripts/browser-test.sh build/tracediff build/report-screenshot.png
 [ -f scripts/package-test.sh ] && stage "package" bash scripts/package-test.sh build
-# --- Slurm (#19.8): the README's scale-out recipe on a real single-node cluster. Exit 77 and
+# --- Slurm (#19.8): the scale-out recipe of docs/summaries.md on a real single-node cluster. Exit 77 and
 # "slurm: skipped (REASON)" when Slurm cannot be had (not root, no package): skipped, not failed.
 echo "=== slurm"
 timeout 200 bash tests/slurm/run.sh build

@@ -359,7 +359,7 @@ ParseOutcome parse_options(int argc, const char* const* argv, Options& o) {
   app.add_option("--step-marker", step_marker,
                  "Traces without ProfilerStep: host events whose names match REGEX (ECMAScript,\n"
                  "anywhere in the name) define the steps of both sides: spans that cover the work\n"
-                 "are steps, short markers once per iteration bound them (README \"Step markers\")")
+                 "are steps, short markers once per iteration bound them (docs/is-it-real.md: Step markers)")
       ->type_name("REGEX")->group("Selection");
   app.add_option("--control-step-marker", control_step_marker, "--step-marker for CONTROL only (wins over it)")
       ->type_name("REGEX")->group("Selection");

@@ -29,7 +29,7 @@ enum class Change : std::uint8_t { added, deleted, increased, decreased, unchang
 const char* change_name(Change c);   // "added", ...
 const char* change_symbol(Change c); // HTA's "+", "-", "="
 
-// Verdict on a figure's change, from its per-step samples (README "Is it real?"):
+// Verdict on a figure's change, from its per-step samples (docs/is-it-real.md):
 // untestable when a side has too few samples to tell.
 enum class Verdict : std::uint8_t { slower, faster, same, untestable };
 const char* verdict_name(Verdict v);   // JSON and CSV: "slower", "faster", "same", "untestable"
@@ -98,7 +98,7 @@ struct DiffRow {
   std::optional<double> pct;               // diff_pct(): set by analysis
   std::optional<double> self_pct;          // the same for self time
   double median_diff_ns = 0;               // what the verdict judged: median(test) - median(control)
-  // What every list prints and ranks by (README "One Δ"): in the default mode the
+  // What every list prints and ranks by (docs/reading-the-report.md "One Δ"): in the default mode the
   // per-step medians and their difference, the one the verdict judges (also for rows
   // not testable); in --hta-compat the totals. `mean_differs`: the means' Δ
   // (diff_per_step_ns) differs from it by a quarter or more, so views show it beside.
@@ -109,7 +109,7 @@ struct DiffRow {
     double diff_ns() const { return test_ns - control_ns; }
     bool is_new() const { return control_ns == 0 && test_ns != 0; }
   } shown;
-  // Calls apart from time (README "Calls or time?"): the time per call on each side (the
+  // Calls apart from time (docs/reading-the-report.md "Calls or time?"): the time per call on each side (the
   // shown time per step over the calls per step), and the shown Δ split into the part
   // from the number of calls (Δcalls × control's time per call) and the part from the
   // time per call (test's calls × Δ per call); the two add up to shown.diff_ns().
@@ -128,7 +128,7 @@ struct DiffRow {
   // the top lists and told by one note.
   bool swapped = false;
   // A host row whose time, on the side where it is larger, is at least half the host
-  // blocked on the GPU (README "The host waiting for the GPU"): shown as "waits for the
+  // blocked on the GPU (docs/reading-the-report.md "The host waiting for the GPU"): shown as "waits for the
   // GPU", never as a regression of its own; a note says what the GPU ran meanwhile.
   bool waits_for_gpu = false;
   std::uint32_t tree_node = k_no_node;     // the call-tree path that carries most of its change
@@ -190,7 +190,7 @@ struct StepDetail {
   // GPU work whose launch the trace lacks (graph replays, launches before the profiler
   // started or on unrecorded threads): part of the four kinds above, placed by its GPU start.
   std::int64_t unlaunched_ns = 0;
-  // Where each GPU's step went (README "Why the step moved"): exclusive parts of its
+  // Where each GPU's step went (docs/reading-the-report.md "Why the step moved"): exclusive parts of its
   // timeline within the step window, summed over the file's devices. They add up to
   // dur_ns × devices: the first four are gpu_busy_ns, the idle ones gpu_idle_ns.
   std::int64_t gpu_compute_only_ns = 0;  // compute kernels, no communication running
@@ -262,7 +262,7 @@ struct RankDetail {
   std::int64_t gpu_busy_mean_ns = 0;
 };
 
-// How often one rank arrived last at the collectives it took part in (README "Which
+// How often one rank arrived last at the collectives it took part in (docs/reading-the-report.md "Which
 // rank everyone waited on").
 struct LastArrivals {
   std::uint64_t count = 0;  // collectives it arrived last at
@@ -302,7 +302,7 @@ struct SideMeta {
   bool compiled = false;                  // torch.compile regions or Triton kernels
 };
 
-// Steps made by a --step-marker on one side (README "Step markers"), per pattern and
+// Steps made by a --step-marker on one side (docs/is-it-real.md "Step markers"), per pattern and
 // shape over the selected ranks' files.
 struct StepMarkerUse {
   std::string pattern;
@@ -326,7 +326,7 @@ struct SideSummary {
   std::vector<StepDetail> step_details;   // one per (rank, step), sorted
   StepDetail step_mean;                   // means over step_details (rank, step = 0)
   std::vector<RankDetail> rank_details;   // one per selected rank
-  std::vector<StepDetail> warmup;         // steps found to be warm-up and left out (README "Is it real?")
+  std::vector<StepDetail> warmup;         // steps found to be warm-up and left out (docs/is-it-real.md)
   SideMeta meta;
   std::vector<StepMarkerUse> step_markers;  // empty: steps from ProfilerStep (or none)
   CollectiveMatch collectives;              // several ranks: who waited for whom
@@ -534,7 +534,7 @@ struct VerdictCounts {
 enum class Mark : std::uint8_t { fail, pass, warn, neutral };
 const char* mark_name(Mark m);  // "fail", "pass", "warn", "neutral"
 
-// Why the step moved (README "Why the step moved"): the step time on each GPU split into
+// Why the step moved (docs/reading-the-report.md "Why the step moved"): the step time on each GPU split into
 // exclusive parts of its timeline (StepDetail's GPU parts, per GPU: each file's parts over
 // its GPUs with work, averaged over step units), so that the parts' Δs add up to the step
 // time's Δ; decided by analysis/decide/step_change.cpp, printed by every view.

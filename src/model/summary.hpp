@@ -69,7 +69,7 @@ struct Cell {
   std::uint64_t count = 0;
   std::int64_t total_ns = 0;  // inclusive: an occurrence nested in one of the same key adds nothing
   std::int64_t self_ns = 0;
-  // Host keys: time inside it that its thread waited for the GPU (README "The host
+  // Host keys: time inside it that its thread waited for the GPU (docs/reading-the-report.md "The host
   // waiting for the GPU"). GPU keys: its time while the host waited.
   std::int64_t wait_ns = 0;
   // Occurrences that start inside an open one of the same key (aten::sum calling

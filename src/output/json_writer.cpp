@@ -147,7 +147,7 @@ void last_arrivals(std::ostream& out, const model::LastArrivals& l) {
       << '}';
 }
 
-// Who a side waited on (README "Which rank everyone waited on"); null when nobody.
+// Who a side waited on (docs/reading-the-report.md "Which rank everyone waited on"); null when nobody.
 void straggler(std::ostream& out, const std::optional<model::Straggler>& s) {
   if (!s) {
     out << "null";
@@ -442,7 +442,7 @@ void write_json(const model::DiffReport& r, std::ostream& out, const JsonOptions
       out << '}';
     }
     out << (r.by_launcher.empty() ? "],\n" : "\n  ],\n");
-    // GPU time by kernel family (README "Kernel families").
+    // GPU time by kernel family (docs/families.md).
     out << "  \"families\": ";
     list(out, r.families, [&](const model::FamilyRow& f) {
       out << "\n    {\"family\": " << json_string(f.id) << ", \"label\": " << json_string(f.label)

@@ -253,7 +253,7 @@ std::string headline(const DiffReport& r, const MarkdownOptions& o) {
   // Why the step moved: the bottom line, and the parts that add up to the change.
   if (r.step_change.decided)
     out += "**Why:** " + md_text(r.step_change.bottom_line) + "<br>\n<sub>" + md_text(r.step_change.equation) +
-           " (per GPU; README: Why the step moved)</sub>\n\n";
+           " (per GPU; tracediff docs: Why the step moved)</sub>\n\n";
   if (!r.sides_differ.empty()) {
     out += "> [!WARNING]\n> **The sides differ**, the likeliest cause of a change:\n";
     for (const auto& d : r.sides_differ)
@@ -268,7 +268,7 @@ std::string headline(const DiffReport& r, const MarkdownOptions& o) {
   out += "\n";
   if (!r.hta_compat && !r.headline.empty())
     out += "<sub>\xE2\x96\xB2 slower (GPU idle, past end: more) \xC2\xB7 \xE2\x96\xBC faster (less) \xC2\xB7 \xE2\x89\x88 "
-           "within noise \xC2\xB7 ? not testable (README: Is it real?) \xC2\xB7 \xE2\x96\xB2 calls: more calls, "
+           "within noise \xC2\xB7 ? not testable (tracediff docs: Is it real?) \xC2\xB7 \xE2\x96\xB2 calls: more calls, "
            "each no slower (lists: medians per step; Calls: per step)</sub>\n\n";
 
   out += "**By count:**";

@@ -12,7 +12,7 @@ struct CsvOptions {
   bool terminal = false;
 };
 
-// CSV, RFC 4180. Default mode: fixed columns (see README "Output columns").
+// CSV, RFC 4180. Default mode: fixed columns (see docs/output.md).
 // --hta-compat: HTA's columns and row order. Text cells that a spreadsheet would run
 // as a formula (= + - @ tab CR first) get a leading '; numbers are as they are.
 void write_csv(const model::DiffReport& report, std::ostream& out, const CsvOptions& options = {});

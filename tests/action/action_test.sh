@@ -117,7 +117,7 @@ INPUT_FAIL_ON='step_time>>5%' GITHUB_OUTPUT=$tmp/out4 bash "$root/scripts/action
 check "a malformed --fail-on: compare.sh exits 2" test $? = 2
 check "a malformed --fail-on: exit-code output is 2" test "$(output "$tmp/out4" exit-code)" = 2
 
-# --- action.yml runs these scripts and declares what the README promises.
+# --- action.yml runs these scripts and declares what docs/ci.md promises.
 for want in "scripts/action/install.sh" "scripts/action/compare.sh" "scripts/pr-comment.sh" "actions/upload-artifact@v4" \
   "  control:" "  test:" "  fail-on:" "  label-control:" "  label-test:" "  report-url:" "  comment:" \
   "  verdict:" "  exit-code:" "  report-path:" "using: composite"; do
@@ -125,7 +125,7 @@ for want in "scripts/action/install.sh" "scripts/action/compare.sh" "scripts/pr-
 done
 
 # With PyYAML (optional): action.yml and the example workflows parse, with the inputs,
-# outputs and steps the README promises.
+# outputs and steps docs/ci.md promises.
 if python3 -c 'import yaml' 2>/dev/null; then
   python3 - "$root" <<'PY' && echo "ok: action.yml and examples/ci parse as YAML" || failures=$((failures + 1))
 import sys, yaml

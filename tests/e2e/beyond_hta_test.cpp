@@ -25,7 +25,7 @@ double num(const boost::json::value& v) { return v.is_null() ? NAN : v.to_number
 BOOST_AUTO_TEST_SUITE(beyond_hta)
 
 // A 30 % slowdown of one operator over 8 steps is flagged; ±5 % random jitter on
-// everything else is not (README, "Is it real?").
+// everything else is not (docs/is-it-real.md).
 BOOST_AUTO_TEST_CASE(real_slowdown_is_flagged_jitter_is_not) {
   const auto c = tracegen("noise-c", {"--ranks", "1", "--steps", "8", "--seed", "1", "--jitter", "5"});
   const auto t = tracegen("noise-t", {"--ranks", "1", "--steps", "8", "--seed", "2", "--jitter", "5",

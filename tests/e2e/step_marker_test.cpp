@@ -1,5 +1,5 @@
 // --step-marker: traces without ProfilerStep, whose iterations are marked by
-// annotations or operators, compare per step (README "Step markers"). On the
+// annotations or operators, compare per step (docs/is-it-real.md, "Step markers"). On the
 // generator's two loop shapes (tools/tracegen --marker-loop, --no-profiler-step):
 // marker steps against the same simulation's ProfilerStep steps, a slowdown found
 // through them, bad patterns refused before reading, a marker that matches nothing,
@@ -226,7 +226,7 @@ BOOST_AUTO_TEST_CASE(invalid_pattern_is_a_usage_error_before_reading) {
 
 // A marker that matches nothing in a file: a warning naming the file, then what the
 // file gives without it (ProfilerStep, else the whole trace). A whole side against a
-// stepped one is then refused (README "Step markers").
+// stepped one is then refused (docs/is-it-real.md, "Step markers").
 BOOST_AUTO_TEST_CASE(marker_that_matches_nothing_warns_and_falls_back) {
   const auto plain = tracegen("marker-none", {"--ranks", "1", "--steps", "4", "--no-profiler-step"});
   const auto with_ps = tracegen("marker-none-ps", {"--ranks", "1", "--steps", "4"});

@@ -1,4 +1,4 @@
-// Which rank everyone waited on (README "Which rank everyone waited on"): collectives
+// Which rank everyone waited on (docs/reading-the-report.md, "Which rank everyone waited on"): collectives
 // matched across ranks by NCCL sequence number or by kind, stream and order; each
 // rank's wait (its kernel less the shortest of its collective) and last arrivals; the
 // straggler named in every view. Generated jobs with a delayed rank have exact waits.

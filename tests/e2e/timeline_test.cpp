@@ -1,7 +1,7 @@
 // Where each GPU's step went (issue #26 item 1, analysis/summarize/timeline.hpp): the parts add
 // up to the step on every GPU and step, to the nanosecond, on generated and real
 // traces; on generated ones each part is what a brute-force reading of the trace's
-// own events gives (the rules as the README states them, elementary segment by
+// own events gives (the rules as docs/reading-the-report.md states them, elementary segment by
 // segment), and each shape of tracegen moves the part it is about.
 #include <boost/json.hpp>
 #include <boost/test/unit_test.hpp>

@@ -1,7 +1,7 @@
 // The story a report tells, on generated traces with the pathologies of real ones
 // (tools/tracegen): noise that must not be called real, changes that must, warm-up
 // steps, sides with one step, different rank counts, different GPUs, a GPU queue
-// that backs up. README: "Is it real?" and "How to read the report".
+// that backs up. docs/is-it-real.md and docs/reading-the-report.md.
 #include <boost/json.hpp>
 #include <boost/test/unit_test.hpp>
 
@@ -49,7 +49,7 @@ std::size_t significant(const json::object& j) {
 
 BOOST_AUTO_TEST_SUITE(truth)
 
-// README "Is it real?": on A/A pairs with jitter, at most 1 % of rows are flagged
+// docs/is-it-real.md: on A/A pairs with jitter, at most 1 % of rows are flagged
 // (none, with the default --min-change); the rank test alone flags about its level.
 BOOST_AUTO_TEST_CASE(a_a_pairs_flag_at_most_one_percent_of_rows) {
   std::size_t rows = 0, flagged = 0, flagged_no_threshold = 0, figures = 0, figures_flagged = 0;

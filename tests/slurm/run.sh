@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The README's recipe for traces spread over machines, on a real single-node Slurm cluster:
+# The recipe of docs/summaries.md for traces spread over machines, on a real single-node Slurm cluster:
 # an `sbatch --array` job (examples/slurm/summarize-ranks.sbatch) summarizes one rank per
 # task, `tracediff merge` joins the summaries, and comparing the merged summary gives the
 # same JSON, CSV and HTML, byte for byte, as comparing the traces.
@@ -22,14 +22,15 @@ ranks=4
 skip() { echo "skipped: $*"; echo "slurm: skipped ($*)"; exit 77; }
 fail() { echo "FAILED: $*"; echo "slurm: failed ($*)"; exit 1; }
 
-# The README shows the job script verbatim: the block after the line "<!-- verbatim: FILE ...".
-readme_copy=$(awk -v m="<!-- verbatim: $job_script " '
+# docs/summaries.md shows the job script verbatim: the block after the line "<!-- verbatim: FILE ...".
+doc=docs/summaries.md
+doc_copy=$(awk -v m="<!-- verbatim: $job_script " '
   index($0, m) == 1 { found = 1; next }
   found && /^```/ { if (inside) exit; inside = 1; next }
-  inside { print }' README.md)
-[[ "$readme_copy" == "$(cat "$job_script")" ]] ||
-  fail "README's copy of $job_script differs from the file"
-echo "ok: README shows $job_script verbatim"
+  inside { print }' "$doc")
+[[ "$doc_copy" == "$(cat "$job_script")" ]] ||
+  fail "$doc's copy of $job_script differs from the file"
+echo "ok: $doc shows $job_script verbatim"
 
 for b in "$build/tracediff" "$build/tools/tracegen/tracegen"; do
   [[ -x "$b" ]] || fail "$b is missing (build it first)"

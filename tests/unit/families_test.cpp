@@ -1070,7 +1070,7 @@ BOOST_AUTO_TEST_CASE(inference_and_training_libraries) {
          {"void deep_ep::internode_ll::combine<false, 7168>(void*, void*, long*, void const*, long const*, int const*, float const*, int*, int*, int, int, int, int, int, int, int, int, bool, void*, bool)", F::comm_all_to_all}});
 }
 
-// The table's precedence (README "Kernel families"), where names carry words of
+// The table's precedence (docs/families.md), where names carry words of
 // several families.
 BOOST_AUTO_TEST_CASE(precedence) {
   // A Triton kernel's op names are words: not NCCL, not cuBLAS.

@@ -417,7 +417,7 @@ void check_same_unit(const model::SetSummary& control, const model::SetSummary& 
   throw Fatal(with + " has steps (ProfilerStep or a step marker) and " + without +
               " has none: per-step figures cannot be compared with whole traces. Give " + without +
               " steps with --" + (c ? "test" : "control") +
-              "-step-marker REGEX (README \"Step markers\"), or compare traces of the same kind.");
+              "-step-marker REGEX (docs/is-it-real.md: Step markers), or compare traces of the same kind.");
 }
 
 }  // namespace

@@ -81,8 +81,8 @@ constexpr FigureDef k_figures[] = {
     {"host_busy", "Host busy", "host events within the step, summed over the threads that run operators",
      &StepDetail::host_busy_ns, true, false, false, false},
     {"host_wait", "Host waiting for the GPU",
-     "part of host busy: inside synchronising calls and copies to the host that block (README \"The host waiting for "
-     "the GPU\")",
+     "part of host busy: inside synchronising calls and copies to the host that block (tracediff docs: The "
+     "host waiting for the GPU)",
      &StepDetail::host_wait_ns, true, false, false, false},
     {"host_idle", "Host idle", "step time \xC3\x97 threads that run operators \xE2\x88\x92 host busy",
      &StepDetail::host_idle_ns, false, false, false, true},

@@ -1,4 +1,4 @@
-// The host waiting for the GPU (README "The host waiting for the GPU"): which rows are
+// The host waiting for the GPU (docs/reading-the-report.md "The host waiting for the GPU"): which rows are
 // mostly the host blocked in a synchronising call, and what the GPU ran meanwhile.
 #include <algorithm>
 #include <cmath>

@@ -397,7 +397,7 @@ GateCondition parse_gate_condition(std::string_view raw) {
                     {"any-op:", GateMetric::any_op},
                     {"any-kernel:", GateMetric::any_kernel},
                     {"family:", GateMetric::family}};
-  // The step's parts (README "Why the step moved"): by their ids.
+  // The step's parts (docs/reading-the-report.md "Why the step moved"): by their ids.
   static constexpr std::string_view k_parts[] = {
       "exposed_comm",        "gpu_compute",          "gpu_overlap",        "gpu_mem",
       "idle.host_launch",    "idle.host_sync",       "idle.stream",        "idle.other",

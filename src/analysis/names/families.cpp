@@ -70,7 +70,7 @@ using M = Match;
 
 // THE rule table: first match wins; texts are lower case and matched against the
 // lower-cased name. It is long on purpose: one line per name pattern of the libraries
-// that real traces hold. The order is the precedence (README "Kernel families"): what
+// that real traces hold. The order is the precedence (docs/families.md): what
 // a kernel does comes before the library that built it, so a CuTe-DSL or Triton
 // normalization is normalization and a library's name alone decides only last.
 //   1. Inductor's Triton kernels, by their fused op names, then by kind

@@ -1,5 +1,5 @@
 #pragma once
-// Names matched across versions and vendors (README "Names matched across versions
+// Names matched across versions and vendors (docs/across-vendors.md "Names matched across versions
 // and vendors"): a name on one side only is paired with a name on the other side
 // only when both mean the same thing, and the pair becomes one row. The control's
 // name keys the row; the test's original name is kept beside it. Internal to analysis/.

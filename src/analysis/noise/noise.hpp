@@ -1,6 +1,6 @@
 #pragma once
 // "Is it real?": one figure's per-step samples on each side, judged by a method that
-// warm-up steps and small samples do not fool (README, "Is it real?"):
+// warm-up steps and small samples do not fool (docs/is-it-real.md):
 //   - fewer than 3 samples on a side, or too few for the rank test to ever reach
 //     its level: not testable;
 //   - the change is the difference of the medians; it must reach --min-change and

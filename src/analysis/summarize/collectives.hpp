@@ -1,5 +1,5 @@
 #pragma once
-// Which rank everyone waited on (README "Which rank everyone waited on"). Clocks
+// Which rank everyone waited on (docs/reading-the-report.md "Which rank everyone waited on"). Clocks
 // differ across hosts, so start times are never compared across ranks. A collective
 // kernel that starts early waits inside itself until the last rank arrives, so per
 // collective, matched across ranks, wait(rank) = dur(rank) - min over ranks of dur,

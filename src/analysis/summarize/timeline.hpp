@@ -1,5 +1,5 @@
 #pragma once
-// Where each GPU's step went (issue #26 item 1, README "Where the GPU's step went"):
+// Where each GPU's step went (issue #26 item 1, docs/reading-the-report.md "Where the GPU's step went"):
 // every device's timeline cut into exclusive parts, so that the parts add up to the
 // step exactly, to the nanosecond, on every device and step window.
 //
