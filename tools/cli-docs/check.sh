@@ -28,8 +28,9 @@ same docs/cli.md "$cli_docs" markdown docs/cli.md
 "$cli_docs" names >"$tmp/names" || { echo "FAIL: cli_docs names"; exit 1; }
 [[ -s $tmp/names ]] || { echo "FAIL: cli_docs names printed nothing"; exit 1; }
 while read -r command option; do
-  if [[ $command == - ]]; then help=$("$tracediff" --help); else help=$("$tracediff" "$command" --help); fi
-  grep -qE -- "(^|[ ,])$option([ ,=]|$)" <<<"$help" || { echo "FAIL: $option is not in tracediff ${command#-} --help"; bad=1; }
+  args=(--help) && [[ $command != - ]] && args=("$command" --help)
+  help=$("$tracediff" "${args[@]}")
+  grep -qE -- "(^|[ ,])$option([ ,=]|$)" <<<"$help" || { echo "FAIL: $option is not in tracediff ${args[*]}"; bad=1; }
 done <"$tmp/names"
 
 ((bad == 0)) && echo "the man page, the completion and docs/cli.md match src/cli's options"

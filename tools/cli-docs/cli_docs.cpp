@@ -292,14 +292,16 @@ void bash(std::ostream& os, const std::vector<Command>& commands) {
 
 // --- names, splicing -----------------------------------------------------------------
 
+// Hidden options too: the test then fails on one, as no option goes undocumented.
 void names(std::ostream& os, const std::vector<Command>& commands) {
   for (const auto& c : commands)
-    for (const auto& e : entries(*c.app))
-      if (!e.positional)
-        for (const auto& n : e.names) os << (c.key.empty() ? "-" : c.key) << ' ' << n << '\n';
+    for (const CLI::Option* opt : c.app->get_options())
+      if (!opt->get_positional())
+        for (const auto& n : entry(opt).names) os << (c.key.empty() ? "-" : c.key) << ' ' << n << '\n';
 }
 
-// FILE with the lines between the one holding BEGIN and the one holding END replaced by TEXT.
+// FILE with the lines between the one that starts with BEGIN and the one that starts with
+// END replaced by TEXT.
 bool splice(const std::string& path, const std::string& begin, const std::string& end, const std::string& text,
             std::ostream& os) {
   std::ifstream in(path);
@@ -309,13 +311,13 @@ bool splice(const std::string& path, const std::string& begin, const std::string
   }
   enum { before, inside, after } state = before;
   for (std::string line; std::getline(in, line);) {
-    if (state == inside && line.find(end) == std::string::npos) continue;
+    if (state == inside && !line.starts_with(end)) continue;
     if (state == inside) {
       os << text;
       state = after;
     }
     os << line << '\n';
-    if (state == before && line.find(begin) != std::string::npos) state = inside;
+    if (state == before && line.starts_with(begin)) state = inside;
   }
   if (state != after) {
     std::cerr << "cli_docs: " << path << " lacks the lines " << begin << " and " << end << '\n';
