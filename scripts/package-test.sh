@@ -89,7 +89,7 @@ completes() {  # completes EXPECTED WORD...: the completions of the last word ar
 check "completion: subcommands" completes merge tracediff me
 check "completion: options" completes --device tracediff --dev
 check "completion: --device values" completes "cpu gpu all" tracediff a b --device ""
-check "completion: --launcher values" completes "innermost outermost module" tracediff a b --launcher ""
+check "completion: --launcher values" completes "innermost module outermost" tracediff a b --launcher ""
 check "completion: --color= values" completes always tracediff --color = al
 check "completion: summarize's options" completes --launcher tracediff summarize x --lau
 check "completion: merge's options" completes --quiet tracediff merge --q

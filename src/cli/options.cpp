@@ -256,54 +256,50 @@ std::optional<std::vector<std::int64_t>> parse_iteration_list(const std::string&
   return out;
 }
 
-ParseOutcome parse_options(int argc, const char* const* argv, Options& o) {
-  CLI::App app(k_description, "tracediff");
+void declare_compare_options(CLI::App& app, Options& o, CompareArgs& a) {
+  app.name("tracediff");
+  app.description(k_description);
   app.footer(k_footer);
   app.get_formatter()->column_width(34);
-  app.set_version_flag("--version", "tracediff " TRACEDIFF_VERSION);
+  app.set_version_flag("--version", "tracediff " TRACEDIFF_VERSION)->group("Other");
 
-  std::string control, test;
-  app.add_option("CONTROL", control, "Traces before the change (directory or file)")->required();
-  app.add_option("TEST", test, "Traces after the change (directory or file)")->required();
-  std::vector<std::string> add_control, add_test;
+  app.add_option("CONTROL", a.control, "Traces before the change (directory or file)")
+      ->type_name("PATH")->required();
+  app.add_option("TEST", a.test, "Traces after the change (directory or file)")->type_name("PATH")->required();
   // allow_extra_args(false): one value per flag, so the positionals stay positionals.
-  app.add_option("--add-control", add_control, "Another trace file or directory for CONTROL (repeatable)")
-      ->allow_extra_args(false)
+  app.add_option("--add-control", a.add_control, "Another trace file or directory for CONTROL (repeatable)")
+      ->type_name("PATH")->allow_extra_args(false)
       ->group("Inputs");
-  app.add_option("--add-test", add_test, "Another trace file or directory for TEST (repeatable)")
-      ->allow_extra_args(false)
+  app.add_option("--add-test", a.add_test, "Another trace file or directory for TEST (repeatable)")
+      ->type_name("PATH")->allow_extra_args(false)
       ->group("Inputs");
 
-  std::string html;
-  app.add_option("-o,--output", html,
+  app.add_option("-o,--output", a.html,
                  "HTML report (default tracediff-report.html, unless only --csv/--json/--markdown are\n"
                  "asked for)")
-      ->group("Outputs");
-  std::string csv, json;
-  app.add_option("--csv", csv, "Diff table as CSV ('-' = stdout)")->group("Outputs");
-  app.add_option("--json", json, "Everything as JSON ('-' = stdout)")->group("Outputs");
+      ->type_name("FILE")->group("Outputs");
+  app.add_option("--csv", a.csv, "Diff table as CSV ('-' = stdout)")->type_name("FILE")->group("Outputs");
+  app.add_option("--json", a.json, "Everything as JSON ('-' = stdout)")->type_name("FILE")->group("Outputs");
   app.add_flag("--json-full-tree", o.json_full_tree,
                "The JSON's whole call tree (default: the paths the HTML report shows, at most about\n"
                "4,000)")
       ->group("Outputs");
-  std::string markdown;
-  app.add_option("--markdown", markdown, "Summary as Markdown, for a PR comment ('-' = stdout)")
-      ->group("Outputs");
-  std::vector<std::string> fail_on;
-  app.add_option("--fail-on", fail_on,
+  app.add_option("--markdown", a.markdown, "Summary as Markdown, for a PR comment ('-' = stdout)")
+      ->type_name("FILE")->group("Outputs");
+  app.add_option("--fail-on", a.fail_on,
                  "Exit 3 when EXPR holds (repeatable): 'step_time>+5%', 'op:aten::mm>+10%',\n"
                  "'kernel:*gemm*>+2ms', 'added>0' (docs/fail-on.md)")
       ->type_name("EXPR")->allow_extra_args(false)->group("CI")->take_all();
   app.add_option("--top", o.top, "Rows in each chart of the report, and in each top list of the summaries")
-      ->check(CLI::Range(1, 1000))->default_val(10)->group("Outputs");
+      ->type_name("N")->check(CLI::Range(1, 1000))->default_val(10)->group("Outputs");
   app.add_option("--label-control", o.label_control, "Display label of CONTROL")
-      ->default_val("Control")->group("Outputs");
-  app.add_option("--label-test", o.label_test, "Display label of TEST")->default_val("Test")->group("Outputs");
+      ->type_name("TEXT")->default_val("Control")->group("Outputs");
+  app.add_option("--label-test", o.label_test, "Display label of TEST")->type_name("TEXT")->default_val("Test")->group("Outputs");
   app.add_option("--report-url", o.report_url,
                  "Link to the full report under the Markdown's verdict (http or https), e.g. the\n"
                  "CI run's artifacts")
       ->type_name("URL")->group("CI");
-  app.add_flag("-q,--quiet", o.quiet, "No warnings on stderr (they stay in the outputs)")->group("Outputs");
+  app.add_flag("-q,--quiet", o.quiet, "No terminal summary, warnings or progress (they stay in the outputs)")->group("Outputs");
   static const std::map<std::string, ColorMode> color_modes{
       {"auto", ColorMode::automatic}, {"always", ColorMode::always}, {"never", ColorMode::never}};
   add_choice(app, "--color", o.color, color_modes, false, "WHEN",
@@ -311,18 +307,15 @@ ParseOutcome parse_options(int argc, const char* const* argv, Options& o) {
              "is unset), always or never")
       ->group("Outputs");
 
-  std::string control_rank = "default", test_rank = "default";
-  std::string control_iter = "default", test_iter = "default";
-  app.add_option("--control-rank", control_rank, "Ranks of CONTROL: N | N,M | all (default all)")
-      ->group("Selection");
-  app.add_option("--test-rank", test_rank, "Ranks of TEST: N | N,M | all (default all)")->group("Selection");
-  app.add_option("--control-iteration", control_iter,
+  app.add_option("--control-rank", a.control_rank, "Ranks of CONTROL: N | N,M | all (default all)")
+      ->type_name("LIST")->group("Selection");
+  app.add_option("--test-rank", a.test_rank, "Ranks of TEST: N | N,M | all (default all)")->type_name("LIST")->group("Selection");
+  app.add_option("--control-iteration", a.control_iter,
                  "ProfilerSteps of CONTROL: N | N,M | A-B | all (default all)")
-      ->group("Selection");
-  app.add_option("--test-iteration", test_iter, "ProfilerSteps of TEST: N | N,M | A-B | all (default all)")
-      ->group("Selection");
-  std::string device = "all";
-  app.add_option("--device", device, "cpu (host operators), gpu (kernels, memcpy, memset) or all")
+      ->type_name("LIST")->group("Selection");
+  app.add_option("--test-iteration", a.test_iter, "ProfilerSteps of TEST: N | N,M | A-B | all (default all)")
+      ->type_name("LIST")->group("Selection");
+  app.add_option("--device", a.device, "cpu (host operators), gpu (kernels, memcpy, memset) or all")
       ->check(CLI::IsMember({"cpu", "gpu", "all"}))
       ->default_val("all")->group("Selection");
   app.add_flag("--short-names", o.compare.short_names,
@@ -336,12 +329,11 @@ ParseOutcome parse_options(int argc, const char* const* argv, Options& o) {
                "Reproduce HTA's TraceDiff numbers exactly, quirks included (default rank and step:\n"
                "the smallest of each side)")
       ->group("Selection");
-  std::string categories;
-  app.add_option("--categories", categories,
+  app.add_option("--categories", a.categories,
                  "Host categories that count as operators, e.g. cpu_op,cuda_runtime (default: every\n"
                  "host category; leave out python_function or user_annotation to hide Python frames\n"
                  "or annotations)")
-      ->group("Selection");
+      ->type_name("LIST")->group("Selection");
   app.add_flag("--keep-warmup", o.compare.keep_warmup,
                "Keep a first step far slower than the others (warm-up) in the comparison")
       ->group("Selection");
@@ -350,30 +342,34 @@ ParseOutcome parse_options(int argc, const char* const* argv, Options& o) {
              "(cpu_op, default), outermost (cpu_op) or module (nn.Module frame, with_stack);\n"
              "a launch without an operator goes to its innermost annotation or Python frame")
       ->group("Selection");
-  bool exact_names = false;
-  app.add_flag("--exact-names", exact_names,
+  app.add_flag("--exact-names", a.exact_names,
                "Compare names as they are: no matching of Python frames across line numbers,\n"
                "CUDA and HIP calls, mangled kernels or vendors' operators")
       ->group("Selection");
-  std::string step_marker, control_step_marker, test_step_marker;
-  app.add_option("--step-marker", step_marker,
+  app.add_option("--step-marker", a.step_marker,
                  "Traces without ProfilerStep: host events whose names match REGEX (ECMAScript,\n"
                  "anywhere in the name) define the steps of both sides: spans that cover the work\n"
                  "are steps, short markers once per iteration bound them (docs/is-it-real.md: Step markers)")
       ->type_name("REGEX")->group("Selection");
-  app.add_option("--control-step-marker", control_step_marker, "--step-marker for CONTROL only (wins over it)")
+  app.add_option("--control-step-marker", a.control_step_marker, "--step-marker for CONTROL only (wins over it)")
       ->type_name("REGEX")->group("Selection");
-  app.add_option("--test-step-marker", test_step_marker, "--step-marker for TEST only (wins over it)")
+  app.add_option("--test-step-marker", a.test_step_marker, "--step-marker for TEST only (wins over it)")
       ->type_name("REGEX")->group("Selection");
-  std::vector<std::string> min_change;
-  app.add_option("--min-change", min_change,
+  app.add_option("--min-change", a.min_change,
                  "Per-step changes smaller than this are 'same within noise': a percentage (5%)\n"
                  "or a duration (2us, 0.5ms); repeat to give both (default 5%)")
-      ->allow_extra_args(false)
+      ->type_name("X")->allow_extra_args(false)
       ->group("Selection");
   app.add_option("-j,--threads", o.threads, "Files read in parallel (default: one per core)")
-      ->check(CLI::Range(0u, k_max_threads))->group("Performance");
+      ->type_name("N")->check(CLI::Range(0u, k_max_threads))->group("Performance");
+  app.get_help_ptr()->group("Other");
 
+}
+
+ParseOutcome parse_options(int argc, const char* const* argv, Options& o) {
+  CLI::App app;
+  CompareArgs a;
+  declare_compare_options(app, o, a);
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp&) {
@@ -386,17 +382,17 @@ ParseOutcome parse_options(int argc, const char* const* argv, Options& o) {
     throw_usage_error(app, e);
   }
 
-  o.compare.match_names = !exact_names;
-  o.control_inputs = {control};
-  o.control_inputs.insert(o.control_inputs.end(), add_control.begin(), add_control.end());
-  o.test_inputs = {test};
-  o.test_inputs.insert(o.test_inputs.end(), add_test.begin(), add_test.end());
-  if (!html.empty()) o.html = html;
-  if (!csv.empty()) o.csv = csv;
-  if (!json.empty()) o.json = json;
+  o.compare.match_names = !a.exact_names;
+  o.control_inputs = {a.control};
+  o.control_inputs.insert(o.control_inputs.end(), a.add_control.begin(), a.add_control.end());
+  o.test_inputs = {a.test};
+  o.test_inputs.insert(o.test_inputs.end(), a.add_test.begin(), a.add_test.end());
+  if (!a.html.empty()) o.html = a.html;
+  if (!a.csv.empty()) o.csv = a.csv;
+  if (!a.json.empty()) o.json = a.json;
   if (o.json_full_tree && !o.json) throw UsageError("--json-full-tree: there is no --json output to write it to");
-  if (!markdown.empty()) o.markdown = markdown;
-  for (const auto& expr : fail_on) o.fail_on.push_back(analysis::parse_gate_condition(expr));
+  if (!a.markdown.empty()) o.markdown = a.markdown;
+  for (const auto& expr : a.fail_on) o.fail_on.push_back(analysis::parse_gate_condition(expr));
   const int to_stdout = (o.csv == "-") + (o.json == "-") + (o.html == "-") + (o.markdown == "-");
   if (to_stdout > 1) throw UsageError("only one output can go to stdout ('-')");
   if (app.count("--label-control") == 0 && app.count("--label-test") == 0)
@@ -404,24 +400,24 @@ ParseOutcome parse_options(int argc, const char* const* argv, Options& o) {
   if (o.label_control == o.label_test) throw UsageError("--label-control and --label-test must differ");
   if (app.count("--report-url") > 0) check_report_url(o.report_url);
 
-  for (const auto& m : min_change) parse_min_change(m, o.compare);
+  for (const auto& m : a.min_change) parse_min_change(m, o.compare);
   o.compare.top = o.top;
-  if (!categories.empty()) o.compare.categories = parse_categories(categories);
-  o.compare.device = device == "cpu"   ? analysis::DeviceFilter::cpu
-                     : device == "gpu" ? analysis::DeviceFilter::gpu
+  if (!a.categories.empty()) o.compare.categories = parse_categories(a.categories);
+  o.compare.device = a.device == "cpu"   ? analysis::DeviceFilter::cpu
+                     : a.device == "gpu" ? analysis::DeviceFilter::gpu
                                        : analysis::DeviceFilter::all;
   auto ranks = [](const std::string& s) { return s == "default" ? std::nullopt : parse_rank_list(s); };
   auto iters = [](const std::string& s) { return s == "default" ? std::nullopt : parse_iteration_list(s); };
-  o.compare.control.ranks = ranks(control_rank);
-  o.compare.test.ranks = ranks(test_rank);
-  o.compare.control.iterations = iters(control_iter);
-  o.compare.test.iterations = iters(test_iter);
+  o.compare.control.ranks = ranks(a.control_rank);
+  o.compare.test.ranks = ranks(a.test_rank);
+  o.compare.control.iterations = iters(a.control_iter);
+  o.compare.test.iterations = iters(a.test_iter);
   // Compiled here, so that a bad pattern is a usage error before anything is read.
-  for (auto [side, text, name] : {std::tuple{&o.compare.control, &control_step_marker, "--control-step-marker"},
-                                  std::tuple{&o.compare.test, &test_step_marker, "--test-step-marker"}}) {
+  for (auto [side, text, name] : {std::tuple{&o.compare.control, &a.control_step_marker, "--control-step-marker"},
+                                  std::tuple{&o.compare.test, &a.test_step_marker, "--test-step-marker"}}) {
     const bool own = app.count(name) > 0;
     if (!own && app.count("--step-marker") == 0) continue;
-    side->step_marker = std::make_shared<const analysis::StepMarker>(own ? *text : step_marker,
+    side->step_marker = std::make_shared<const analysis::StepMarker>(own ? *text : a.step_marker,
                                                                      own ? name : "--step-marker");
   }
   if (o.compare.hta_compat && (o.compare.control.step_marker || o.compare.test.step_marker))
@@ -431,10 +427,10 @@ ParseOutcome parse_options(int argc, const char* const* argv, Options& o) {
   o.summarize.by_shape = o.compare.by_shape;  // the traces are read with their shapes
   // "all" differs from the default only in --hta-compat, whose default is one rank and one step.
   if (o.compare.hta_compat) {
-    o.compare.control.all_ranks = control_rank == "all";
-    o.compare.test.all_ranks = test_rank == "all";
-    o.compare.control.all_iterations = control_iter == "all";
-    o.compare.test.all_iterations = test_iter == "all";
+    o.compare.control.all_ranks = a.control_rank == "all";
+    o.compare.test.all_ranks = a.test_rank == "all";
+    o.compare.control.all_iterations = a.control_iter == "all";
+    o.compare.test.all_iterations = a.test_iter == "all";
   }
   return ParseOutcome::run;
 }

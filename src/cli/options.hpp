@@ -47,6 +47,28 @@ constexpr double k_max_min_change_us = 1e12;    // --min-change: 1,000,000 s
 constexpr std::size_t k_max_selected_steps = 1'000'000;  // --*-iteration, all ranges together
 constexpr unsigned k_max_threads = 1024;        // -j
 
+// What CLI11 fills in before parse_options turns it into Options (lists and names checked
+// after parsing, so that every error names its option).
+struct CompareArgs {
+  std::string control, test;
+  std::vector<std::string> add_control, add_test;
+  std::string html, csv, json, markdown;
+  std::vector<std::string> fail_on;
+  std::string control_rank = "default", test_rank = "default";
+  std::string control_iter = "default", test_iter = "default";
+  std::string device = "all";
+  std::string categories;
+  bool exact_names = false;
+  std::string step_marker, control_step_marker, test_step_marker;
+  std::vector<std::string> min_change;
+};
+
+// The option table of `tracediff CONTROL TEST`: the one place its options are declared.
+// --help, and the man page, bash completion and docs/cli.md that tools/cli-docs generates,
+// are all read from it. Each option's value name (type_name) says what it takes: FILE
+// and PATH are completed as file names, a validator's {a,b,c} as those words.
+void declare_compare_options(CLI::App& app, Options& options, CompareArgs& args);
+
 // Throws UsageError on a bad command line; returns exit_ok after --help/--version
 // (printed to stdout).
 ParseOutcome parse_options(int argc, const char* const* argv, Options& options);

@@ -46,30 +46,31 @@ void write(const std::string& path, const model::SetSummary& s) {
 
 }  // namespace
 
-int run_summarize(int argc, const char* const* argv) {
-  CLI::App app("Reads a set of traces once and writes what the comparison needs: per rank, per step\n"
-               "and per name (counts, inclusive and self time, launch links, step breakdowns).\n"
-               "Either side of `tracediff CONTROL TEST` may then be the summary file.",
-               "tracediff summarize");
-  std::vector<std::string> inputs;
-  std::string out, label = "traces";
-  unsigned threads = 0;
-  bool quiet = false;
-  app.add_option("SET", inputs, "Trace directories or files")->required();
-  app.add_option("-o,--output", out, "The summary, FILE.tdsum.json ('-' = stdout)")->required();
-  app.add_option("--label", label, "A label kept in the summary (informational)");
-  app.add_option("-j,--threads", threads, "Files read in parallel (default: one per core)")
-      ->check(CLI::Range(0u, k_max_threads));
-  app.add_flag("-q,--quiet", quiet, "No warnings on stderr");
-  analysis::SummarizeOptions summarize;
-  add_choice(app, "--launcher", summarize.launcher, launcher_levels(), true, "LEVEL",
+void declare_summarize_options(CLI::App& app, SummarizeArgs& a) {
+  app.name("tracediff summarize");
+  app.description("Reads a set of traces once and writes what the comparison needs: per rank, per step\n"
+                  "and per name (counts, inclusive and self time, launch links, step breakdowns).\n"
+                  "Either side of `tracediff CONTROL TEST` may then be the summary file.");
+  app.add_option("SET", a.inputs, "Trace directories or files")->type_name("PATH")->required();
+  app.add_option("-o,--output", a.out, "The summary, FILE.tdsum.json ('-' = stdout)")->type_name("FILE")->required();
+  app.add_option("--label", a.label, "A label kept in the summary (informational)")->type_name("TEXT");
+  app.add_option("-j,--threads", a.threads, "Files read in parallel (default: one per core)")
+      ->type_name("N")->check(CLI::Range(0u, k_max_threads));
+  app.add_flag("-q,--quiet", a.quiet, "No warnings on stderr");
+  add_choice(app, "--launcher", a.summarize.launcher, launcher_levels(), true, "LEVEL",
              "innermost, outermost or module (as for a comparison)");
-  std::string step_marker;
-  app.add_option("--step-marker", step_marker,
+  app.add_option("--step-marker", a.step_marker,
                  "Host events whose names match REGEX define the steps (as in a comparison); the\n"
                  "summary records it")
       ->type_name("REGEX");
-  app.add_flag("--by-shape", summarize.by_shape, "Keep CPU operators' input shapes (compare with --by-shape)");
+  app.add_flag("--by-shape", a.summarize.by_shape, "Keep CPU operators' input shapes (compare with --by-shape)");
+}
+
+int run_summarize(int argc, const char* const* argv) {
+  CLI::App app;
+  SummarizeArgs a;
+  declare_summarize_options(app, a);
+  auto& [inputs, out, label, threads, quiet, summarize, step_marker] = a;
   if (!parse(app, argc, argv)) return k_exit_ok;
   std::shared_ptr<const analysis::StepMarker> marker;
   if (app.count("--step-marker"))
@@ -88,18 +89,22 @@ int run_summarize(int argc, const char* const* argv) {
   return k_exit_ok;
 }
 
-int run_merge(int argc, const char* const* argv) {
-  CLI::App app("Combines summaries of disjoint ranks (one `tracediff summarize` per rank, run where\n"
-               "each trace lives) into one summary.",
-               "tracediff merge");
-  std::vector<std::string> inputs;
-  std::string out;
-  bool quiet = false;
-  app.add_option("SUMMARY", inputs, "*.tdsum.json files")->required();
-  app.add_option("-o,--output", out, "The merged summary ('-' = stdout)")->required();
+void declare_merge_options(CLI::App& app, MergeArgs& a) {
+  app.name("tracediff merge");
+  app.description("Combines summaries of disjoint ranks (one `tracediff summarize` per rank, run where\n"
+                   "each trace lives) into one summary.");
+  app.add_option("SUMMARY", a.inputs, "*.tdsum.json files")->type_name("FILE")->required();
+  app.add_option("-o,--output", a.out, "The merged summary ('-' = stdout)")->type_name("FILE")->required();
   // merge prints nothing but errors; -q is taken, as by the other commands, so that a
   // script may pass it to each.
-  app.add_flag("-q,--quiet", quiet, "No warnings on stderr (merge has none; accepted as everywhere)");
+  app.add_flag("-q,--quiet", a.quiet, "No warnings on stderr (merge has none; accepted as everywhere)");
+}
+
+int run_merge(int argc, const char* const* argv) {
+  CLI::App app;
+  MergeArgs a;
+  declare_merge_options(app, a);
+  const auto& [inputs, out, quiet] = a;
   if (!parse(app, argc, argv)) return k_exit_ok;
   prepare_standard_streams();
   check_output_path(out, inputs);
