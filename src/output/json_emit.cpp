@@ -30,6 +30,7 @@ void JsonEmit::separate() {
   m_first.back() = '0';
   if (!first) m_out << ',';
   if (m_break >= 0) {
+    if (!first && m_space) m_out << ' ';
     new_line(m_out, m_break);
     m_break = -1;
   } else if (!first) {

@@ -33,6 +33,13 @@ class JsonEmit {
   // The next key or value starts a line indented by `indent` spaces (else ", ").
   JsonEmit& line(int indent) {
     m_break = indent;
+    m_space = false;
+    return *this;
+  }
+  // The same after ", " rather than ",": the report's lists have always read so.
+  JsonEmit& spaced_line(int indent) {
+    m_break = indent;
+    m_space = true;
     return *this;
   }
 
@@ -64,6 +71,7 @@ class JsonEmit {
   std::string m_first;  // per open container: '1' until its first key or value
   bool m_after_key = false;
   int m_break = -1;
+  bool m_space = false;
 };
 
 }  // namespace tracediff::output
