@@ -18,6 +18,16 @@ void new_line(std::ostream& out, int n) {
   }
 }
 
+// Text json_string would write as it is, quoted: printable ASCII without " \ < > &
+// (keys, names of verdicts and most operators). Written straight to the stream.
+bool plain(std::string_view s) {
+  for (const char ch : s) {
+    const auto c = static_cast<unsigned char>(ch);
+    if (c < 0x20 || c >= 0x7F || c == '"' || c == '\\' || c == '<' || c == '>' || c == '&') return false;
+  }
+  return true;
+}
+
 }  // namespace
 
 void JsonEmit::separate() {
@@ -55,14 +65,16 @@ JsonEmit& JsonEmit::close(char bracket, int indent) {
 
 JsonEmit& JsonEmit::key(std::string_view k) {
   separate();
-  m_out << json_string(k, m_keep_invalid) << ": ";
+  if (plain(k)) m_out << '"' << k << "\": ";
+  else m_out << json_string(k, m_keep_invalid) << ": ";
   m_after_key = true;
   return *this;
 }
 
 JsonEmit& JsonEmit::string(std::string_view s) {
   separate();
-  m_out << json_string(s, m_keep_invalid);
+  if (plain(s)) m_out << '"' << s << '"';
+  else m_out << json_string(s, m_keep_invalid);
   return *this;
 }
 
