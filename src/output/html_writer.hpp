@@ -26,10 +26,4 @@ namespace tracediff::output {
 // Throws std::runtime_error if the embedded template is missing or broken.
 void write_html(const model::DiffReport& report, std::ostream& out);
 
-namespace detail {
-// Visible for testing.
-// SHA-256 of the bytes, base64-encoded (the form a CSP hash source takes).
-std::string sha256_base64(std::string_view bytes);
-}  // namespace detail
-
 }  // namespace tracediff::output

@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "model/report.hpp"
+#include "util/utf8.hpp"
 
 namespace tracediff::output {
 
@@ -50,10 +51,10 @@ namespace detail {
 // Text safe to print on a terminal: util/sanitize's display_safe (valid UTF-8,
 // control characters such as escape sequences from trace names escaped visibly).
 std::string terminal_safe(std::string_view s);
-// Columns the (valid UTF-8) text takes on a terminal: wide East Asian characters 2.
-std::size_t display_width(std::string_view s);
-// At most max_width columns, the middle elided with "…" when wider.
-std::string elide_middle(std::string_view s, std::size_t max_width);
+// Columns the text takes on a terminal, and the text elided to at most so many
+// (util/utf8).
+using tracediff::display_width;
+using tracediff::elide_middle;
 
 // "GPU A → B; World size 8 → 2": where the sides differ, in one line.
 std::string sides_differ_text(const model::DiffReport& report);

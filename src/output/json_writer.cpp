@@ -1,7 +1,7 @@
 #include <string>
 #include <vector>
 
-#include "util/escape.hpp"
+#include "output/json_emit.hpp"
 #include "output/machine_number.hpp"
 #include "output/writers.hpp"
 
@@ -9,215 +9,225 @@ namespace tracediff::output {
 
 namespace {
 
+// A list whose items each start a line indented so (after ", ", as they always have).
 template <class T, class F>
-void list(std::ostream& out, const std::vector<T>& v, F&& item) {
-  out << '[';
-  for (std::size_t i = 0; i < v.size(); ++i) {
-    if (i) out << ", ";
-    item(v[i]);
+void list(JsonEmit& j, const std::vector<T>& v, int indent, F&& item) {
+  j.begin_array();
+  for (const auto& x : v) {
+    j.spaced_line(indent);
+    item(x);
   }
-  out << ']';
+  j.end_array();
 }
 
-void strings(std::ostream& out, const std::vector<std::string>& v) {
-  list(out, v, [&](const std::string& s) { out << json_string(s); });
+void strings(JsonEmit& j, const std::vector<std::string>& v) {
+  j.begin_array();
+  for (const auto& s : v) j.string(s);
+  j.end_array();
 }
 
 template <class N>
-void numbers(std::ostream& out, const std::vector<N>& v) {
-  list(out, v, [&](N n) { out << n; });
+void numbers(JsonEmit& j, const std::vector<N>& v) {
+  j.begin_array();
+  for (const auto n : v) j.number(n);
+  j.end_array();
 }
 
-void side(std::ostream& out, const model::SideSummary& s) {
-  out << "{\n    \"label\": " << json_string(s.label) << ",\n    \"inputs\": ";
-  strings(out, s.inputs);
-  out << ",\n    \"files\": ";
-  list(out, s.files, [&](const model::FileInfo& f) {
-    out << "\n      {\"path\": " << json_string(f.path) << ", \"rank\": " << f.rank
-        << ", \"rank_source\": \"" << model::rank_source_name(f.rank_source) << "\", \"events\": " << f.events
-        << ", \"json_bytes\": " << f.json_bytes << ", \"truncated\": " << (f.truncated ? "true" : "false")
-        << '}';
+void side(JsonEmit& j, const model::SideSummary& s) {
+  j.begin_object().line(4).key("label").string(s.label).line(4).key("inputs");
+  strings(j, s.inputs);
+  j.line(4).key("files");
+  list(j, s.files, 6, [&](const model::FileInfo& f) {
+    j.begin_object().key("path").string(f.path).key("rank").number(f.rank);
+    j.key("rank_source").string(model::rank_source_name(f.rank_source)).key("events").number(f.events);
+    j.key("json_bytes").number(f.json_bytes).key("truncated").boolean(f.truncated).end_object();
   });
-  out << ",\n    \"ranks\": ";
-  numbers(out, s.ranks);
-  out << ", \"available_ranks\": ";
-  numbers(out, s.available_ranks);
-  out << ",\n    \"iterations\": ";
-  numbers(out, s.iterations);
-  out << ", \"available_iterations\": ";
-  numbers(out, s.available_iterations);
-  out << ",\n    \"whole_trace\": " << (s.whole_trace ? "true" : "false");
+  j.line(4).key("ranks");
+  numbers(j, s.ranks);
+  j.key("available_ranks");
+  numbers(j, s.available_ranks);
+  j.line(4).key("iterations");
+  numbers(j, s.iterations);
+  j.key("available_iterations");
+  numbers(j, s.available_iterations);
+  j.line(4).key("whole_trace").boolean(s.whole_trace);
   if (!s.step_markers.empty()) {  // only then: a run without --step-marker writes what it always did
-    out << ", \"step_markers\": ";
-    list(out, s.step_markers, [&](const model::StepMarkerUse& m) {
-      out << "{\"pattern\": " << json_string(m.pattern) << ", \"shape\": \"" << (m.spans ? "spans" : "markers")
-          << "\", \"files\": " << m.files << ", \"matches\": " << m.matches << ", \"steps\": " << m.steps << '}';
-    });
+    j.key("step_markers").begin_array();
+    for (const auto& m : s.step_markers)
+      j.begin_object().key("pattern").string(m.pattern).key("shape").string(m.spans ? "spans" : "markers")
+          .key("files").number(m.files).key("matches").number(m.matches).key("steps").number(m.steps).end_object();
+    j.end_array();
   }
-  out << ", \"gpu_names\": ";
-  strings(out, s.gpu_names);
-  out << ",\n    \"meta\": {\"gpus\": ";
-  strings(out, s.meta.gpus);
-  out << ", \"world_sizes\": ";
-  numbers(out, s.meta.world_sizes);
-  out << ", \"cuda_runtime_versions\": ";
-  numbers(out, s.meta.cuda_runtime);
-  out << ", \"cuda_driver_versions\": ";
-  numbers(out, s.meta.cuda_driver);
-  out << ", \"gpus_with_work\": ";
-  numbers(out, s.meta.gpus_with_work);
-  out << ", \"cuda_graphs\": " << (s.meta.cuda_graphs ? "true" : "false")
-      << ", \"compiled\": " << (s.meta.compiled ? "true" : "false") << '}';
+  j.key("gpu_names");
+  strings(j, s.gpu_names);
+  j.line(4).key("meta").begin_object().key("gpus");
+  strings(j, s.meta.gpus);
+  j.key("world_sizes");
+  numbers(j, s.meta.world_sizes);
+  j.key("cuda_runtime_versions");
+  numbers(j, s.meta.cuda_runtime);
+  j.key("cuda_driver_versions");
+  numbers(j, s.meta.cuda_driver);
+  j.key("gpus_with_work");
+  numbers(j, s.meta.gpus_with_work);
+  j.key("cuda_graphs").boolean(s.meta.cuda_graphs).key("compiled").boolean(s.meta.compiled).end_object();
   const auto& st = s.step_times;
-  out << ",\n    \"step_time_us\": {\"count\": " << st.steps.size() << ", \"mean\": " << us_decimal(st.mean_ns)
-      << ", \"median\": " << us_decimal(st.median_ns) << ", \"min\": " << us_decimal(st.min_ns)
-      << ", \"max\": " << us_decimal(st.max_ns) << "},\n    \"cpu_total\": {\"count\": " << s.cpu_total.count
-      << ", \"total_us\": " << us_decimal(s.cpu_total.total_ns) << "}, \"gpu_total\": {\"count\": "
-      << s.gpu_total.count << ", \"total_us\": " << us_decimal(s.gpu_total.total_ns) << "}\n  }";
+  j.line(4).key("step_time_us").begin_object().key("count").number(st.steps.size());
+  j.key("mean").number(us_decimal(st.mean_ns)).key("median").number(us_decimal(st.median_ns));
+  j.key("min").number(us_decimal(st.min_ns)).key("max").number(us_decimal(st.max_ns)).end_object();
+  j.line(4).key("cpu_total").begin_object().key("count").number(s.cpu_total.count);
+  j.key("total_us").number(us_decimal(s.cpu_total.total_ns)).end_object();
+  j.key("gpu_total").begin_object().key("count").number(s.gpu_total.count);
+  j.key("total_us").number(us_decimal(s.gpu_total.total_ns)).end_object().end_object(2);
 }
 
-void detail_fields(std::ostream& out, const model::StepDetail& d) {
-  out << "\"step_us\": " << us_decimal(d.dur_ns) << ", \"gpu_busy_us\": " << us_decimal(d.gpu_busy_ns)
-      << ", \"gpu_idle_us\": " << us_decimal(d.gpu_idle_ns) << ", \"kernel_us\": " << us_decimal(d.kernel_ns)
-      << ", \"comm_kernel_us\": " << us_decimal(d.comm_ns) << ", \"memcpy_us\": " << us_decimal(d.memcpy_ns)
-      << ", \"memset_us\": " << us_decimal(d.memset_ns) << ", \"cpu_self_us\": " << us_decimal(d.cpu_self_ns)
-      << ", \"runtime_us\": " << us_decimal(d.runtime_ns) << ", \"gpu_spill_us\": " << us_decimal(d.gpu_spill_ns)
-      << ", \"host_busy_us\": " << us_decimal(d.host_busy_ns) << ", \"host_wait_us\": " << us_decimal(d.host_wait_ns)
-      << ", \"host_idle_us\": " << us_decimal(d.host_idle_ns);
+void detail_fields(JsonEmit& j, const model::StepDetail& d) {
+  j.key("step_us").number(us_decimal(d.dur_ns)).key("gpu_busy_us").number(us_decimal(d.gpu_busy_ns));
+  j.key("gpu_idle_us").number(us_decimal(d.gpu_idle_ns)).key("kernel_us").number(us_decimal(d.kernel_ns));
+  j.key("comm_kernel_us").number(us_decimal(d.comm_ns)).key("memcpy_us").number(us_decimal(d.memcpy_ns));
+  j.key("memset_us").number(us_decimal(d.memset_ns)).key("cpu_self_us").number(us_decimal(d.cpu_self_ns));
+  j.key("runtime_us").number(us_decimal(d.runtime_ns)).key("gpu_spill_us").number(us_decimal(d.gpu_spill_ns));
+  j.key("host_busy_us").number(us_decimal(d.host_busy_ns)).key("host_wait_us").number(us_decimal(d.host_wait_ns));
+  j.key("host_idle_us").number(us_decimal(d.host_idle_ns));
 }
 
-void steps(std::ostream& out, const model::SideSummary& s) {
+void steps(JsonEmit& j, const model::SideSummary& s) {
   const auto& st = s.step_times;
-  out << "{\"count\": " << st.steps.size() << ", \"units\": " << s.units << ", \"mean_us\": " << us_decimal(st.mean_ns)
-      << ", \"median_us\": " << us_decimal(st.median_ns) << ", \"min_us\": " << us_decimal(st.min_ns)
-      << ", \"max_us\": " << us_decimal(st.max_ns) << ",\n      \"mean\": {";
-  detail_fields(out, s.step_mean);
-  out << "},\n      \"per_step\": ";
-  list(out, s.step_details, [&](const model::StepDetail& d) {
-    out << "\n        {\"rank\": " << d.rank << ", \"step\": " << d.step << ", ";
-    detail_fields(out, d);
-    out << '}';
-  });
-  out << ",\n      \"warmup\": ";
-  list(out, s.warmup, [&](const model::StepDetail& d) {
-    out << "\n        {\"rank\": " << d.rank << ", \"step\": " << d.step << ", ";
-    detail_fields(out, d);
-    out << '}';
-  });
-  out << '}';
+  j.begin_object().key("count").number(st.steps.size()).key("units").number(s.units);
+  j.key("mean_us").number(us_decimal(st.mean_ns)).key("median_us").number(us_decimal(st.median_ns));
+  j.key("min_us").number(us_decimal(st.min_ns)).key("max_us").number(us_decimal(st.max_ns));
+  j.line(6).key("mean").begin_object();
+  detail_fields(j, s.step_mean);
+  j.end_object();
+  const auto step = [&](const model::StepDetail& d) {
+    j.begin_object().key("rank").number(d.rank).key("step").number(d.step);
+    detail_fields(j, d);
+    j.end_object();
+  };
+  j.line(6).key("per_step");
+  list(j, s.step_details, 8, step);
+  j.line(6).key("warmup");
+  list(j, s.warmup, 8, step);
+  j.end_object();
 }
 
 // A judged figure's values, in µs: "control": .., "test": .., "diff": .., "diff_pct": ..,
 // "verdict": .., "significant": ..
-void comparison(std::ostream& out, const model::Comparison& v) {
+void comparison(JsonEmit& j, const model::Comparison& v) {
   const bool both = !v.control_missing && !v.test_missing;
-  out << "\"control\": " << (v.control_missing ? "null" : us_decimal(v.control))
-      << ", \"test\": " << (v.test_missing ? "null" : us_decimal(v.test))
-      << ", \"diff\": " << (both ? us_decimal(v.diff()) : "null")
-      << ", \"diff_pct\": " << pct_decimal(both ? v.pct : std::nullopt, "null")
-      << ", \"verdict\": \"" << model::verdict_name(v.verdict) << "\", \"significant\": "
-      << (v.significant ? "true" : "false");
+  j.key("control").number(v.control_missing ? "null" : us_decimal(v.control));
+  j.key("test").number(v.test_missing ? "null" : us_decimal(v.test));
+  j.key("diff").number(both ? us_decimal(v.diff()) : "null");
+  j.key("diff_pct").number(pct_decimal(both ? v.pct : std::nullopt, "null"));
+  j.key("verdict").string(model::verdict_name(v.verdict)).key("significant").boolean(v.significant);
+}
+
+void comparison_object(JsonEmit& j, std::string_view key, const model::Comparison& v) {
+  j.key(key).begin_object();
+  comparison(j, v);
+  j.end_object();
 }
 
 // Why the step moved: the parts of each GPU's step, what moved them, the waterfall's bars.
-void step_breakdown(std::ostream& out, const model::DiffReport& r) {
+void step_breakdown(JsonEmit& j, const model::DiffReport& r) {
   const auto& sc = r.step_change;
-  out << "{\"bottom_line\": " << json_string(sc.bottom_line) << ", \"equation\": " << json_string(sc.equation)
-      << ",\n    \"step\": {";
-  comparison(out, sc.step);
-  out << "}, \"exposed_comm\": {";
-  comparison(out, sc.exposed_comm);
-  out << "}, \"rest_diff\": " << us_decimal(sc.rest_diff) << ", \"bars\": [";
-  for (std::size_t k = 0; k < sc.bars.size(); ++k) out << (k ? ", " : "") << '"' << sc.parts[sc.bars[k]].id << '"';
-  out << "],\n    \"parts\": ";
-  list(out, sc.parts, [&](const model::StepPart& p) {
-    out << "\n      {\"part\": \"" << p.id << "\", \"label\": " << json_string(p.label) << ", ";
-    comparison(out, p.value);
-    out << ", \"families\": [";
-    for (std::size_t k = 0; k < p.families.size(); ++k) out << (k ? ", " : "") << json_string(p.families[k]);
-    out << "], \"rows\": [";
-    for (std::size_t k = 0; k < p.rows.size(); ++k) out << (k ? ", " : "") << json_string(r.rows[p.rows[k]].name);
-    out << "]}";
+  j.begin_object().key("bottom_line").string(sc.bottom_line).key("equation").string(sc.equation).line(4);
+  comparison_object(j, "step", sc.step);
+  comparison_object(j, "exposed_comm", sc.exposed_comm);
+  j.key("rest_diff").number(us_decimal(sc.rest_diff)).key("bars").begin_array();
+  for (const auto b : sc.bars) j.string(sc.parts[b].id);
+  j.end_array().line(4).key("parts");
+  list(j, sc.parts, 6, [&](const model::StepPart& p) {
+    j.begin_object().key("part").string(p.id).key("label").string(p.label);
+    comparison(j, p.value);
+    j.key("families");
+    strings(j, p.families);
+    j.key("rows").begin_array();
+    for (const auto k : p.rows) j.string(r.rows[k].name);
+    j.end_array().end_object();
   });
-  out << '}';
+  j.end_object();
 }
 
-void last_arrivals(std::ostream& out, const model::LastArrivals& l) {
-  out << "{\"count\": " << l.count << ", \"of\": " << l.of << ", \"share_pct\": " << pct_decimal(100 * l.share, "null")
-      << '}';
+void last_arrivals(JsonEmit& j, const model::LastArrivals& l) {
+  j.begin_object().key("count").number(l.count).key("of").number(l.of);
+  j.key("share_pct").number(pct_decimal(100 * l.share, "null")).end_object();
 }
 
 // Who a side waited on (docs/reading-the-report.md "Which rank everyone waited on"); null when nobody.
-void straggler(std::ostream& out, const std::optional<model::Straggler>& s) {
+void straggler(JsonEmit& j, const std::optional<model::Straggler>& s) {
   if (!s) {
-    out << "null";
+    j.null();
     return;
   }
-  out << "{\"rank\": " << s->rank << ", \"last_arrivals\": ";
-  last_arrivals(out, s->last);
-  out << ", \"others_wait_us\": " << us_decimal(s->others_wait_ns) << ", \"others_wait_diff_us\": "
-      << (s->others_wait_diff_ns ? us_decimal(*s->others_wait_diff_ns) : std::string("null")) << '}';
+  j.begin_object().key("rank").number(s->rank).key("last_arrivals");
+  last_arrivals(j, s->last);
+  j.key("others_wait_us").number(us_decimal(s->others_wait_ns));
+  j.key("others_wait_diff_us").number(s->others_wait_diff_ns ? us_decimal(*s->others_wait_diff_ns) : "null");
+  j.end_object();
 }
 
-void figures(std::ostream& out, const std::vector<model::Figure>& v) {
-  list(out, v, [&](const model::Figure& f) {
-    out << "\n    {\"figure\": \"" << f.id << "\", \"label\": " << json_string(f.label) << ", ";
-    comparison(out, f.value);
-    out << '}';
+void figures(JsonEmit& j, const std::vector<model::Figure>& v) {
+  list(j, v, 4, [&](const model::Figure& f) {
+    j.begin_object().key("figure").string(f.id).key("label").string(f.label);
+    comparison(j, f.value);
+    j.end_object();
   });
 }
 
 // The Δ every list prints and ranks by (DiffRow::shown): medians per step in the
 // default mode, totals in --hta-compat.
-void shown(std::ostream& out, const model::DiffRow& row) {
+void shown(JsonEmit& j, const model::DiffRow& row) {
   const auto& s = row.shown;
-  out << ", \"shown\": {\"control_us\": " << us_decimal(s.control_ns) << ", \"test_us\": " << us_decimal(s.test_ns)
-      << ", \"diff_us\": " << us_decimal(s.diff_ns()) << ", \"diff_pct\": " << pct_decimal(s.pct, "null")
-      << ", \"basis\": \"" << (row.per_step_basis ? "median_per_step" : "total") << "\", \"mean_differs\": "
-      << (s.mean_differs ? "true" : "false") << '}';
+  j.key("shown").begin_object().key("control_us").number(us_decimal(s.control_ns));
+  j.key("test_us").number(us_decimal(s.test_ns)).key("diff_us").number(us_decimal(s.diff_ns()));
+  j.key("diff_pct").number(pct_decimal(s.pct, "null"));
+  j.key("basis").string(row.per_step_basis ? "median_per_step" : "total");
+  j.key("mean_differs").boolean(s.mean_differs).end_object();
 }
 
 // Calls apart from time: time per call on each side, and the change split in two.
-void calls(std::ostream& out, const model::DiffRow& row) {
-  out << ", \"control_per_call_us\": " << us_decimal(row.control_per_call_ns)
-      << ", \"test_per_call_us\": " << us_decimal(row.test_per_call_ns)
-      << ", \"per_call_pct\": " << pct_decimal(row.per_call_pct, "null")
-      << ", \"diff_from_calls_us\": " << us_decimal(row.diff_from_calls_ns)
-      << ", \"diff_from_per_call_us\": " << us_decimal(row.diff_from_per_call_ns)
-      << ", \"by_calls\": " << (row.by_calls ? "true" : "false");
+void calls(JsonEmit& j, const model::DiffRow& row) {
+  j.key("control_per_call_us").number(us_decimal(row.control_per_call_ns));
+  j.key("test_per_call_us").number(us_decimal(row.test_per_call_ns));
+  j.key("per_call_pct").number(pct_decimal(row.per_call_pct, "null"));
+  j.key("diff_from_calls_us").number(us_decimal(row.diff_from_calls_ns));
+  j.key("diff_from_per_call_us").number(us_decimal(row.diff_from_per_call_ns));
+  j.key("by_calls").boolean(row.by_calls);
 }
 
-void top_list(std::ostream& out, const model::DiffReport& r, const model::TopList& t) {
-  out << '[';
+void top_list(JsonEmit& j, const model::DiffReport& r, const model::TopList& t) {
+  j.begin_array();
   for (std::size_t k = 0; k < t.rows.size(); ++k) {
     const auto& row = r.rows[t.rows[k]];
-    out << (k ? ",\n    " : "\n    ") << "{\"name\": " << json_string(row.name) << ", \"label\": " << json_string(row.label)
-        << ", \"category\": " << json_string(row.category) << ", \"device\": \"" << model::device_name(row.device)
-        << "\", \"control_per_step_us\": "
-        << us_decimal(row.per_step_basis ? row.control_step.total_ns : static_cast<double>(row.control.total_ns))
-        << ", \"test_per_step_us\": "
-        << us_decimal(row.per_step_basis ? row.test_step.total_ns : static_cast<double>(row.test.total_ns))
-        << ", \"diff_per_step_us\": "
-        << us_decimal(row.per_step_basis ? row.diff_per_step_ns() : static_cast<double>(row.diff_ns()))
-        << ", \"diff_pct\": " << pct_decimal(row.pct, "null") << ", \"verdict\": \""
-        << model::verdict_name(row.verdict) << "\", \"words\": \"" << model::row_words(row) << '"';
-    shown(out, row);
-    calls(out, row);
-    out << ", \"path\": ";
+    j.line(4).begin_object().key("name").string(row.name).key("label").string(row.label);
+    j.key("category").string(row.category).key("device").string(model::device_name(row.device));
+    j.key("control_per_step_us")
+        .number(us_decimal(row.per_step_basis ? row.control_step.total_ns : static_cast<double>(row.control.total_ns)));
+    j.key("test_per_step_us")
+        .number(us_decimal(row.per_step_basis ? row.test_step.total_ns : static_cast<double>(row.test.total_ns)));
+    j.key("diff_per_step_us")
+        .number(us_decimal(row.per_step_basis ? row.diff_per_step_ns() : static_cast<double>(row.diff_ns())));
+    j.key("diff_pct").number(pct_decimal(row.pct, "null")).key("verdict").string(model::verdict_name(row.verdict));
+    j.key("words").string(model::row_words(row));
+    shown(j, row);
+    calls(j, row);
+    j.key("path").begin_array();
     const auto node = k < t.nodes.size() ? t.nodes[k] : model::k_no_node;
-    list(out, r.call_tree.path(node), [&](std::string_view s) { out << json_string(s); });
+    for (const auto s : r.call_tree.path(node)) j.string(s);
+    j.end_array();
     // The share of the row's change that path carries.
     if (node < r.call_tree.nodes.size() && k < t.path_shares.size() && row.diff_per_step_ns() != 0)
-      out << ", \"path_share\": " << decimal(t.path_shares[k], 3);
-    out << '}';
+      j.key("path_share").number(decimal(t.path_shares[k], 3));
+    j.end_object();
   }
-  out << ']';
+  j.end_array();
 }
 
 // The call tree, nested as it is (written from its pre-order with a stack of open
 // nodes: a deep recursion must not recurse here): the nodes the page embeds, which
 // hold their ancestors, or with `full` (or a report built by hand) every one.
-void call_tree(std::ostream& out, const model::DiffReport& r, bool full) {
+void call_tree(JsonEmit& j, const model::DiffReport& r, bool full) {
   const auto& t = r.call_tree;
   std::vector<std::uint32_t> shown;
   if (full || !r.embedded.decided) {
@@ -226,258 +236,256 @@ void call_tree(std::ostream& out, const model::DiffReport& r, bool full) {
   } else {
     shown = r.embedded.tree;
   }
-  out << "{\"budget\": " << t.budget << ", \"control_folded\": " << t.control_folded
-      << ", \"test_folded\": " << t.test_folded << ", \"nodes\": " << t.nodes.size() << ", \"shown\": " << shown.size()
-      << ", \"left_out\": " << t.nodes.size() - shown.size() << ", \"top\": [";
-  struct Open {
-    std::uint32_t node;
-    bool any_child;
-  };
-  std::vector<Open> open;
-  bool any_top = false;
+  j.begin_object().key("budget").number(t.budget).key("control_folded").number(t.control_folded);
+  j.key("test_folded").number(t.test_folded).key("nodes").number(t.nodes.size()).key("shown").number(shown.size());
+  j.key("left_out").number(t.nodes.size() - shown.size()).key("top").begin_array();
+  std::vector<std::uint32_t> open;
   const auto side = [&](const model::CallNode::Side& s, double incl, double gpu) {
-    out << "{\"count_per_step\": " << decimal(s.count, 3) << ", \"inclusive_us\": " << us_decimal(incl)
-        << ", \"self_us\": " << us_decimal(s.self_ns) << ", \"gpu_us\": " << us_decimal(gpu) << '}';
+    j.begin_object().key("count_per_step").number(decimal(s.count, 3)).key("inclusive_us").number(us_decimal(incl));
+    j.key("self_us").number(us_decimal(s.self_ns)).key("gpu_us").number(us_decimal(gpu)).end_object();
   };
   for (const auto i : shown) {
     const auto& n = t.nodes[i];
-    while (!open.empty() && open.back().node != n.parent) {
-      out << "]}";
-      open.pop_back();
-    }
-    bool& any = open.empty() ? any_top : open.back().any_child;
-    out << (any ? ",\n" : "\n") << std::string(std::min<std::size_t>(2 * open.size() + 4, 64), ' ');
-    any = true;
-    out << "{\"name\": " << json_string(n.name) << ", \"device\": \"" << model::device_name(n.device) << '"';
-    if (n.other) out << ", \"other\": true";
-    out << ", \"control\": ";
+    for (; !open.empty() && open.back() != n.parent; open.pop_back()) j.end_array().end_object();
+    j.line(static_cast<int>(std::min<std::size_t>(2 * open.size() + 4, 64)));
+    j.begin_object().key("name").string(n.name).key("device").string(model::device_name(n.device));
+    if (n.other) j.key("other").boolean(true);
+    j.key("control");
     side(n.control, n.time.control, n.gpu.control);
-    out << ", \"test\": ";
+    j.key("test");
     side(n.test, n.time.test, n.gpu.test);
-    out << ", \"diff_per_step_us\": " << us_decimal(n.time.diff()) << ", \"diff_pct\": " << pct_decimal(n.time.pct, "null")
-        << ", \"verdict\": \"" << model::verdict_name(n.time.verdict) << "\", \"significant\": "
-        << (n.time.significant ? "true" : "false") << ", \"gpu_diff_per_step_us\": " << us_decimal(n.gpu.diff())
-        << ", \"gpu_verdict\": \"" << model::verdict_name(n.gpu.verdict) << "\", \"children\": [";
-    open.push_back({i, false});
+    j.key("diff_per_step_us").number(us_decimal(n.time.diff())).key("diff_pct").number(pct_decimal(n.time.pct, "null"));
+    j.key("verdict").string(model::verdict_name(n.time.verdict)).key("significant").boolean(n.time.significant);
+    j.key("gpu_diff_per_step_us").number(us_decimal(n.gpu.diff()));
+    j.key("gpu_verdict").string(model::verdict_name(n.gpu.verdict)).key("children").begin_array();
+    open.push_back(i);
   }
-  for (; !open.empty(); open.pop_back()) out << "]}";
-  out << "]}";
+  for (; !open.empty(); open.pop_back()) j.end_array().end_object();
+  j.end_array().end_object();
 }
 
-void top_counts(std::ostream& out, const model::TopList& t) {
-  out << "{\"shown\": " << t.rows.size() << ", \"more\": " << t.more << ", \"within_noise\": " << t.within_noise
-      << ", \"untestable\": " << t.untestable << ", \"folded\": " << t.folded << ", \"renamed\": " << t.renamed
-      << ", \"swapped\": " << t.swapped << ", \"waiting\": " << t.waiting << ", \"significant\": " << t.significant()
-      << ", \"raw\": " << (t.raw ? "true" : "false") << '}';
+void top_counts(JsonEmit& j, const model::TopList& t) {
+  j.begin_object().key("shown").number(t.rows.size()).key("more").number(t.more);
+  j.key("within_noise").number(t.within_noise).key("untestable").number(t.untestable);
+  j.key("folded").number(t.folded).key("renamed").number(t.renamed).key("swapped").number(t.swapped);
+  j.key("waiting").number(t.waiting).key("significant").number(t.significant()).key("raw").boolean(t.raw);
+  j.end_object();
 }
 
-void ranks(std::ostream& out, const std::vector<model::RankDetail>& v) {
-  list(out, v, [&](const model::RankDetail& r) {
-    out << "\n      {\"rank\": " << r.rank << ", \"steps\": " << r.steps << ", \"step_mean_us\": "
-        << us_decimal(r.step_mean_ns) << ", \"gpu_busy_mean_us\": " << us_decimal(r.gpu_busy_mean_ns) << '}';
+void ranks(JsonEmit& j, const std::vector<model::RankDetail>& v) {
+  list(j, v, 6, [&](const model::RankDetail& r) {
+    j.begin_object().key("rank").number(r.rank).key("steps").number(r.steps);
+    j.key("step_mean_us").number(us_decimal(r.step_mean_ns));
+    j.key("gpu_busy_mean_us").number(us_decimal(r.gpu_busy_mean_ns)).end_object();
   });
+}
+
+void row(JsonEmit& j, const model::DiffReport& r, const model::DiffRow& row) {
+  j.begin_object().key("name").string(row.name);
+  if (row.full_name != row.name) j.key("full_name").string(row.full_name);
+  j.key("label").string(row.label).key("category").string(row.category);
+  j.key("device").string(model::device_name(row.device));
+  j.key("control_count").number(row.control.count).key("test_count").number(row.test.count);
+  j.key("control_total_us").number(us_decimal(row.control.total_ns));
+  j.key("test_total_us").number(us_decimal(row.test.total_ns)).key("diff_count").number(row.diff_count());
+  j.key("diff_total_us").number(us_decimal(row.diff_ns()));
+  j.key("diff_pct").number(pct_decimal(row.diff_pct(), "null")).key("change").string(model::change_name(row.change));
+  if (row.per_step_basis) {
+    j.line(5).key("control_count_per_step").number(decimal(row.control_step.count, 3));
+    j.key("test_count_per_step").number(decimal(row.test_step.count, 3));
+    j.key("control_per_step_us").number(us_decimal(row.control_step.total_ns));
+    j.key("test_per_step_us").number(us_decimal(row.test_step.total_ns));
+    j.key("diff_per_step_us").number(us_decimal(row.diff_per_step_ns()));
+    j.line(5).key("control_self_us").number(us_decimal(row.control.self_ns));
+    j.key("test_self_us").number(us_decimal(row.test.self_ns));
+    j.key("control_self_per_step_us").number(us_decimal(row.control_step.self_ns));
+    j.key("test_self_per_step_us").number(us_decimal(row.test_step.self_ns));
+    j.line(5).key("control_stddev_per_step_us").number(us_decimal(row.control_step.stddev_ns));
+    j.key("test_stddev_per_step_us").number(us_decimal(row.test_step.stddev_ns));
+    j.key("median_diff_per_step_us").number(us_decimal(row.median_diff_ns));
+    j.key("verdict").string(model::verdict_name(row.verdict)).key("words").string(model::row_words(row));
+    j.key("significant").boolean(row.significant);
+    if (row.swapped) j.key("swapped").boolean(true);
+    j.key("waits_for_gpu").boolean(row.waits_for_gpu);
+    j.key("control_wait_per_step_us").number(us_decimal(row.control_step.wait_ns));
+    j.key("test_wait_per_step_us").number(us_decimal(row.test_step.wait_ns));
+    j.line(5).key("control_median_per_step_us").number(us_decimal(row.shown.control_ns));
+    j.key("test_median_per_step_us").number(us_decimal(row.shown.test_ns));
+    j.key("median_diff_pct").number(pct_decimal(row.shown.pct, "null"));
+    calls(j, row);
+    if (!row.launched_by.empty()) j.key("launched_by").string(row.launched_by);
+    if (!row.family.empty()) j.key("family").string(row.family);
+    if (!row.test_name.empty()) j.key("test_name").string(row.test_name).key("matched_by").string(row.matched_by);
+    if (row.explained_by < r.rows.size()) j.key("explained_by").string(r.rows[row.explained_by].name);
+    if (!row.shape.empty()) {  // --by-shape
+      const auto opt = [](const std::optional<double>& v, auto format) { return v ? format(*v) : std::string("null"); };
+      j.line(5).key("shape").string(row.shape).key("flops_per_call").number(opt(row.flops_per_call, flops_decimal));
+      j.key("control_tflops").number(opt(row.control_tflops, [](double v) { return decimal(v, 3); }));
+      j.key("test_tflops").number(opt(row.test_tflops, [](double v) { return decimal(v, 3); }));
+    }
+  }
+  j.end_object();
+}
+
+// The default mode's sections: steps, ranks, launchers, families, the call tree.
+void per_step_sections(JsonEmit& j, const model::DiffReport& r, const JsonOptions& o) {
+  j.line(2).key("steps").begin_object().line(4).key("control");
+  steps(j, r.control);
+  j.line(4).key("test");
+  steps(j, r.test);
+  std::optional<double> step_pct;
+  for (const auto& f : r.headline)
+    if (f.id == "step_time") step_pct = f.value.pct;
+  j.line(4).key("change_pct").number(pct_decimal(step_pct, "null")).end_object(2);
+  j.line(2).key("ranks").begin_object().key("control");
+  ranks(j, r.control.rank_details);
+  j.key("test");
+  ranks(j, r.test.rank_details);
+  j.line(4).key("control_spread_us").number(us_decimal(r.ranks.control_spread_ns));
+  j.key("test_spread_us").number(us_decimal(r.ranks.test_spread_ns));
+  if (r.ranks.changed_most_control_rank)
+    j.key("changed_most").begin_object().key("control_rank").number(*r.ranks.changed_most_control_rank)
+        .key("test_rank").number(*r.ranks.changed_most_test_rank)
+        .key("change_pct").number(pct_decimal(r.ranks.changed_most_pct, "null")).end_object();
+  j.line(4).key("collectives").begin_object();
+  j.key("control").begin_object().key("matched").number(r.control.collectives.matched);
+  j.key("by_seq").number(r.control.collectives.by_seq).end_object();
+  j.key("test").begin_object().key("matched").number(r.test.collectives.matched);
+  j.key("by_seq").number(r.test.collectives.by_seq).end_object().end_object();
+  j.line(4).key("straggler").begin_object().key("control");
+  straggler(j, r.ranks.control_straggler);
+  j.key("test");
+  straggler(j, r.ranks.test_straggler);
+  j.end_object().line(4).key("rows");
+  list(j, r.rank_rows, 6, [&](const model::RankRow& rr) {
+    const auto rank = [&](const std::optional<int>& v) {
+      if (v) j.number(*v);
+      else j.null();
+    };
+    j.begin_object().key("control_rank");
+    rank(rr.control_rank);
+    j.key("test_rank");
+    rank(rr.test_rank);
+    j.key("control_steps").number(rr.control_steps).key("test_steps").number(rr.test_steps);
+    j.key("changed_most").boolean(rr.changed_most).line(7);
+    comparison_object(j, "step_time", rr.step_time);
+    comparison_object(j, "gpu_busy", rr.gpu_busy);
+    comparison_object(j, "wait", rr.wait);
+    j.key("last_arrivals").begin_object().key("control");
+    if (rr.control_rank) last_arrivals(j, rr.control_last);
+    else j.null();
+    j.key("test");
+    if (rr.test_rank) last_arrivals(j, rr.test_last);
+    else j.null();
+    j.end_object().end_object();
+  });
+  j.end_object().line(2).key("by_launcher").begin_array();
+  for (const auto& l : r.by_launcher) {
+    j.line(4).begin_object().key("launcher").string(l.launcher).key("graph_replay").boolean(l.graph_replay);
+    j.key("control_us").number(us_decimal(l.control_ns)).key("test_us").number(us_decimal(l.test_ns));
+    j.key("control_per_step_us").number(us_decimal(l.time.control));
+    j.key("test_per_step_us").number(us_decimal(l.time.test));
+    j.key("diff_pct").number(pct_decimal(l.time.pct, "null")).key("verdict").string(model::verdict_name(l.time.verdict));
+    j.key("significant").boolean(l.time.significant).key("kernels");
+    list(j, l.kernels, 6, [&](const model::LauncherRow::Kernel& k) {
+      j.begin_object().key("name").string(k.name).key("control_us").number(us_decimal(k.control_ns));
+      j.key("test_us").number(us_decimal(k.test_ns)).key("control_per_step_us").number(us_decimal(k.time.control));
+      j.key("test_per_step_us").number(us_decimal(k.time.test));
+      j.key("verdict").string(model::verdict_name(k.time.verdict)).end_object();
+    });
+    j.end_object();
+  }
+  j.end_array(r.by_launcher.empty() ? -1 : 2);
+  // GPU time by kernel family (README "Kernel families").
+  j.line(2).key("families");
+  list(j, r.families, 4, [&](const model::FamilyRow& f) {
+    j.begin_object().key("family").string(f.id).key("label").string(f.label);
+    j.key("control_per_step_us").number(us_decimal(f.time.control));
+    j.key("test_per_step_us").number(us_decimal(f.time.test));
+    j.key("diff_per_step_us").number(us_decimal(f.time.diff()));
+    j.key("diff_pct").number(pct_decimal(f.time.pct, "null")).key("verdict").string(model::verdict_name(f.time.verdict));
+    j.key("significant").boolean(f.time.significant).key("kernels").number(f.kernels).end_object();
+  });
+  j.line(2).key("top_launchers").begin_array();
+  for (const auto k : r.top_launchers) j.string(r.by_launcher[k].launcher);
+  j.end_array().line(2).key("call_tree");
+  call_tree(j, r, o.full_tree);
+  j.line(2).key("min_change").begin_object().key("pct").number(decimal(r.min_change_pct, 3));
+  j.key("us").number(decimal(r.min_change_us, 3)).end_object();
 }
 
 }  // namespace
 
 void write_json(const model::DiffReport& r, std::ostream& out, const JsonOptions& o) {
-  out << "{\n  \"tool\": {\"name\": \"tracediff\", \"version\": \"" TRACEDIFF_VERSION "\"},\n"
-      << "  \"mode\": \"" << (r.hta_compat ? "hta-compat" : "default") << "\",\n"
-      << "  \"device\": \"" << r.device_filter << "\", \"short_names\": " << (r.short_names ? "true" : "false")
-      << (r.by_shape ? ", \"by_shape\": true" : "") << ",\n  \"control\": ";
-  side(out, r.control);
-  out << ",\n  \"test\": ";
-  side(out, r.test);
+  JsonEmit j(out);
+  j.begin_object().line(2).key("tool").begin_object().key("name").string("tracediff");
+  j.key("version").string(TRACEDIFF_VERSION).end_object();
+  j.line(2).key("mode").string(r.hta_compat ? "hta-compat" : "default");
+  j.line(2).key("device").string(r.device_filter).key("short_names").boolean(r.short_names);
+  if (r.by_shape) j.key("by_shape").boolean(true);
+  j.line(2).key("control");
+  side(j, r.control);
+  j.line(2).key("test");
+  side(j, r.test);
   const auto& v = r.verdict_counts;
-  out << ",\n  \"unit\": \"" << r.unit << "\",\n  \"verdict\": {\"line\": " << json_string(r.verdict_line)
-      << ", \"mark\": \"" << model::mark_name(r.verdict_mark) << "\", \"regressions\": " << v.regressions
-      << ", \"improvements\": " << v.improvements << ", \"left_out\": " << v.left_out << ", \"waiting\": " << v.waiting << ", \"same\": " << v.same
-      << ", \"untestable\": " << v.untestable << "},\n  \"sides_differ\": ";
-  list(out, r.sides_differ, [&](const model::SideDifference& d) {
-    out << "\n    {\"what\": " << json_string(d.what) << ", \"control\": " << json_string(d.control)
-        << ", \"test\": " << json_string(d.test) << '}';
+  j.line(2).key("unit").string(r.unit);
+  j.line(2).key("verdict").begin_object().key("line").string(r.verdict_line);
+  j.key("mark").string(model::mark_name(r.verdict_mark)).key("regressions").number(v.regressions);
+  j.key("improvements").number(v.improvements).key("left_out").number(v.left_out);
+  j.key("waiting").number(v.waiting).key("same").number(v.same).key("untestable").number(v.untestable).end_object();
+  j.line(2).key("sides_differ");
+  list(j, r.sides_differ, 4, [&](const model::SideDifference& d) {
+    j.begin_object().key("what").string(d.what).key("control").string(d.control).key("test").string(d.test).end_object();
   });
   if (r.step_change.decided) {
-    out << ",\n  \"step_breakdown\": ";
-    step_breakdown(out, r);
+    j.line(2).key("step_breakdown");
+    step_breakdown(j, r);
   }
-  out << ",\n  \"headline\": ";
-  figures(out, r.headline);
-  out << ",\n  \"breakdown\": ";
-  figures(out, r.breakdown);
-  out << ",\n  \"queue_backs_up\": " << (r.queue_backs_up ? "true" : "false");
-  out << ",\n  \"top_regressions\": ";
-  top_list(out, r, r.top_regressions);
-  out << ",\n  \"top_improvements\": ";
-  top_list(out, r, r.top_improvements);
-  out << ",\n  \"top_counts\": {\"regressions\": ";
-  top_counts(out, r.top_regressions);
-  out << ", \"improvements\": ";
-  top_counts(out, r.top_improvements);
-  out << "},\n  \"gate_heading\": " << json_string(r.gate_heading) << ",\n  \"gate\": ";
-  list(out, r.gate, [&](const model::GateResult& g) {
-    out << "\n    {\"condition\": " << json_string(g.condition.text) << ", \"outcome\": \""
-        << model::gate_outcome_name(g.outcome) << "\", \"detail\": " << json_string(g.detail) << '}';
+  j.line(2).key("headline");
+  figures(j, r.headline);
+  j.line(2).key("breakdown");
+  figures(j, r.breakdown);
+  j.line(2).key("queue_backs_up").boolean(r.queue_backs_up);
+  j.line(2).key("top_regressions");
+  top_list(j, r, r.top_regressions);
+  j.line(2).key("top_improvements");
+  top_list(j, r, r.top_improvements);
+  j.line(2).key("top_counts").begin_object().key("regressions");
+  top_counts(j, r.top_regressions);
+  j.key("improvements");
+  top_counts(j, r.top_improvements);
+  j.end_object().line(2).key("gate_heading").string(r.gate_heading);
+  j.line(2).key("gate");
+  list(j, r.gate, 4, [&](const model::GateResult& g) {
+    j.begin_object().key("condition").string(g.condition.text);
+    j.key("outcome").string(model::gate_outcome_name(g.outcome)).key("detail").string(g.detail).end_object();
   });
-  out << ",\n  \"rows\": [";
-  for (std::size_t i = 0; i < r.rows.size(); ++i) {
-    const auto& row = r.rows[i];
-    out << (i ? ",\n    " : "\n    ") << "{\"name\": " << json_string(row.name);
-    if (row.full_name != row.name) out << ", \"full_name\": " << json_string(row.full_name);
-    out << ", \"label\": " << json_string(row.label);
-    out << ", \"category\": " << json_string(row.category) << ", \"device\": \"" << model::device_name(row.device)
-        << "\", \"control_count\": " << row.control.count << ", \"test_count\": " << row.test.count
-        << ", \"control_total_us\": " << us_decimal(row.control.total_ns)
-        << ", \"test_total_us\": " << us_decimal(row.test.total_ns) << ", \"diff_count\": " << row.diff_count()
-        << ", \"diff_total_us\": " << us_decimal(row.diff_ns())
-        << ", \"diff_pct\": " << pct_decimal(row.diff_pct(), "null") << ", \"change\": \""
-        << model::change_name(row.change) << '"';
-    if (row.per_step_basis) {
-      out << ",\n     \"control_count_per_step\": " << decimal(row.control_step.count, 3)
-          << ", \"test_count_per_step\": " << decimal(row.test_step.count, 3)
-          << ", \"control_per_step_us\": " << us_decimal(row.control_step.total_ns)
-          << ", \"test_per_step_us\": " << us_decimal(row.test_step.total_ns)
-          << ", \"diff_per_step_us\": " << us_decimal(row.diff_per_step_ns())
-          << ",\n     \"control_self_us\": " << us_decimal(row.control.self_ns)
-          << ", \"test_self_us\": " << us_decimal(row.test.self_ns)
-          << ", \"control_self_per_step_us\": " << us_decimal(row.control_step.self_ns)
-          << ", \"test_self_per_step_us\": " << us_decimal(row.test_step.self_ns)
-          << ",\n     \"control_stddev_per_step_us\": " << us_decimal(row.control_step.stddev_ns)
-          << ", \"test_stddev_per_step_us\": " << us_decimal(row.test_step.stddev_ns)
-          << ", \"median_diff_per_step_us\": " << us_decimal(row.median_diff_ns)
-          << ", \"verdict\": \"" << model::verdict_name(row.verdict) << "\", \"words\": \"" << model::row_words(row)
-          << "\", \"significant\": " << (row.significant ? "true" : "false");
-      if (row.swapped) out << ", \"swapped\": true";
-      out << ", \"waits_for_gpu\": " << (row.waits_for_gpu ? "true" : "false")
-          << ", \"control_wait_per_step_us\": " << us_decimal(row.control_step.wait_ns)
-          << ", \"test_wait_per_step_us\": " << us_decimal(row.test_step.wait_ns);
-      out << ",\n     \"control_median_per_step_us\": " << us_decimal(row.shown.control_ns)
-          << ", \"test_median_per_step_us\": " << us_decimal(row.shown.test_ns)
-          << ", \"median_diff_pct\": " << pct_decimal(row.shown.pct, "null");
-      calls(out, row);
-      if (!row.launched_by.empty()) out << ", \"launched_by\": " << json_string(row.launched_by);
-      if (!row.family.empty()) out << ", \"family\": " << json_string(row.family);
-      if (!row.test_name.empty())
-        out << ", \"test_name\": " << json_string(row.test_name) << ", \"matched_by\": \"" << row.matched_by << '"';
-      if (row.explained_by < r.rows.size())
-        out << ", \"explained_by\": " << json_string(r.rows[row.explained_by].name);
-      if (!row.shape.empty()) {  // --by-shape
-        const auto opt = [](const std::optional<double>& v, auto format) { return v ? format(*v) : std::string("null"); };
-        out << ",\n     \"shape\": " << json_string(row.shape)
-            << ", \"flops_per_call\": " << opt(row.flops_per_call, flops_decimal)
-            << ", \"control_tflops\": " << opt(row.control_tflops, [](double v) { return decimal(v, 3); })
-            << ", \"test_tflops\": " << opt(row.test_tflops, [](double v) { return decimal(v, 3); });
-      }
-    }
-    out << '}';
+  j.line(2).key("rows").begin_array();
+  for (const auto& x : r.rows) {
+    j.line(4);
+    row(j, r, x);
   }
-  out << (r.rows.empty() ? "],\n" : "\n  ],\n") << "  \"ops_diff\": {";
+  j.end_array(r.rows.empty() ? -1 : 2).line(2).key("ops_diff").begin_object();
   for (int g = 0; g < 5; ++g) {
-    out << (g ? ",\n    " : "\n    ") << '"' << model::change_name(static_cast<model::Change>(g)) << "\": ";
-    strings(out, r.ops_diff.groups[g]);
+    j.line(4).key(model::change_name(static_cast<model::Change>(g)));
+    strings(j, r.ops_diff.groups[g]);
   }
-  out << "\n  },\n";
-  if (!r.hta_compat) {
-    out << "  \"steps\": {\n    \"control\": ";
-    steps(out, r.control);
-    out << ",\n    \"test\": ";
-    steps(out, r.test);
-    std::optional<double> step_pct;
-    for (const auto& f : r.headline)
-      if (f.id == "step_time") step_pct = f.value.pct;
-    out << ",\n    \"change_pct\": " << pct_decimal(step_pct, "null") << "\n  },\n  \"ranks\": {\"control\": ";
-    ranks(out, r.control.rank_details);
-    out << ", \"test\": ";
-    ranks(out, r.test.rank_details);
-    out << ",\n    \"control_spread_us\": " << us_decimal(r.ranks.control_spread_ns)
-        << ", \"test_spread_us\": " << us_decimal(r.ranks.test_spread_ns);
-    if (r.ranks.changed_most_control_rank)
-      out << ", \"changed_most\": {\"control_rank\": " << *r.ranks.changed_most_control_rank
-          << ", \"test_rank\": " << *r.ranks.changed_most_test_rank
-          << ", \"change_pct\": " << pct_decimal(r.ranks.changed_most_pct, "null") << '}';
-    out << ",\n    \"collectives\": {\"control\": {\"matched\": " << r.control.collectives.matched
-        << ", \"by_seq\": " << r.control.collectives.by_seq << "}, \"test\": {\"matched\": "
-        << r.test.collectives.matched << ", \"by_seq\": " << r.test.collectives.by_seq
-        << "}},\n    \"straggler\": {\"control\": ";
-    straggler(out, r.ranks.control_straggler);
-    out << ", \"test\": ";
-    straggler(out, r.ranks.test_straggler);
-    out << '}';
-    out << ",\n    \"rows\": ";
-    list(out, r.rank_rows, [&](const model::RankRow& rr) {
-      const auto rank = [](const std::optional<int>& v) { return v ? std::to_string(*v) : std::string("null"); };
-      out << "\n      {\"control_rank\": " << rank(rr.control_rank) << ", \"test_rank\": " << rank(rr.test_rank)
-          << ", \"control_steps\": " << rr.control_steps << ", \"test_steps\": " << rr.test_steps
-          << ", \"changed_most\": " << (rr.changed_most ? "true" : "false") << ",\n       \"step_time\": {";
-      comparison(out, rr.step_time);
-      out << "}, \"gpu_busy\": {";
-      comparison(out, rr.gpu_busy);
-      out << "}, \"wait\": {";
-      comparison(out, rr.wait);
-      out << "}, \"last_arrivals\": {\"control\": ";
-      if (rr.control_rank) last_arrivals(out, rr.control_last);
-      else out << "null";
-      out << ", \"test\": ";
-      if (rr.test_rank) last_arrivals(out, rr.test_last);
-      else out << "null";
-      out << "}}";
-    });
-    out << "},\n  \"by_launcher\": [";
-    for (std::size_t i = 0; i < r.by_launcher.size(); ++i) {
-      const auto& l = r.by_launcher[i];
-      out << (i ? ",\n    " : "\n    ") << "{\"launcher\": " << json_string(l.launcher)
-          << ", \"graph_replay\": " << (l.graph_replay ? "true" : "false")
-          << ", \"control_us\": " << us_decimal(l.control_ns) << ", \"test_us\": " << us_decimal(l.test_ns)
-          << ", \"control_per_step_us\": " << us_decimal(l.time.control)
-          << ", \"test_per_step_us\": " << us_decimal(l.time.test)
-          << ", \"diff_pct\": " << pct_decimal(l.time.pct, "null") << ", \"verdict\": \""
-          << model::verdict_name(l.time.verdict) << "\", \"significant\": " << (l.time.significant ? "true" : "false")
-          << ", \"kernels\": ";
-      list(out, l.kernels, [&](const model::LauncherRow::Kernel& k) {
-        out << "\n      {\"name\": " << json_string(k.name) << ", \"control_us\": " << us_decimal(k.control_ns)
-            << ", \"test_us\": " << us_decimal(k.test_ns) << ", \"control_per_step_us\": "
-            << us_decimal(k.time.control) << ", \"test_per_step_us\": " << us_decimal(k.time.test)
-            << ", \"verdict\": \"" << model::verdict_name(k.time.verdict) << "\"}";
-      });
-      out << '}';
-    }
-    out << (r.by_launcher.empty() ? "],\n" : "\n  ],\n");
-    // GPU time by kernel family (docs/families.md).
-    out << "  \"families\": ";
-    list(out, r.families, [&](const model::FamilyRow& f) {
-      out << "\n    {\"family\": " << json_string(f.id) << ", \"label\": " << json_string(f.label)
-          << ", \"control_per_step_us\": " << us_decimal(f.time.control)
-          << ", \"test_per_step_us\": " << us_decimal(f.time.test)
-          << ", \"diff_per_step_us\": " << us_decimal(f.time.diff())
-          << ", \"diff_pct\": " << pct_decimal(f.time.pct, "null") << ", \"verdict\": \""
-          << model::verdict_name(f.time.verdict) << "\", \"significant\": " << (f.time.significant ? "true" : "false")
-          << ", \"kernels\": " << f.kernels << '}';
-    });
-    out << ",\n";
-    out << "  \"top_launchers\": ";
-    list(out, r.top_launchers, [&](std::size_t k) { out << json_string(r.by_launcher[k].launcher); });
-    out << ",\n  \"call_tree\": ";
-    call_tree(out, r, o.full_tree);
-    out << ",\n  \"min_change\": {\"pct\": " << decimal(r.min_change_pct, 3)
-        << ", \"us\": " << decimal(r.min_change_us, 3) << "},\n";
-  }
-  out << "  \"notes\": ";
-  strings(out, r.notes);
-  out << ",\n  \"diagnostics\": {\n    \"counts\": {";
-  bool first = true;
+  j.end_object(2);
+  if (!r.hta_compat) per_step_sections(j, r, o);
+  j.line(2).key("notes");
+  strings(j, r.notes);
+  j.line(2).key("diagnostics").begin_object().line(4).key("counts").begin_object();
   for (std::size_t i = 0; i < model::k_diag_count; ++i) {
     const auto id = static_cast<model::DiagId>(i);
-    if (!r.diagnostics.count(id)) continue;
-    out << (first ? "" : ", ") << '"' << model::diag_name(id) << "\": " << r.diagnostics.count(id);
-    first = false;
+    if (r.diagnostics.count(id)) j.key(model::diag_name(id)).number(r.diagnostics.count(id));
   }
-  out << "},\n    \"samples\": ";
-  list(out, r.diagnostics.samples(), [&](const model::DiagSample& s) {
-    out << "\n      {\"kind\": \"" << model::diag_name(s.id) << "\", \"side\": " << json_string(s.side)
-        << ", \"file\": " << json_string(s.file)
-        << ", \"offset\": " << s.offset << ", \"message\": " << json_string(s.message) << '}';
+  j.end_object().line(4).key("samples");
+  list(j, r.diagnostics.samples(), 6, [&](const model::DiagSample& s) {
+    j.begin_object().key("kind").string(model::diag_name(s.id)).key("side").string(s.side);
+    j.key("file").string(s.file).key("offset").number(s.offset).key("message").string(s.message).end_object();
   });
-  out << "\n  }\n}\n";
+  j.end_object(2).end_object(0);
+  out << '\n';
 }
 
 }  // namespace tracediff::output

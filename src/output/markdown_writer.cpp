@@ -334,7 +334,7 @@ void hard_cap(std::string& s, std::size_t n) {
   std::size_t cut = n > tail.size() ? n - tail.size() : 0;
   const auto nl = s.rfind('\n', cut);
   if (nl != std::string::npos && nl > cut / 2) cut = nl;
-  while (cut > 0 && (static_cast<unsigned char>(s[cut]) & 0xC0) == 0x80) --cut;
+  cut = utf8_floor(s, cut);
   s.resize(cut);
   if (s.size() + tail.size() <= n) s += tail;
 }

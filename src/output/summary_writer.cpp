@@ -1,137 +1,122 @@
 #include "output/summary_writer.hpp"
 
-#include "util/escape.hpp"
+#include "output/json_emit.hpp"
 
 namespace tracediff::output {
 
 namespace {
 
-// Strings byte for byte: two names that differ only in invalid UTF-8 stay two names,
-// as they are when the traces are compared (the summary reader allows such bytes).
-std::string json_string(std::string_view s) { return tracediff::json_string(s, true); }
-
-void strings(std::ostream& out, const std::vector<std::string>& v) {
-  out << '[';
-  for (std::size_t i = 0; i < v.size(); ++i) out << (i ? ", " : "") << json_string(v[i]);
-  out << ']';
+void strings(JsonEmit& j, const std::vector<std::string>& v) {
+  j.begin_array();
+  for (const auto& s : v) j.string(s);
+  j.end_array();
 }
 
-void diagnostics(std::ostream& out, const model::Diagnostics& d) {
-  out << "{\"counts\": {";
-  bool first = true;
+void optional_number(JsonEmit& j, const auto& v) {
+  if (v) j.number(*v);
+  else j.null();
+}
+
+void diagnostics(JsonEmit& j, const model::Diagnostics& d) {
+  j.begin_object().key("counts").begin_object();
   for (std::size_t i = 0; i < model::k_diag_count; ++i) {
     const auto id = static_cast<model::DiagId>(i);
-    if (!d.count(id)) continue;
-    out << (first ? "" : ", ") << '"' << model::diag_name(id) << "\": " << d.count(id);
-    first = false;
+    if (d.count(id)) j.key(model::diag_name(id)).number(d.count(id));
   }
-  out << "}, \"samples\": [";
-  for (std::size_t i = 0; i < d.samples().size(); ++i) {
-    const auto& s = d.samples()[i];
-    out << (i ? ", " : "") << "[\"" << model::diag_name(s.id) << "\", " << json_string(s.file) << ", "
-        << s.offset << ", " << json_string(s.message) << ", " << s.covers << ']';
-  }
-  out << "]}";
+  j.end_object().key("samples").begin_array();
+  for (const auto& s : d.samples())
+    j.begin_array().string(model::diag_name(s.id)).string(s.file).number(s.offset).string(s.message).number(s.covers).end_array();
+  j.end_array().end_object();
 }
 
 }  // namespace
 
 void write_summary(const model::SetSummary& s, std::ostream& out) {
-  out << "{\"format\": \"tracediff-summary\", \"schema_version\": " << model::k_summary_schema_version
-      << ", \"tool_version\": \"" TRACEDIFF_VERSION "\",\n \"label\": " << json_string(s.label) << ", \"inputs\": ";
-  strings(out, s.inputs);
-  out << ",\n \"diagnostics\": ";
-  diagnostics(out, s.diagnostics);
-  out << ",\n \"files\": [";
-  for (std::size_t fi = 0; fi < s.files.size(); ++fi) {
-    const auto& f = s.files[fi];
-    out << (fi ? ",\n  " : "\n  ") << "{\"path\": " << json_string(f.path) << ", \"rank\": " << f.rank
-        << ", \"rank_source\": \"" << model::rank_source_name(f.rank_source) << "\", \"world_size\": "
-        << (f.world_size ? std::to_string(*f.world_size) : "null") << ", \"gpu_names\": ";
-    strings(out, f.gpu_names);
-    out << ", \"cuda_runtime_version\": "
-        << (f.cuda_runtime_version ? std::to_string(*f.cuda_runtime_version) : "null")
-        << ", \"cuda_driver_version\": "
-        << (f.cuda_driver_version ? std::to_string(*f.cuda_driver_version) : "null")
-        << ", \"cuda_graphs\": " << (f.cuda_graphs ? "true" : "false")
-        << ", \"compiled\": " << (f.compiled ? "true" : "false") << ", \"gpus_with_work\": " << f.gpus_with_work;
-    out << ", \"events\": " << f.events << ", \"json_bytes\": " << f.json_bytes
-        << ", \"truncated\": " << (f.truncated ? "true" : "false")
-        << ", \"has_steps\": " << (f.has_steps ? "true" : "false");
+  // Strings byte for byte: two names that differ only in invalid UTF-8 stay two names,
+  // as they are when the traces are compared (the summary reader allows such bytes).
+  JsonEmit j(out, true);
+  j.begin_object().key("format").string("tracediff-summary").key("schema_version").number(model::k_summary_schema_version);
+  j.key("tool_version").string(TRACEDIFF_VERSION).line(1).key("label").string(s.label).key("inputs");
+  strings(j, s.inputs);
+  j.line(1).key("diagnostics");
+  diagnostics(j, s.diagnostics);
+  j.line(1).key("files").begin_array();
+  for (const auto& f : s.files) {
+    j.line(2).begin_object().key("path").string(f.path).key("rank").number(f.rank);
+    j.key("rank_source").string(model::rank_source_name(f.rank_source)).key("world_size");
+    optional_number(j, f.world_size);
+    j.key("gpu_names");
+    strings(j, f.gpu_names);
+    j.key("cuda_runtime_version");
+    optional_number(j, f.cuda_runtime_version);
+    j.key("cuda_driver_version");
+    optional_number(j, f.cuda_driver_version);
+    j.key("cuda_graphs").boolean(f.cuda_graphs).key("compiled").boolean(f.compiled);
+    j.key("gpus_with_work").number(f.gpus_with_work).key("events").number(f.events);
+    j.key("json_bytes").number(f.json_bytes).key("truncated").boolean(f.truncated);
+    j.key("has_steps").boolean(f.has_steps);
     if (f.step_marker_shape != model::StepMarkerShape::none)  // only then: summaries without a marker as before
-      out << ", \"step_marker\": {\"pattern\": " << json_string(f.step_marker) << ", \"shape\": \""
-          << (f.step_marker_shape == model::StepMarkerShape::spans ? "spans" : "markers")
-          << "\", \"matches\": " << f.step_marker_matches << '}';
-    out << ",\n   \"diagnostics\": ";
-    diagnostics(out, f.diagnostics);
-    out << ",\n   \"keys\": [";
-    for (std::size_t i = 0; i < f.keys.size(); ++i)
-      out << (i ? ", " : "") << '[' << json_string(f.keys[i].category) << ", " << json_string(f.keys[i].name)
-          << ", \"" << model::kind_name(f.keys[i].kind) << '"'
-          << (f.keys[i].shape.empty() ? "" : ", " + json_string(f.keys[i].shape)) << ']';
-    out << "],\n   \"launchers\": ";
-    strings(out, f.launchers);
+      j.key("step_marker").begin_object().key("pattern").string(f.step_marker).key("shape")
+          .string(f.step_marker_shape == model::StepMarkerShape::spans ? "spans" : "markers")
+          .key("matches").number(f.step_marker_matches).end_object();
+    j.line(3).key("diagnostics");
+    diagnostics(j, f.diagnostics);
+    j.line(3).key("keys").begin_array();
+    for (const auto& k : f.keys) {
+      j.begin_array().string(k.category).string(k.name).string(model::kind_name(k.kind));
+      if (!k.shape.empty()) j.string(k.shape);
+      j.end_array();
+    }
+    j.end_array().line(3).key("launchers");
+    strings(j, f.launchers);
     if (!f.graph_launchers.empty()) {  // optional: summaries without graphs read as before
-      out << ",\n   \"graph_launchers\": [";
-      for (std::size_t i = 0; i < f.graph_launchers.size(); ++i) out << (i ? ", " : "") << f.graph_launchers[i];
-      out << ']';
+      j.line(3).key("graph_launchers").begin_array();
+      for (const auto l : f.graph_launchers) j.number(l);
+      j.end_array();
     }
     if (!f.launcher_shapes.empty()) {  // --by-shape
-      out << ",\n   \"launcher_shapes\": ";
-      strings(out, f.launcher_shapes);
+      j.line(3).key("launcher_shapes");
+      strings(j, f.launcher_shapes);
     }
-    out << ",\n   \"steps\": [";
-    for (std::size_t i = 0; i < f.steps.size(); ++i) {
-      const auto& d = f.steps[i].detail;
-      out << (i ? ", " : "") << '[' << f.steps[i].step;
-      for (const auto& field : model::k_step_fields) out << ", " << d.*field.field;
-      out << ']';
+    j.line(3).key("steps").begin_array();
+    for (const auto& step : f.steps) {
+      j.begin_array().number(step.step);
+      for (const auto& field : model::k_step_fields) j.number(step.detail.*field.field);
+      j.end_array();
     }
-    out << "],\n   \"cells\": [";
-    for (std::size_t i = 0; i < f.cells.size(); ++i) {
-      const auto& c = f.cells[i];
-      out << (i ? ", " : "") << '[' << c.key << ", " << c.step << ", " << c.count << ", " << c.total_ns << ", "
-          << c.self_ns << ", " << c.wait_ns << ", " << c.nested << ']';
+    j.end_array().line(3).key("cells").begin_array();
+    for (const auto& c : f.cells)
+      j.begin_array().number(c.key).number(c.step).number(c.count).number(c.total_ns).number(c.self_ns)
+          .number(c.wait_ns).number(c.nested).end_array();
+    j.end_array().line(3).key("launches").begin_array();
+    for (const auto& l : f.launches)
+      j.begin_array().number(l.launcher).number(l.key).number(l.step).number(l.total_ns).end_array();
+    j.end_array().line(3).key("tree").begin_array();
+    for (const auto& n : f.tree) {
+      j.begin_array();
+      if (n.parent == model::k_tree_top) j.number(-1);
+      else j.number(n.parent);
+      if (n.key == model::k_tree_other) j.number(-1);
+      else if (n.key == model::k_tree_other_gpu) j.number(-2);
+      else j.number(n.key);
+      j.end_array();
     }
-    out << "],\n   \"launches\": [";
-    for (std::size_t i = 0; i < f.launches.size(); ++i) {
-      const auto& l = f.launches[i];
-      out << (i ? ", " : "") << '[' << l.launcher << ", " << l.key << ", " << l.step << ", " << l.total_ns << ']';
-    }
-    out << "],\n   \"tree\": [";
-    for (std::size_t i = 0; i < f.tree.size(); ++i) {
-      const auto& n = f.tree[i];
-      out << (i ? ", " : "") << '[';
-      if (n.parent == model::k_tree_top) out << -1;
-      else out << n.parent;
-      out << ", ";
-      if (n.key == model::k_tree_other) out << -1;
-      else if (n.key == model::k_tree_other_gpu) out << -2;
-      else out << n.key;
-      out << ']';
-    }
-    out << "],\n   \"tree_cells\": [";
-    for (std::size_t i = 0; i < f.tree_cells.size(); ++i) {
-      const auto& c = f.tree_cells[i];
-      out << (i ? ", " : "") << '[' << c.node << ", " << c.step << ", " << c.count << ", " << c.total_ns << ", "
-          << c.self_ns << ']';
-    }
-    out << "], \"tree_folded\": " << f.tree_folded;
+    j.end_array().line(3).key("tree_cells").begin_array();
+    for (const auto& c : f.tree_cells)
+      j.begin_array().number(c.node).number(c.step).number(c.count).number(c.total_ns).number(c.self_ns).end_array();
+    j.end_array().key("tree_folded").number(f.tree_folded);
     if (!f.collective_keys.empty()) {  // optional: files without collectives as before
-      out << ",\n   \"collective_keys\": [";
-      for (std::size_t i = 0; i < f.collective_keys.size(); ++i)
-        out << (i ? ", " : "") << '[' << json_string(f.collective_keys[i].name) << ", "
-            << (f.collective_keys[i].by_seq ? "true" : "false") << ']';
-      out << "],\n   \"collectives\": [";
-      for (std::size_t i = 0; i < f.collectives.size(); ++i) {
-        const auto& c = f.collectives[i];
-        out << (i ? ", " : "") << '[' << c.step << ", " << c.key << ", " << c.seq << ", " << c.dur_ns << ']';
-      }
-      out << ']';
+      j.line(3).key("collective_keys").begin_array();
+      for (const auto& k : f.collective_keys) j.begin_array().string(k.name).boolean(k.by_seq).end_array();
+      j.end_array().line(3).key("collectives").begin_array();
+      for (const auto& c : f.collectives)
+        j.begin_array().number(c.step).number(c.key).number(c.seq).number(c.dur_ns).end_array();
+      j.end_array();
     }
-    out << '}';
+    j.end_object();
   }
-  out << "\n ]}\n";
+  j.end_array(1).end_object();
+  out << '\n';
 }
 
 }  // namespace tracediff::output

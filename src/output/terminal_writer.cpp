@@ -10,69 +10,13 @@
 #include "util/format.hpp"
 #include "output/human_writers.hpp"
 #include "util/display_name.hpp"
+#include "util/utf8.hpp"
 
 namespace tracediff::output {
 
 namespace detail {
 
-namespace {
-
-// Decodes one code point of valid UTF-8 at s[i]; advances i.
-char32_t next_code_point(std::string_view s, std::size_t& i) {
-  const auto b0 = static_cast<unsigned char>(s[i]);
-  int len = b0 < 0x80 ? 1 : b0 < 0xE0 ? 2 : b0 < 0xF0 ? 3 : 4;
-  if (i + len > s.size()) len = 1;
-  char32_t cp = len == 1 ? b0 : len == 2 ? (b0 & 0x1F) : len == 3 ? (b0 & 0x0F) : (b0 & 0x07);
-  for (int k = 1; k < len; ++k) cp = (cp << 6) | (static_cast<unsigned char>(s[i + k]) & 0x3F);
-  i += len;
-  return cp;
-}
-
-std::size_t cp_width(char32_t c) {
-  // East Asian Wide and Fullwidth blocks (enough to keep CJK names aligned).
-  if ((c >= 0x1100 && c <= 0x115F) || (c >= 0x2E80 && c <= 0xA4CF && c != 0x303F) ||
-      (c >= 0xAC00 && c <= 0xD7A3) || (c >= 0xF900 && c <= 0xFAFF) || (c >= 0xFE30 && c <= 0xFE4F) ||
-      (c >= 0xFF00 && c <= 0xFF60) || (c >= 0xFFE0 && c <= 0xFFE6) || (c >= 0x1F300 && c <= 0x1FAFF) ||
-      (c >= 0x20000 && c <= 0x3FFFD))
-    return 2;
-  return 1;
-}
-
-}  // namespace
-
 std::string terminal_safe(std::string_view raw) { return display_safe(raw); }
-
-std::size_t display_width(std::string_view s) {
-  std::size_t w = 0;
-  for (std::size_t i = 0; i < s.size();) w += cp_width(next_code_point(s, i));
-  return w;
-}
-
-std::string elide_middle(std::string_view s, std::size_t max_width) {
-  if (display_width(s) <= max_width) return std::string(s);
-  if (max_width == 0) return {};
-  if (max_width == 1) return "\xE2\x80\xA6";
-  struct Cp {
-    std::size_t start, end, width;
-  };
-  std::vector<Cp> cps;
-  for (std::size_t i = 0; i < s.size();) {
-    const std::size_t start = i;
-    const auto cp = next_code_point(s, i);
-    cps.push_back({start, i, cp_width(cp)});
-  }
-  const std::size_t tail_budget = (max_width - 1) / 4;
-  const std::size_t head_budget = max_width - 1 - tail_budget;
-  std::size_t head_end = 0, w = 0;
-  while (head_end < cps.size() && w + cps[head_end].width <= head_budget) w += cps[head_end++].width;
-  std::size_t tail_start = cps.size(), tw = 0;
-  while (tail_start > head_end && tw + cps[tail_start - 1].width <= tail_budget)
-    tw += cps[--tail_start].width;
-  std::string out(s.substr(0, head_end ? cps[head_end - 1].end : 0));
-  out += "\xE2\x80\xA6";
-  if (tail_start < cps.size()) out += s.substr(cps[tail_start].start);
-  return out;
-}
 
 std::string sides_differ_text(const model::DiffReport& r) {
   std::string out;

@@ -15,38 +15,18 @@
 
 #include "util/escape.hpp"
 #include "util/sanitize.hpp"
+#include "util/utf8.hpp"
 
 namespace tracediff {
 
 namespace {
 
-constexpr std::string_view k_ellipsis = "\xE2\x80\xA6";  // U+2026
 constexpr std::size_t k_npos = std::string_view::npos;
 
-bool is_continuation(char c) { return (static_cast<unsigned char>(c) & 0xC0) == 0x80; }
 bool is_alnum(char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9'); }
 bool is_ident(char c) { return is_alnum(c) || c == '_'; }
 
-// The helpers below take valid UTF-8 (utf8_sanitize's output).
-std::size_t count_code_points(std::string_view s) {
-  return static_cast<std::size_t>(std::count_if(s.begin(), s.end(), [](char c) { return !is_continuation(c); }));
-}
-
-// Byte offset of code point number k (s.size() when k is the count).
-std::size_t byte_of(std::string_view s, std::size_t k) {
-  std::size_t i = 0;
-  for (; i < s.size(); ++i)
-    if (!is_continuation(s[i]) && k-- == 0) break;
-  return i;
-}
-
-// Byte offset where the last k code points start.
-std::size_t byte_of_last(std::string_view s, std::size_t k) {
-  std::size_t i = s.size();
-  while (k > 0 && i > 0)
-    if (!is_continuation(s[--i])) --k;
-  return i;
-}
+// The helpers below take valid UTF-8 (utf8_sanitize's output) and count code points.
 
 // Code point ranges [first, last) of s joined with "…".
 std::string join_elided(std::string_view s, std::initializer_list<std::pair<std::size_t, std::size_t>> cps) {
@@ -55,8 +35,8 @@ std::string join_elided(std::string_view s, std::initializer_list<std::pair<std:
   for (const auto& [a, b] : cps) {
     if (!first) out += k_ellipsis;
     first = false;
-    const auto from = byte_of(s, a);
-    out.append(s.substr(from, byte_of(s.substr(from), b - a)));
+    const auto from = utf8_byte_of(s, a);
+    out.append(s.substr(from, utf8_byte_of(s.substr(from), b - a)));
   }
   return out;
 }
@@ -65,9 +45,9 @@ std::string elide_valid(std::string_view s, std::size_t n, std::size_t max) {
   if (n <= max) return std::string(s);
   if (max == 0) return {};
   const std::size_t tail = (max - 1) / 3;
-  std::string out(s.substr(0, byte_of(s, max - 1 - tail)));
+  std::string out(s.substr(0, utf8_byte_of(s, max - 1 - tail)));
   out += k_ellipsis;
-  out += s.substr(byte_of_last(s, tail));
+  out += s.substr(utf8_byte_of_last(s, tail));
   return out;
 }
 
@@ -87,10 +67,10 @@ std::string elide_around_valid(std::string_view s, std::size_t n, std::size_t ma
   // "mShape<64") if that costs at most half the window, or on past separators
   // ("adagrad_" rather than "_adagrad_").
   {
-    std::size_t w = ws, b = byte_of(s, ws);
+    std::size_t w = ws, b = utf8_byte_of(s, ws);
     while (w > 0 && at - w < window / 2 && is_alnum(s[b - 1]) && is_alnum(s[b])) --w, --b;
     if (w == 0 || !is_alnum(s[b - 1]) || !is_alnum(s[b])) ws = w;
-    for (b = byte_of(s, ws); ws < at && ws + window < n && (s[b] == '_' || s[b] == ':' || s[b] == ' ' || s[b] == ','); ++b) ++ws;
+    for (b = utf8_byte_of(s, ws); ws < at && ws + window < n && (s[b] == '_' || s[b] == ':' || s[b] == ' ' || s[b] == ','); ++b) ++ws;
   }
   const std::size_t we = ws + window;
   // Each "…" stands for at least two code points.
@@ -110,8 +90,8 @@ std::string elide_windows(std::string_view s, std::size_t n, std::vector<std::si
   const std::size_t window = std::max<std::size_t>(10, max / (at.size() + 1));
   std::vector<std::pair<std::size_t, std::size_t>> ranges{{0, head}};
   for (auto p : at) {
-    std::size_t b = p, bytes = byte_of(s, p);
-    while (b > 0 && p - b < 12 && is_alnum(s[bytes - 1])) --b, bytes = byte_of(s, b);
+    std::size_t b = p, bytes = utf8_byte_of(s, p);
+    while (b > 0 && p - b < 12 && is_alnum(s[bytes - 1])) --b, bytes = utf8_byte_of(s, b);
     ranges.push_back({b, std::min(n, p + window)});
   }
   ranges.push_back({n - tail, n});
@@ -124,8 +104,8 @@ std::string elide_windows(std::string_view s, std::size_t n, std::vector<std::si
   std::string out;
   for (std::size_t i = 0; i < merged.size(); ++i) {
     if (i) out += k_ellipsis;
-    const auto from = byte_of(s, merged[i].first);
-    out.append(s.substr(from, byte_of(s.substr(from), merged[i].second - merged[i].first)));
+    const auto from = utf8_byte_of(s, merged[i].first);
+    out.append(s.substr(from, utf8_byte_of(s.substr(from), merged[i].second - merged[i].first)));
   }
   return out;
 }
@@ -133,8 +113,8 @@ std::string elide_windows(std::string_view s, std::size_t n, std::vector<std::si
 // Code points a and b have in common at their start.
 std::size_t common_prefix_code_points(std::string_view a, std::string_view b) {
   std::size_t i = static_cast<std::size_t>(std::mismatch(a.begin(), a.end(), b.begin(), b.end()).first - a.begin());
-  while (i > 0 && i < a.size() && is_continuation(a[i])) --i;  // a difference inside a code point
-  return count_code_points(a.substr(0, i));
+  i = utf8_floor(a, i);  // a difference inside a code point
+  return utf8_count(a.substr(0, i));
 }
 
 // For a C++ function signature, the part between the return type "void " and the
@@ -304,7 +284,7 @@ class Labeller {
         t.s = level == 1 ? display_safe(name) : display_exact(name);
         t.own = true;
       }
-      t.cps = count_code_points(t.own ? std::string_view(t.s) : name);
+      t.cps = utf8_count(t.own ? std::string_view(t.s) : name);
       t.done = true;
     }
     return t.own ? std::string_view(t.s) : m_names[id];
@@ -415,12 +395,12 @@ std::string simplify_name(std::string_view name) { return simplify_valid(utf8_sa
 
 std::string elide(std::string_view s, std::size_t max_chars) {
   const std::string v = utf8_sanitize(s);
-  return elide_valid(v, count_code_points(v), max_chars);
+  return elide_valid(v, utf8_count(v), max_chars);
 }
 
 std::string elide_around(std::string_view s, std::size_t max_chars, std::size_t at) {
   const std::string v = utf8_sanitize(s);  // one U+FFFD per invalid byte: `at` still counts the same
-  return elide_around_valid(v, count_code_points(v), max_chars, at);
+  return elide_around_valid(v, utf8_count(v), max_chars, at);
 }
 
 std::vector<std::string> distinct_labels(const std::vector<std::string_view>& names, std::size_t max_chars) {

@@ -1,56 +1,11 @@
 #include "util/escape.hpp"
 
 #include <algorithm>
-#include <cstdint>
 
 #include "util/sanitize.hpp"
+#include "util/utf8.hpp"
 
 namespace tracediff {
-
-namespace {
-
-bool is_ascii(std::string_view s) {
-  return std::all_of(s.begin(), s.end(), [](char c) { return static_cast<unsigned char>(c) < 0x80; });
-}
-
-}  // namespace
-
-std::size_t utf8_sequence_length(std::string_view s, std::size_t i) {
-  const auto b0 = static_cast<unsigned char>(s[i]);
-  if (b0 < 0x80) return 1;
-  std::size_t n;
-  std::uint32_t min;
-  std::uint32_t cp;
-  if ((b0 & 0xE0) == 0xC0) { n = 2; min = 0x80; cp = b0 & 0x1F; }
-  else if ((b0 & 0xF0) == 0xE0) { n = 3; min = 0x800; cp = b0 & 0x0F; }
-  else if ((b0 & 0xF8) == 0xF0) { n = 4; min = 0x10000; cp = b0 & 0x07; }
-  else return 0;
-  if (i + n > s.size()) return 0;
-  for (std::size_t k = 1; k < n; ++k) {
-    const auto b = static_cast<unsigned char>(s[i + k]);
-    if ((b & 0xC0) != 0x80) return 0;
-    cp = (cp << 6) | (b & 0x3F);
-  }
-  if (cp < min || cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF)) return 0;
-  return n;
-}
-
-std::string utf8_sanitize(std::string_view s) {
-  if (is_ascii(s)) return std::string(s);  // most names
-  std::string out;
-  out.reserve(s.size());
-  for (std::size_t i = 0; i < s.size();) {
-    const auto n = utf8_sequence_length(s, i);
-    if (n == 0) {
-      out += "\xEF\xBF\xBD";
-      ++i;
-    } else {
-      out.append(s.substr(i, n));
-      i += n;
-    }
-  }
-  return out;
-}
 
 std::string html_escape(std::string_view raw) {
   std::string out;
@@ -70,11 +25,11 @@ void html_escape_append(std::string& out, std::string_view s) {
     if (c >= 0x80) {
       n = utf8_sequence_length(s, i);
       if (n == 0) {
-        with = "\xEF\xBF\xBD";  // as utf8_sanitize
+        with = k_replacement;  // as utf8_sanitize
         n = 1;
       } else if (control_length(s, i)) {
         control.clear();
-        append_control_escape(control, decode_code_point(s, i, n));
+        append_control_escape(control, utf8_decode(s, i, n));
         with = control;
       } else {
         i += n;
@@ -139,7 +94,7 @@ std::string json_string(std::string_view raw, bool keep_invalid) {
         if (c >= 0x80 && utf8_sequence_length(s, i) == 0) {
           out += static_cast<char>(c);  // an invalid byte, kept (keep_invalid)
         } else if (const auto n = control_length(s, i)) {
-          u_escape(decode_code_point(s, i, n));
+          u_escape(utf8_decode(s, i, n));
           i += n - 1;
         } else {
           out += static_cast<char>(c);

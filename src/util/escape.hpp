@@ -4,14 +4,9 @@
 #include <string>
 #include <string_view>
 
+#include "util/utf8.hpp"  // utf8_sanitize: invalid UTF-8 as U+FFFD, for every escaper here
+
 namespace tracediff {
-
-// Length of the valid UTF-8 sequence starting at s[i] (1 to 4), or 0 if invalid
-// (overlong, surrogate, past U+10FFFF, cut short).
-std::size_t utf8_sequence_length(std::string_view s, std::size_t i);
-
-// Replaces invalid UTF-8 sequences with U+FFFD; valid text is returned unchanged.
-std::string utf8_sanitize(std::string_view s);
 
 // Text for HTML element content and quoted attribute values (& < > " '); control
 // characters other than tab are shown as util/sanitize escapes them (\x1b, \n,

@@ -1,6 +1,6 @@
 #include "util/sanitize.hpp"
 
-#include "util/escape.hpp"
+#include "util/utf8.hpp"
 
 namespace tracediff {
 
@@ -39,7 +39,7 @@ void escape_into(std::string& out, std::string_view s) {
       out += "\\\\";
       i += 1;
     } else if (control) {
-      append_control_escape(out, decode_code_point(s, i, n));
+      append_control_escape(out, utf8_decode(s, i, n));
       i += n;
     } else if (Exact) {  // an invalid byte
       out += "\\x";
@@ -47,7 +47,7 @@ void escape_into(std::string& out, std::string_view s) {
       out += k_hex[c & 15];
       i += 1;
     } else {
-      out += "\xEF\xBF\xBD";
+      out += k_replacement;
       i += 1;
     }
     run = i;
@@ -69,13 +69,6 @@ std::size_t control_length(std::string_view s, std::size_t i) {
   if (b1 == 0x80 && (b2 == 0x8E || b2 == 0x8F || (b2 >= 0xA8 && b2 <= 0xAE))) return 3;  // U+200E/F, U+2028-U+202E
   if (b1 == 0x81 && b2 >= 0xA6 && b2 <= 0xA9) return 3;                                  // U+2066-U+2069
   return 0;
-}
-
-char32_t decode_code_point(std::string_view s, std::size_t i, std::size_t n) {
-  const auto b0 = static_cast<unsigned char>(s[i]);
-  char32_t cp = n == 1 ? b0 : n == 2 ? (b0 & 0x1F) : n == 3 ? (b0 & 0x0F) : (b0 & 0x07);
-  for (std::size_t k = 1; k < n; ++k) cp = (cp << 6) | (static_cast<unsigned char>(s[i + k]) & 0x3F);
-  return cp;
 }
 
 void append_control_escape(std::string& out, char32_t c) {
@@ -121,15 +114,13 @@ std::string display_exact(std::string_view s) {
 
 std::string message_safe(std::string_view s, std::size_t max_bytes) {
   std::string out = display_safe(s);
-  constexpr std::string_view ellipsis = "\xE2\x80\xA6";
   if (out.size() <= max_bytes || max_bytes < 16) return out;
   // The head names the file and says what happened: it gets three quarters.
-  const auto continuation = [&](std::size_t p) { return (static_cast<unsigned char>(out[p]) & 0xC0) == 0x80; };
-  const std::size_t room = max_bytes - ellipsis.size();
-  std::size_t head = room * 3 / 4, tail = out.size() - (room - room * 3 / 4);
-  while (head > 0 && continuation(head)) --head;
-  while (tail < out.size() && continuation(tail)) ++tail;
-  return out.substr(0, head) + std::string(ellipsis) + out.substr(tail);
+  const std::size_t room = max_bytes - k_ellipsis.size();
+  const std::size_t head = utf8_floor(out, room * 3 / 4);
+  std::size_t tail = out.size() - (room - room * 3 / 4);
+  while (tail < out.size() && utf8_continuation(out[tail])) ++tail;
+  return out.substr(0, head) + std::string(k_ellipsis) + out.substr(tail);
 }
 
 std::string csv_formula_guard(std::string s) {

@@ -24,8 +24,6 @@ std::size_t control_length(std::string_view s, std::size_t i);
 // Appends the visible escape of the control character c (a code point that
 // control_length accepts): \n \r \t, \xNN for the rest of C0 and DEL, \uNNNN above.
 void append_control_escape(std::string& out, char32_t c);
-// The code point of the valid UTF-8 sequence of n bytes at s[i].
-char32_t decode_code_point(std::string_view s, std::size_t i, std::size_t n);
 
 // s as a person may see it: invalid UTF-8 as U+FFFD, control characters escaped
 // visibly. Text without either comes back unchanged (a backslash stays one).

@@ -183,6 +183,22 @@ BOOST_AUTO_TEST_CASE(glob_matching) {
   BOOST_TEST(!glob_match("x\\*y", "xzy"));
   BOOST_TEST(glob_match("aten::mm", "aten::mm"));
   BOOST_TEST(!glob_match("aten::mm", "aten::mmx"));
+  // fnmatch's own rules that are not the documented ones: '[' is literal, so is a
+  // trailing backslash; '*' crosses '/' and a leading '.'; a NUL in a name is a byte.
+  BOOST_TEST(glob_match("x[0]*", "x[0]y"));
+  BOOST_TEST(!glob_match("x[0]*", "x0y"));
+  BOOST_TEST(glob_match("x[*", "x[abc"));
+  BOOST_TEST(glob_match("a\\", "a\\"));
+  BOOST_TEST(glob_match("a\\\\", "a\\"));
+  BOOST_TEST(glob_match("*c", "a/.b/c"));
+  BOOST_TEST(glob_match(".*", ".x"));
+  BOOST_TEST(!glob_match("AT*", "aten::mm"));
+  using namespace std::string_view_literals;
+  BOOST_TEST(glob_match("nul?x", "nul\0x"sv));
+  BOOST_TEST(glob_match("nul*", "nul\0x"sv));
+  BOOST_TEST(!glob_match("nul", "nul\0x"sv));
+  BOOST_TEST(!glob_match("nul\x01x", "nul\0x"sv));
+  BOOST_TEST(glob_match("\xE6\xBC?\xE5*", "\xE6\xBC\xA2\xE5\xAD\x97"));
 }
 
 BOOST_AUTO_TEST_CASE(step_time_and_gpu_busy) {

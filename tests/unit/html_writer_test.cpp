@@ -15,6 +15,7 @@
 #include "model/report.hpp"
 #include "output/html/common.hpp"
 #include "output/html_writer.hpp"
+#include "support/sha256.hpp"
 #include "util/escape.hpp"
 #include "util/embedded.hpp"
 #include "util/format.hpp"
@@ -356,13 +357,13 @@ BOOST_AUTO_TEST_CASE(csp_allows_no_network_and_only_our_scripts) {
   BOOST_TEST(scripts[0] == std::string(embedded_file("chart.umd.min.js")));
   BOOST_TEST(scripts[1] == std::string(embedded_file("report.js")));
   for (const auto& s : scripts)
-    BOOST_TEST(csp.find("&#39;sha256-" + output::detail::sha256_base64(s) + "&#39;") != std::string::npos);
+    BOOST_TEST(csp.find("&#39;sha256-" + test::sha256_base64(s) + "&#39;") != std::string::npos);
 }
 
 BOOST_AUTO_TEST_CASE(sha256_matches_known_vectors) {
-  BOOST_TEST(output::detail::sha256_base64("") == "47DEQpj8HBSa+/TImW+5JCeuQeRkm5NMpJWZG3hSuFU=");
-  BOOST_TEST(output::detail::sha256_base64("abc") == "ungWv48Bz+pBQUDeXa4iI7ADYaOWF3qctBD/YfIAFa0=");
-  BOOST_TEST(output::detail::sha256_base64(std::string(1000, 'a')) ==
+  BOOST_TEST(test::sha256_base64("") == "47DEQpj8HBSa+/TImW+5JCeuQeRkm5NMpJWZG3hSuFU=");
+  BOOST_TEST(test::sha256_base64("abc") == "ungWv48Bz+pBQUDeXa4iI7ADYaOWF3qctBD/YfIAFa0=");
+  BOOST_TEST(test::sha256_base64(std::string(1000, 'a')) ==
              "Qe3s5C1j6Nm/UVqbppMuHCDLyfWl0TRkWttdsblzfqM=");
 }
 
@@ -372,7 +373,7 @@ BOOST_AUTO_TEST_CASE(build_time_hashes_match_the_embedded_bytes) {
                            "table_row.html.mustache", "table_row_hta.html.mustache", "launchers.html.mustache"}) {
     BOOST_TEST_CONTEXT(name) {
       BOOST_TEST(!embedded_file(name).empty());
-      BOOST_TEST(std::string(embedded_sha256_base64(name)) == output::detail::sha256_base64(embedded_file(name)));
+      BOOST_TEST(std::string(embedded_sha256_base64(name)) == test::sha256_base64(embedded_file(name)));
     }
   }
   BOOST_TEST(embedded_sha256_base64("no-such-file").empty());

@@ -46,7 +46,7 @@ std::vector<GateResult> evaluate_gate(const std::vector<GateCondition>& conditio
 std::string gate_heading(const std::vector<GateResult>& results);
 
 // Shell-style glob on the whole string: '*' any run, '?' one byte, '\' escapes the
-// next character. Visible for testing.
+// next character; '[' is literal (fnmatch(3) underneath). Visible for testing.
 bool glob_match(std::string_view pattern, std::string_view text);
 
 }  // namespace tracediff::analysis

@@ -6,6 +6,7 @@
 
 #include "util/escape.hpp"
 #include "util/sanitize.hpp"
+#include "util/utf8.hpp"
 #include "util/format.hpp"
 
 namespace tracediff::output {
@@ -15,7 +16,6 @@ namespace html {
 std::string text(std::string_view s) { return utf8_sanitize(s); }
 
 std::string fit(std::string_view s, std::size_t max_bytes, Escaped as) {
-  constexpr std::string_view k_ellipsis = "\xE2\x80\xA6";  // U+2026
   // What a character costs once escaped: a control character (util/sanitize: C0,
   // DEL, C1, bidi, line separators) at most 6 ("\u202e"), else html_escape's
   // entities or json_string's \" and \u003c.
@@ -38,10 +38,9 @@ std::string fit(std::string_view s, std::size_t max_bytes, Escaped as) {
   std::string out;
   std::size_t used = 0, keep = 0;  // escaped bytes so far; bytes of out that fit with "…"
   for (std::size_t i = 0; i < s.size();) {
-    const auto b = static_cast<unsigned char>(s[i]);
-    const std::size_t n = b < 0x80 ? 1 : utf8_sequence_length(s, i);
-    const std::string_view cp = n ? s.substr(i, n) : std::string_view("\xEF\xBF\xBD");  // as utf8_sanitize
-    const auto c = cost(b, cp.size(), n && control_length(s, i) != 0);
+    const auto next = utf8_next(s, i);
+    const std::string_view cp = next.valid ? s.substr(i, next.bytes) : k_replacement;  // as utf8_sanitize
+    const auto c = cost(static_cast<unsigned char>(s[i]), cp.size(), next.valid && control_length(s, i) != 0);
     if (used + c + k_ellipsis.size() <= max_bytes) keep = out.size() + cp.size();
     if (used + c > max_bytes) {
       out.resize(keep);
@@ -49,7 +48,7 @@ std::string fit(std::string_view s, std::size_t max_bytes, Escaped as) {
     }
     used += c;
     out += cp;
-    i += n ? n : 1;
+    i += next.bytes;
   }
   return out;
 }

@@ -1,13 +1,13 @@
 // SHA-256 (FIPS 180-4), base64-encoded: the form a CSP hash source takes. The
 // report's own scripts are hashed at build time (cmake/EmbedScript.cmake); this one
-// is kept for the tests, which check the two agree.
+// is the tests', which check the two agree (the program needs none at run time).
 #include <cstdint>
 #include <string>
 #include <string_view>
 
-#include "output/html_writer.hpp"
+#include "support/sha256.hpp"
 
-namespace tracediff::output::detail {
+namespace tracediff::test {
 
 std::string sha256_base64(std::string_view bytes) {
   static constexpr std::uint32_t k[64] = {
@@ -88,4 +88,4 @@ std::string sha256_base64(std::string_view bytes) {
   return out;
 }
 
-}  // namespace tracediff::output::detail
+}  // namespace tracediff::test

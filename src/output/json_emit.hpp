@@ -1,0 +1,77 @@
+#pragma once
+// One streaming JSON emitter for the report's JSON and the summaries: values go to
+// the stream as they come (no document is built), commas are its business, and
+// where a line breaks is the writer's (line()), so the files read as they always did.
+//
+//   JsonEmit j(out);
+//   j.begin_object().line(2).key("rows").begin_array();  // {\n  "rows": [
+//   j.number(us_decimal(ns)).end_array().end_object(0);   // 1.5]\n}
+//
+// Strings are escaped by util/escape's json_string, not by Boost.JSON's serializer:
+// that one writes DEL, C1 and bidi controls, U+2028/U+2029, '<' '>' '&' and invalid
+// UTF-8 as they are, which a terminal showing --json - or a <script> embedding the
+// JSON must not get (util/escape.hpp).
+#include <concepts>
+#include <ostream>
+#include <string>
+#include <string_view>
+#include <type_traits>
+
+namespace tracediff::output {
+
+class JsonEmit {
+ public:
+  // keep_invalid: strings keep invalid UTF-8 byte for byte (summaries), else U+FFFD.
+  explicit JsonEmit(std::ostream& out, bool keep_invalid = false) : m_out(out), m_keep_invalid(keep_invalid) {}
+
+  JsonEmit& begin_object() { return open('{'); }
+  JsonEmit& begin_array() { return open('['); }
+  // indent >= 0: the bracket closes on a line of its own, indented so.
+  JsonEmit& end_object(int indent = -1) { return close('}', indent); }
+  JsonEmit& end_array(int indent = -1) { return close(']', indent); }
+
+  // The next key or value starts a line indented by `indent` spaces (else ", ").
+  JsonEmit& line(int indent) {
+    m_break = indent;
+    m_space = false;
+    return *this;
+  }
+  // The same after ", " rather than ",": the report's lists have always read so.
+  JsonEmit& spaced_line(int indent) {
+    m_break = indent;
+    m_space = true;
+    return *this;
+  }
+
+  JsonEmit& key(std::string_view k);
+  JsonEmit& string(std::string_view s);
+  // Text that is a JSON number (or null) already: util machine_number's exact decimals.
+  JsonEmit& number(std::string_view formatted);
+  // Integers as the stream writes them.
+  template <class T>
+    requires(std::is_arithmetic_v<T> && !std::same_as<T, bool> && !std::same_as<T, char>)
+  JsonEmit& number(T v) {
+    separate();
+    m_out << v;
+    return *this;
+  }
+  JsonEmit& boolean(bool v) { return number(std::string_view(v ? "true" : "false")); }
+  JsonEmit& null() { return number(std::string_view("null")); }
+
+  std::ostream& stream() { return m_out; }
+
+ private:
+  JsonEmit& open(char bracket);
+  JsonEmit& close(char bracket, int indent);
+  // The comma and the space or line break before a key or value in a container.
+  void separate();
+
+  std::ostream& m_out;
+  bool m_keep_invalid;
+  std::string m_first;  // per open container: '1' until its first key or value
+  bool m_after_key = false;
+  int m_break = -1;
+  bool m_space = false;
+};
+
+}  // namespace tracediff::output
