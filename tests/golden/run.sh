@@ -47,6 +47,7 @@ words_of() { grep -v '^[[:space:]]*#' "$1" || true; }
 WORK=$(mktemp -d "${TMPDIR:-/tmp}/tracediff-golden.XXXXXX")
 trap 'rm -rf "$WORK"' EXIT
 failed=()
+g=() s=() args=()  # filled by eval from the case files
 for c in "${CASES[@]}"; do
   dir="$HERE/$c"
   [ -f "$dir/args" ] || { echo "golden: $c: no such case ($dir/args)" >&2; failed+=("$c"); continue; }
