@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Installs what tracediff needs from Debian 12's packages and builds it (Release).
 #   scripts/setup.sh          build dependencies, then configure and build in build/
-#   scripts/setup.sh --test   also the test tools (chromium, node/npm, clang, GNU time,
+#   scripts/setup.sh --test   also the test tools (chromium, node/npm, clang, GNU time, python3-jsonschema,
 #                             cmark-gfm: GitHub's Markdown renderer, for the Markdown tests)
 #   scripts/setup.sh --tool   build dependencies, then build only the tracediff binary (not
 #                             the tests, tracegen or the benchmarks): what run-example.sh needs
@@ -13,7 +13,8 @@ mode=${1:-}
 packages=(g++ cmake make pkg-config libboost-json1.81-dev libboost-test1.81-dev libcli11-dev
           libkainjow-mustache-dev zlib1g-dev libdeflate-dev libisal-dev)
 if [[ "$mode" == "--test" ]]; then
-  packages+=(chromium clang ninja-build time cmark-gfm python3 curl)  # python3, curl: the GitHub Action test
+  # python3, curl: the GitHub Action test; python3-jsonschema: the golden reports against docs/*.schema.json
+  packages+=(chromium clang ninja-build time cmark-gfm python3 curl python3-jsonschema)
   # node and npm may come from elsewhere (nodesource's nodejs bundles npm).
   command -v node >/dev/null && command -v npm >/dev/null || packages+=(nodejs npm)
 fi

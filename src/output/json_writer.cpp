@@ -396,7 +396,7 @@ void per_step_sections(JsonEmit& j, const model::DiffReport& r, const JsonOption
     j.end_object();
   }
   j.end_array(r.by_launcher.empty() ? -1 : 2);
-  // GPU time by kernel family (README "Kernel families").
+  // GPU time by kernel family (docs/families.md).
   j.line(2).key("families");
   list(j, r.families, 4, [&](const model::FamilyRow& f) {
     j.begin_object().key("family").string(f.id).key("label").string(f.label);
