@@ -3,7 +3,7 @@
 #include <string>
 #include <vector>
 
-#include "analysis/summarize.hpp"
+#include "analysis/summarize/summarize.hpp"
 
 namespace CLI {
 class App;
