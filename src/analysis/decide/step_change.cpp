@@ -44,7 +44,7 @@ constexpr PartDef k_parts[] = {
 };
 constexpr std::size_t k_bars = 6;  // the waterfall's bars at most; the rest is summed
 
-// GPUs with work in a step unit: busy + idle = step time × GPUs (summarize.cpp).
+// GPUs with work in a step unit: busy + idle = step time × GPUs (summarize/gpu_busy.cpp).
 double gpus(const StepDetail& d) {
   if (d.dur_ns <= 0) return 1;
   const double n = std::round(static_cast<double>(d.gpu_busy_ns + d.gpu_idle_ns) / static_cast<double>(d.dur_ns));

@@ -1,0 +1,275 @@
+// The nesting of host events, thread by thread (file_pass.hpp: nest).
+#include <algorithm>
+#include <unordered_map>
+
+#include "analysis/compare/aggregate.hpp"
+#include "analysis/summarize/file_pass.hpp"
+
+namespace tracediff::analysis::detail {
+
+// Per host event: a call that blocks until the GPU has done the work queued before it
+// (README "The host waiting for the GPU"): stream, device, event (and context)
+// synchronisation, and a copy to the host that blocks: into pageable memory, or by a
+// synchronous call (cudaMemcpy). An asynchronous copy into pinned memory does not block.
+std::pmr::vector<std::uint8_t> waiting_calls(const model::TraceFile& f, const LaunchIndex& launch_of,
+                                             std::pmr::memory_resource* memory) {
+  const auto& ev = f.events;
+  std::pmr::vector<std::uint8_t> out(ev.size(), 0, memory);
+  std::vector<std::int8_t> sync(f.pool.size(), -1);  // per name: a synchronisation call
+  for (std::size_t i = 0; i < ev.size(); ++i) {
+    const auto& e = ev[i];
+    if (e.kind == Kind::runtime) {
+      auto& k = sync[e.name];
+      if (k < 0) k = f.pool.get(e.name).find("Synchronize") != std::string_view::npos;
+      out[i] |= static_cast<std::uint8_t>(k);
+    } else if (e.kind == Kind::gpu_memcpy && e.correlation >= 0) {
+      const auto copy = f.pool.get(e.name);
+      if (copy.find("DtoH") == std::string_view::npos) continue;
+      const auto l = launch_of.find(e.correlation);
+      if (l < 0 || ev[static_cast<std::size_t>(l)].kind != Kind::runtime) continue;
+      const auto call = f.pool.get(ev[static_cast<std::size_t>(l)].name);
+      if (call.find("Memcpy") != std::string_view::npos &&
+          (copy.find("Pageable") != std::string_view::npos || call.find("Async") == std::string_view::npos))
+        out[static_cast<std::size_t>(l)] = 1;
+    }
+  }
+  return out;
+}
+
+// Host event indices grouped by thread ((pid, tid) pool ids), each group in file
+// order: a counting sort on a dense thread number, instead of a map lookup per event.
+namespace {
+
+std::pmr::vector<std::uint32_t> by_thread(const model::EventArray& ev, std::vector<std::uint32_t>& group_end,
+                                          std::pmr::memory_resource* memory) {
+  std::unordered_map<std::uint64_t, std::uint32_t> thread_no;
+  std::vector<std::uint32_t> count;
+  std::uint64_t last_key = ~0ull;
+  std::uint32_t last_no = 0;
+  // Runs of events share a thread: the map is asked only when the thread changes.
+  const auto number = [&](const model::Event& e) {
+    const auto key = (std::uint64_t{e.pid} << 32) | e.tid;
+    if (key != last_key) {
+      last_no = thread_no.try_emplace(key, static_cast<std::uint32_t>(count.size())).first->second;
+      if (last_no == count.size()) count.push_back(0);
+      last_key = key;
+    }
+    return last_no;
+  };
+  for (const auto& e : ev)
+    if (is_host(e.kind)) ++count[number(e)];
+  std::vector<std::uint32_t> next(count.size());
+  group_end.assign(count.size(), 0);
+  std::uint32_t total = 0;
+  for (std::size_t t = 0; t < count.size(); ++t) {
+    next[t] = total;
+    group_end[t] = total += count[t];
+  }
+  std::pmr::vector<std::uint32_t> order(total, memory);
+  for (std::uint32_t i = 0; i < ev.size(); ++i)
+    if (is_host(ev[i].kind)) order[next[number(ev[i])]++] = i;
+  return order;
+}
+
+}  // namespace
+
+// One pass over each thread's host events in time order, with the stack of the
+// events that enclose the current one:
+//  - self time: its duration minus the time of the events directly inside it. Each
+//    instant is charged to the innermost enclosing event only (a child that outlives
+//    its parent spills into the next ancestor), so self times on a thread add up to at
+//    most its busy time;
+//  - inclusive time as a union: an event nested in an open event of the same key
+//    (Python's _call_impl inside _call_impl, recursion) adds only what sticks out;
+//  - the launcher of each runtime call: the innermost cpu_op around it;
+//  - host busy per step: the union of the thread's events within the step window, on
+//    threads that run operators;
+//  - the host waiting for the GPU: per step, the union of the waiting calls
+//    (waiting_calls) on those threads, outermost only; per event, the wait inside it,
+//    from a running count of the thread's waits taken at its push and at its pop;
+//  - each event's call-tree node: its name under the node of the event around it.
+//    Step spans and events outside every step are no nodes: their children hang where
+//    they would. Past k_tree_depth, events are part of the deepest node around them.
+// ProfilerStep spans (a cpu_op in PyTorch <= 1.8) enclose a step: no operator, no
+// launcher, no busy time of their own.
+// Every pass is O(1) amortised per event whatever the shape (overlapping events,
+// deep stacks, a name in many categories): each stack entry carries what a walk down
+// the stack would find.
+Nesting nest(const model::TraceFile& f, NameFacts& names, const KeyIds& keys, StepWindows& windows, Paths& paths,
+             LauncherLevel level, ShapedNames& shaped, std::uint32_t stop_sync, const std::pmr::vector<std::uint8_t>& waiting,
+             std::pmr::memory_resource* memory) {
+  const auto& ev = f.events;
+  Nesting n{std::pmr::vector<std::int64_t>(memory), {}, std::pmr::vector<std::uint32_t>(memory),
+            std::pmr::vector<std::uint32_t>(memory), std::pmr::vector<std::uint8_t>(memory), {}, {}};
+  n.profiler.assign(ev.size(), 0);
+  n.self_ns.resize(ev.size());
+  n.launcher.assign(ev.size(), ~0u);
+  n.node.assign(ev.size(), model::k_tree_top);
+  // self_ns starts at the duration; children's time is subtracted as they are met.
+  for (std::size_t i = 0; i < ev.size(); ++i) n.self_ns[i] = ev[i].dur_ns;
+  std::vector<std::uint32_t> group_end;
+  auto order = by_thread(ev, group_end, memory);
+  const auto before = [&](std::uint32_t a, std::uint32_t b) {
+    if (ev[a].ts_ns != ev[b].ts_ns) return ev[a].ts_ns < ev[b].ts_ns;
+    if (ev[a].dur_ns != ev[b].dur_ns) return ev[a].dur_ns > ev[b].dur_ns;
+    return a < b;
+  };
+  const auto step_span = [&](std::uint32_t i) { return names.step_span(ev[i]); };
+  // The stack of events open at the current start, with per entry the entry below it
+  // of the same key, the latest end among the open entries of its key (itself
+  // included), the launcher at or below it by `level` (an event, or k_none: events, so
+  // that --by-shape's launchers have their shapes), the
+  // innermost annotation or Python frame at or below it (the launcher of a launch
+  // without one), and its call-tree node with its depth.
+  constexpr std::uint32_t k_none = ~0u;
+  struct Open {
+    std::uint32_t event;
+    std::uint32_t below_same_key;
+    std::int64_t key_end;
+    std::uint32_t launcher;
+    std::uint32_t context;
+    std::uint32_t node;
+    std::uint32_t depth;  // of node: 0 at the top level
+    std::uint32_t op;     // the innermost cpu_op (LauncherLevel::module falls back to it)
+    bool profiler;        // the profiler's own work (Nesting::profiler)
+    bool in_wait;         // a waiting call at or below it
+    std::int64_t waited;  // the thread's wait count when it was pushed
+  };
+  std::vector<Open> stack;
+  std::pmr::vector<std::uint32_t> top_of_key(keys.count(), k_none, memory);  // stack position
+  // The entries still owed self time: those whose end is later than every end above
+  // them, so ends fall from bottom to top. An entry is charged, then dropped, once.
+  struct Owed {
+    std::uint32_t event;
+    std::int64_t end;
+  };
+  std::vector<Owed> owed;
+  std::pmr::vector<std::uint32_t> scratch(memory);
+  std::uint32_t largest = 0;
+  for (std::size_t t = 0; t < group_end.size(); ++t)
+    largest = std::max(largest, group_end[t] - (t ? group_end[t - 1] : 0));
+  scratch.reserve(largest);
+  auto& busy = windows.host_busy;
+  windows.host_wait.assign(busy.size(), 0);
+  std::int64_t waited = 0;  // the current thread's waits so far, outermost ones
+  const auto pop = [&] {
+    const auto& o = stack.back();
+    const auto w = std::min(ev[o.event].dur_ns, waited - o.waited);
+    if (w > 0) n.wait_in.push_back({o.event, w});
+    top_of_key[keys.of(o.event)] = o.below_same_key;
+    stack.pop_back();
+  };
+  std::uint32_t group_begin = 0;
+  for (const auto group_stop : group_end) {
+    auto* const first = order.data() + group_begin;
+    auto* const last = order.data() + group_stop;
+    group_begin = group_stop;
+    merge_runs(first, last, before, scratch);  // the order a sort gives: `before` is total
+    const bool runs_ops = std::any_of(first, last, [&](std::uint32_t i) { return ev[i].kind == Kind::cpu_op && !step_span(i); });
+    windows.op_threads += runs_ops;
+    std::int64_t seg_step = -1, seg_begin = 0, seg_end = 0;  // the busy segment being grown
+    const auto flush = [&] {
+      if (seg_step >= 0) detail::add_sat(busy[static_cast<std::size_t>(seg_step)], seg_end - seg_begin);
+    };
+    stack.clear();
+    owed.clear();
+    waited = 0;
+    for (const auto* it = first; it != last; ++it) {
+      const auto i = *it;
+      const auto begin = ev[i].ts_ns, end = begin + ev[i].dur_ns;
+      while (!stack.empty() && ev[stack.back().event].ts_ns + ev[stack.back().event].dur_ns <= begin) pop();
+      // This event's time is taken from the innermost owed entries it overlaps: an
+      // entry that ends within it is owed nothing more (this one now covers that span).
+      while (!owed.empty() && owed.back().end <= begin) owed.pop_back();
+      std::int64_t t = begin;
+      while (!owed.empty() && owed.back().end <= end) {
+        n.self_ns[owed.back().event] -= owed.back().end - t;
+        t = owed.back().end;
+        owed.pop_back();
+      }
+      if (!owed.empty() && end > t) n.self_ns[owed.back().event] -= end - t;
+      owed.push_back({i, end});
+      const std::uint32_t outer_launcher = stack.empty() ? k_none : stack.back().launcher;
+      const std::uint32_t outer_context = stack.empty() ? k_none : stack.back().context;
+      const std::uint32_t outer_op = stack.empty() ? k_none : stack.back().op;
+      if (ev[i].kind == Kind::runtime) {
+        const auto chosen = outer_launcher != k_none ? outer_launcher : outer_op;
+        n.launcher[i] = chosen != k_none ? chosen : outer_context;
+      }
+      // The latest end among open events of the same key covers the start of this one.
+      const std::uint32_t key = keys.of(i);
+      const std::uint32_t same = top_of_key[key];
+      const std::int64_t covered = same == k_none ? INT64_MIN : stack[same].key_end;
+      if (covered > begin) n.incl_less.push_back({i, std::max<std::int64_t>(0, end - covered)});
+      top_of_key[key] = static_cast<std::uint32_t>(stack.size());
+      const bool op = ev[i].kind == Kind::cpu_op && !step_span(i);
+      const bool inside = !stack.empty() && stack.back().profiler;
+      const bool profiler = inside || names.profiler(ev[i].name) || (i == stop_sync && stack.empty());
+      n.profiler[i] = profiler ? (inside ? k_profiler_inside : k_profiler_outer) : 0;
+      std::uint32_t node = stack.empty() ? model::k_tree_top : stack.back().node;
+      std::uint32_t depth = stack.empty() ? 0 : stack.back().depth;
+      const bool own = windows.step_at[i] >= 0 && !step_span(i) && !profiler && depth < model::k_tree_depth;
+      if (own) {
+        node = paths.child(node, ev[i].shape == ~0u ? ev[i].name : shaped.id(ev[i]), i, false);
+        ++depth;
+      }
+      n.node[i] = own || node == model::k_tree_top ? node : node | k_inherited;
+      std::uint32_t launcher = outer_launcher;
+      switch (level) {
+        case LauncherLevel::innermost: if (op) launcher = i; break;
+        case LauncherLevel::outermost: if (op && launcher == k_none) launcher = i; break;
+        case LauncherLevel::module:
+          if (ev[i].kind == Kind::python_function && names.module(ev[i].name)) launcher = i;
+          break;
+      }
+      const bool context = (ev[i].kind == Kind::user_annotation || ev[i].kind == Kind::python_function) && !step_span(i);
+      const bool outer_wait = !stack.empty() && stack.back().in_wait;
+      const bool wait = waiting[i] && !profiler && !outer_wait;  // nested waits are inside this one
+      stack.push_back({i, same, std::max(end, covered), launcher, context ? i : outer_context, node, depth,
+                       op ? i : outer_op, profiler, wait || outer_wait, waited});
+      if (wait) {
+        waited += end - begin;
+        if (runs_ops) {
+          if (!n.waits.empty() && begin <= n.waits.back().second)
+            n.waits.back().second = std::max(n.waits.back().second, end);
+          else
+            n.waits.push_back({begin, end});
+          if (const std::int64_t st = windows.step_at[i]; st >= 0) {
+            const auto w = static_cast<std::size_t>(st);
+            detail::add_sat(windows.host_wait[w], std::max<std::int64_t>(
+                0, std::min(end, windows.end[w]) - std::max(begin, windows.begin[w])));
+          }
+        }
+      }
+      if (runs_ops && !step_span(i)) {
+        const std::int64_t st = windows.step_at[i];
+        if (st >= 0) {
+          const auto b = std::max(begin, windows.begin[static_cast<std::size_t>(st)]);
+          const auto e = std::min(end, windows.end[static_cast<std::size_t>(st)]);
+          if (st != seg_step || b > seg_end) {
+            flush();
+            seg_step = st, seg_begin = b, seg_end = std::max(b, e);
+          } else {
+            seg_end = std::max(seg_end, e);
+          }
+        }
+      }
+    }
+    flush();
+    while (!stack.empty()) pop();
+  }
+  for (auto& v : n.self_ns) v = std::max<std::int64_t>(0, v);
+  std::sort(n.incl_less.begin(), n.incl_less.end());  // threads were visited one by one
+  std::sort(n.wait_in.begin(), n.wait_in.end());
+  // The threads' waits as one union, in order.
+  std::sort(n.waits.begin(), n.waits.end());
+  std::size_t kept = 0;
+  for (const auto& w : n.waits) {
+    if (kept && w.first <= n.waits[kept - 1].second) n.waits[kept - 1].second = std::max(n.waits[kept - 1].second, w.second);
+    else n.waits[kept++] = w;
+  }
+  n.waits.resize(kept);
+  return n;
+}
+
+}  // namespace tracediff::analysis::detail
