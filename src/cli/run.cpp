@@ -23,6 +23,7 @@
 #include "output/writers.hpp"
 #include "reading/byte_source.hpp"
 #include "reading/trace_set_reader.hpp"
+#include "cli/output_policy.hpp"
 #include "util/atomic_file.hpp"
 #include "util/errors.hpp"
 #include "util/sanitize.hpp"

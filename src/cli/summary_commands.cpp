@@ -10,6 +10,7 @@
 #include "cli/run.hpp"
 #include "output/summary_writer.hpp"
 #include "reading/summary_reader.hpp"
+#include "cli/output_policy.hpp"
 #include "util/atomic_file.hpp"
 #include "util/errors.hpp"
 #include "util/sanitize.hpp"

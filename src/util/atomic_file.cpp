@@ -1,3 +1,5 @@
+// Outputs written all together or not at all (atomic_file.hpp says how): one thing,
+// the temporaries, the signals that must remove them, and the swap, kept together.
 #include "util/atomic_file.hpp"
 
 #include <fcntl.h>
@@ -451,26 +453,13 @@ void OutputSet::write_stdout() {
   }
 }
 
-void prepare_standard_streams() {
-  ignore_sigpipe();
-  for (int fd = 0; fd <= 2; ++fd) {
-    if (::fcntl(fd, F_GETFD) != -1 || errno != EBADF) continue;
-    // Read-only: writes to it fail (EBADF) instead of vanishing.
-    const int null = ::open("/dev/null", O_RDONLY | O_CLOEXEC);
-    if (null >= 0 && null != fd) {
-      ::dup2(null, fd);
-      ::close(null);
-    }
-  }
-}
-
 void write_to_stdout(const OutputSet::WriteFn& write) {
   OutputSet out;
   out.add("-", write);
   out.write_stdout();
 }
 
-// ---------------------------------------------------------------- checks before the read
+// ---------------------------------------------------------------- what an output path can be
 
 bool output_is_terminal(const std::string& path) {
   if (path == "-") return ::isatty(1) == 1;
@@ -483,15 +472,10 @@ bool output_is_terminal(const std::string& path) {
   return tty;
 }
 
-void check_output_path(const std::string& path, const std::vector<std::string>& input_files) {
+void probe_writable(const std::string& path) {
   if (path == "-") return;
   std::error_code ec;
   const fs::path p(path);
-  if (fs::is_directory(p, ec)) throw Fatal(path + ": is a directory, not an output file");
-  if (fs::exists(p, ec)) {
-    for (const auto& in : input_files)
-      if (fs::equivalent(p, in, ec)) throw Fatal(path + ": is one of the input traces; refusing to overwrite it");
-  }
   const Kind kind = kind_of(path);
   if (kind == Kind::out) return;  // our own stdout or stderr: open already
   if (kind != Kind::file) {
@@ -523,17 +507,10 @@ void check_output_path(const std::string& path, const std::vector<std::string>& 
   unregister_temporary(slot);
 }
 
-void check_outputs_distinct(const std::vector<std::string>& paths) {
-  for (std::size_t i = 0; i < paths.size(); ++i) {
-    if (paths[i] == "-" || kind_of(paths[i]) != Kind::file) continue;
-    for (std::size_t j = 0; j < i; ++j) {
-      if (paths[j] == "-" || kind_of(paths[j]) != Kind::file) continue;
-      std::error_code ec;
-      const bool same = fs::weakly_canonical(target_of(paths[i]), ec) == fs::weakly_canonical(target_of(paths[j]), ec) ||
-                        fs::equivalent(paths[i], paths[j], ec);
-      if (same) throw UsageError(paths[j] + " and " + paths[i] + ": two outputs name the same file");
-    }
-  }
+bool same_output_file(const std::string& a, const std::string& b) {
+  if (a == "-" || b == "-" || kind_of(a) != Kind::file || kind_of(b) != Kind::file) return false;
+  std::error_code ec;
+  return fs::weakly_canonical(target_of(a), ec) == fs::weakly_canonical(target_of(b), ec) || fs::equivalent(a, b, ec);
 }
 
 }  // namespace tracediff

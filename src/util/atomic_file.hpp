@@ -64,13 +64,6 @@ class OutputSet {
   void commit();
 };
 
-// Before anything is opened or written: descriptors 0, 1 and 2, when closed, are
-// opened on /dev/null (read-only, so that writing to them fails; else the first file
-// opened would become "standard output"), and SIGPIPE is ignored, so that a closed
-// stdout or stderr (`2>&1 | head -1`) is a failed write, not death before the files
-// are written.
-void prepare_standard_streams();
-
 // Writes to standard output (the terminal summary) as write_stdout does: throws Fatal
 // when it cannot be written.
 void write_to_stdout(const OutputSet::WriteFn& write);
@@ -80,13 +73,13 @@ void write_to_stdout(const OutputSet::WriteFn& write);
 // outputs then escape what a terminal would run.
 bool output_is_terminal(const std::string& path);
 
-// Checks, before the read, that path can be an output: throws Fatal when it is a
-// directory, in a missing or unwritable directory (a temporary file is created there
-// and removed), not writable (a device or FIFO), or the same file as one of the
-// inputs.
-void check_output_path(const std::string& path, const std::vector<std::string>& input_files);
+// Throws Fatal when an output of this path could not be written as write_files will:
+// a file whose directory is missing or where no temporary file can be made
+// (permissions, a read-only or full file system: one is created and removed), a device
+// or FIFO that cannot be opened for writing. "-" and our own stdout/stderr pass.
+void probe_writable(const std::string& path);
 
-// Throws UsageError when two outputs name the same file ("-" and devices excepted).
-void check_outputs_distinct(const std::vector<std::string>& paths);
+// Whether two output paths end in the same file ("-", devices and FIFOs never do).
+bool same_output_file(const std::string& a, const std::string& b);
 
 }  // namespace tracediff

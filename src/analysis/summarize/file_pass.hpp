@@ -210,13 +210,13 @@ struct Nesting {
   std::pmr::vector<std::uint32_t> launcher;  // per runtime event: the event of its launcher (LauncherLevel), or ~0
   std::pmr::vector<std::uint32_t> node;      // per host event: its call-tree node (k_tree_top: none),
                                              // | k_inherited when it is the node of the event around it
-  // Per host event: the profiler's own work, left out of rows and the tree (README
-  // "The profiler's own work"): its Python frames and what runs inside them, and the
+  // Per host event: the profiler's own work, left out of rows and the tree (docs/reading-the-report.md):
+  // its Python frames and what runs inside them, and the
   // device synchronisation that stops it (the host event that starts last, a
   // *DeviceSynchronize inside no other event on its thread).
   std::pmr::vector<std::uint8_t> profiler;  // 0, or one of the two below
   // (event, time inside it that its thread waited for the GPU), for the host events with
-  // some, by event (README "The host waiting for the GPU").
+  // some, by event (docs/reading-the-report.md "The host waiting for the GPU").
   std::vector<std::pair<std::uint32_t, std::int64_t>> wait_in;
   // The waits on the threads that run operators: their union, in order.
   std::vector<std::pair<std::int64_t, std::int64_t>> waits;

@@ -8,7 +8,7 @@
 namespace tracediff::analysis::detail {
 
 // Per host event: a call that blocks until the GPU has done the work queued before it
-// (README "The host waiting for the GPU"): stream, device, event (and context)
+// (docs/reading-the-report.md "The host waiting for the GPU"): stream, device, event (and context)
 // synchronisation, and a copy to the host that blocks: into pageable memory, or by a
 // synchronous call (cudaMemcpy). An asynchronous copy into pinned memory does not block.
 std::pmr::vector<std::uint8_t> waiting_calls(const model::TraceFile& f, const LaunchIndex& launch_of,
