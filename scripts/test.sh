@@ -9,9 +9,19 @@
 # cases (a case whose data is missing, e.g. the large traces of ../shared, is skipped), the
 # others their checks; K also counts the browser test's "browser-test: K skipped" lines and a
 # skipped Slurm test.
+#
+# scripts/test.sh --quick: the day-to-day loop (CONTRIBUTING.md): the Release build and its
+# ctest stage only (unit, parity, end-to-end, goldens, schema, docs), without the browser,
+# package, Slurm, sanitizer and fuzz stages. CI runs the whole suite.
 set -uo pipefail
 cd "$(dirname "$0")/.."
-bash scripts/setup.sh --test || exit 1
+quick=0
+[ "${1:-}" = --quick ] && quick=1
+if ((quick)); then
+  bash scripts/setup.sh || exit 1
+else
+  bash scripts/setup.sh --test || exit 1
+fi
 
 passed=0 failed=0 skipped=0
 # Sums the reports of Boost.Test (--report_level=short) in ctest's log of every test. A
@@ -58,6 +68,10 @@ stage() {
 }
 
 stage "ctest" --cases build ctest --test-dir build --output-on-failure -j2
+if ((quick)); then
+  echo "tests: $passed passed, $failed failed, $skipped skipped (--quick: ctest only)"
+  exit $((failed != 0))
+fi
 stage "browser" bash scripts/browser-test.sh build/tracediff build/report-screenshot.png
 [ -f scripts/package-test.sh ] && stage "package" bash scripts/package-test.sh build
 # --- Slurm (#19.8): the scale-out recipe of docs/summaries.md on a real single-node cluster. Exit 77 and
