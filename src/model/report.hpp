@@ -300,6 +300,7 @@ struct SideMeta {
   std::vector<int> gpus_with_work;        // distinct per-file counts of devices with GPU work
   bool cuda_graphs = false;               // a graph launch (cudaGraphLaunch, hipGraphLaunch)
   bool compiled = false;                  // torch.compile regions or Triton kernels
+  std::vector<std::string> launcher_levels;  // distinct --launcher levels of its summaries
 };
 
 // Steps made by a --step-marker on one side (docs/is-it-real.md "Step markers"), per pattern and

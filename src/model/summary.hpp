@@ -151,6 +151,9 @@ struct FileSummary {
   std::uint64_t json_bytes = 0;
   bool truncated = false;
   bool has_steps = false;  // false: one pseudo-step covering the whole file
+  // The --launcher level that attributed launches (innermost, outermost, module); empty
+  // in a summary written before tracediff recorded it.
+  std::string launcher_level;
   // Set when a --step-marker made the steps: its pattern, shape and outermost matches.
   // Optional in the summary file (schema 3 files without it read as none).
   std::string step_marker;

@@ -55,6 +55,7 @@ void write_summary(const model::SetSummary& s, std::ostream& out) {
     j.key("gpus_with_work").number(f.gpus_with_work).key("events").number(f.events);
     j.key("json_bytes").number(f.json_bytes).key("truncated").boolean(f.truncated);
     j.key("has_steps").boolean(f.has_steps);
+    if (!f.launcher_level.empty()) j.key("launcher").string(f.launcher_level);  // unknown in older summaries
     if (f.step_marker_shape != model::StepMarkerShape::none)  // only then: summaries without a marker as before
       j.key("step_marker").begin_object().key("pattern").string(f.step_marker).key("shape")
           .string(f.step_marker_shape == model::StepMarkerShape::spans ? "spans" : "markers")

@@ -192,6 +192,12 @@ struct Reader {
     f.json_bytes = figure(at(o, "json_bytes"), "json_bytes");
     f.truncated = boolean(at(o, "truncated"), "truncated");
     f.has_steps = boolean(at(o, "has_steps"), "has_steps");
+    // Optional: summaries written before it was recorded read as unknown.
+    if (const auto* l = o.if_contains("launcher")) {
+      f.launcher_level = string(*l, "launcher");
+      if (f.launcher_level != "innermost" && f.launcher_level != "outermost" && f.launcher_level != "module")
+        fail("launcher \"" + f.launcher_level + "\" is not innermost, outermost or module");
+    }
     // Written only when a step marker made the steps (optional: schema 3 as before).
     if (const auto* m = o.if_contains("step_marker")) {
       const auto& mo = object(*m, "step_marker");

@@ -66,6 +66,28 @@ BOOST_AUTO_TEST_CASE(merge_of_per_rank_summaries_equals_the_whole_set) {
   BOOST_TEST(dup.err.find("rank 0") != std::string::npos, dup.err);
 }
 
+// A summary says which --launcher level attributed its launches; sides made with other
+// levels are said to differ, since their launcher tables compare different things.
+BOOST_AUTO_TEST_CASE(summaries_record_their_launcher_level) {
+  const auto gen = tracegen("launcher-level", {"--steps", "3"});
+  const auto dir = temp_dir("launcher-level");
+  for (const char* level : {"innermost", "outermost"})
+    BOOST_REQUIRE(run_cli({"summarize", gen, "--launcher", level, "-o", dir + "/" + level + ".tdsum.json", "-q"})
+                      .exit_code == 0);
+  const auto inner = parse_json(read_file(dir + "/innermost.tdsum.json"));
+  const auto outer = parse_json(read_file(dir + "/outermost.tdsum.json"));
+  BOOST_TEST(inner.at("files").at(0).at("launcher").as_string() == "innermost");
+  BOOST_TEST(outer.at("files").at(0).at("launcher").as_string() == "outermost");
+  const auto differ = [](const boost::json::object& r) {
+    for (const auto& d : r.at("sides_differ").as_array())
+      if (d.at("what").as_string() == "Launchers (--launcher)")
+        return std::string(d.at("control").as_string()) + "/" + std::string(d.at("test").as_string());
+    return std::string();
+  };
+  BOOST_TEST(differ(report_json(dir + "/innermost.tdsum.json", dir + "/outermost.tdsum.json")) == "innermost/outermost");
+  BOOST_TEST(differ(report_json(dir + "/innermost.tdsum.json", gen)).empty());  // a trace: innermost by default
+}
+
 BOOST_AUTO_TEST_CASE(summaries_are_validated) {
   const auto dir = temp_dir("badsum");
   const auto gen = temp_dir("badsum-gen");

@@ -86,6 +86,7 @@ void describe_side(const model::SetSummary& set, const std::set<int>& ranks, mod
   std::set<int> world;
   std::set<std::int64_t> runtime, driver;
   std::set<int> active;
+  std::set<std::string> levels;
   for (const auto& f : set.files) {
     if (!ranks.count(f.rank)) continue;
     std::map<std::string, std::size_t> here;
@@ -97,12 +98,14 @@ void describe_side(const model::SetSummary& set, const std::set<int>& ranks, mod
     active.insert(f.gpus_with_work);
     meta.cuda_graphs = meta.cuda_graphs || f.cuda_graphs;
     meta.compiled = meta.compiled || f.compiled;
+    if (!f.launcher_level.empty()) levels.insert(f.launcher_level);
   }
   for (const auto& [g, n] : gpus) meta.gpus.push_back(n > 1 ? g + " \xC3\x97 " + std::to_string(n) : g);
   meta.world_sizes.assign(world.begin(), world.end());
   meta.cuda_runtime.assign(runtime.begin(), runtime.end());
   meta.cuda_driver.assign(driver.begin(), driver.end());
   meta.gpus_with_work.assign(active.begin(), active.end());
+  meta.launcher_levels.assign(levels.begin(), levels.end());
 }
 
 // The rows by what the report says of them, with the top lists' counts: every view

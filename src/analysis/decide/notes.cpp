@@ -64,6 +64,10 @@ void sides_differ(model::DiffReport& r) {
     add("CUDA driver", joined(c.cuda_driver, version_text), joined(t.cuda_driver, version_text));
   add("CUDA graphs", c.cuda_graphs ? "used" : "not used", t.cuda_graphs ? "used" : "not used");
   add("torch.compile", c.compiled ? "used" : "not used", t.compiled ? "used" : "not used");
+  // Summaries made with other --launcher levels attribute the same launches to other
+  // operators: the launcher table then compares different things.
+  if (!c.launcher_levels.empty() && !t.launcher_levels.empty())
+    add("Launchers (--launcher)", joined(c.launcher_levels, same), joined(t.launcher_levels, same));
 }
 
 namespace {

@@ -89,6 +89,7 @@ model::FileSummary summarize_file(const model::TraceFile& f, const SummarizeOpti
   const auto steps = detail::assign_steps(f, launch_of, arena.get(), marker);
   const auto& ev = f.events;
   s.has_steps = !steps.host_steps.empty();
+  s.launcher_level = launcher_level_name(options.launcher);
   NameFacts names(f.pool);
   names.set_marker_spans(steps.marker_span_name);
   if (marker) note_marker(s, steps, *marker);
