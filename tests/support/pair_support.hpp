@@ -2,6 +2,7 @@
 // A control/test pair built in code for the analysis and writer suites: steps of host
 // operators (each launching its kernels) on one rank, read and compared in memory.
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "analysis/compare.hpp"
@@ -13,6 +14,8 @@ namespace tracediff::test {
 // One operator of every step: `name` (cpu_op) for op_us, launching `kernel` (kernel_us,
 // none when empty) from inside it; `parent`, when set, is a cpu_op around it.
 struct StepOp {
+  StepOp(std::string n, long op = 10, std::string k = {}, long k_us = 0, std::string p = {})
+      : name(std::move(n)), op_us(op), kernel(std::move(k)), kernel_us(k_us), parent(std::move(p)) {}
   std::string name;
   long op_us = 10;
   std::string kernel;

@@ -28,7 +28,7 @@ model::DiffReport linear_pair(long control_gemm_us, long test_gemm_us, long test
 
 }  // namespace
 
-BOOST_AUTO_TEST_SUITE(call_tree)
+BOOST_AUTO_TEST_SUITE(call_tree_unit)
 
 BOOST_AUTO_TEST_CASE(nesting_becomes_paths) {
   const auto r = linear_pair(100, 100);
@@ -38,7 +38,7 @@ BOOST_AUTO_TEST_CASE(nesting_becomes_paths) {
   BOOST_REQUIRE(linear != model::k_no_node);
   BOOST_REQUIRE(addmm != model::k_no_node);
   BOOST_TEST(t.nodes[addmm].parent == linear);
-  BOOST_TEST(std::find(t.top.begin(), t.top.end(), linear) != t.top.end());
+  BOOST_TEST((std::find(t.top.begin(), t.top.end(), linear) != t.top.end()));
   BOOST_TEST(t.nodes[addmm].control.count == 1.0);  // one call a step
 }
 

@@ -6,6 +6,7 @@
 #include <string>
 
 #include "support/pair_support.hpp"
+#include "support/test_support.hpp"
 
 using namespace tracediff;
 using test::StepOp;

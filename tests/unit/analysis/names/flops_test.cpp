@@ -19,7 +19,7 @@ double flops(std::string_view op, std::string_view shape) { return analysis::flo
 
 }  // namespace
 
-BOOST_AUTO_TEST_SUITE(flops)
+BOOST_AUTO_TEST_SUITE(flop_formulas)
 
 BOOST_AUTO_TEST_CASE(flops_of_each_operator) {
   // mm [M,K]x[K,N]: 2MKN.
