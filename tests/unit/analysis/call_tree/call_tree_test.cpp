@@ -51,10 +51,14 @@ BOOST_AUTO_TEST_CASE(gpu_work_hangs_under_its_launch_path) {
   BOOST_TEST(t.nodes[addmm].gpu.control == 102500.0);
   BOOST_TEST(t.nodes[addmm].gpu.test == 202500.0);
   BOOST_TEST(t.nodes[addmm].gpu.significant);
-  bool gemm_child = false;
-  for (const auto c : t.nodes[addmm].children)
-    gemm_child |= t.nodes[c].name == "gemm" && t.nodes[c].device == model::Device::gpu;
-  BOOST_TEST(gemm_child);
+  // The kernel's own node lies under addmm's path (below the launch call).
+  bool gemm_below = false;
+  for (std::uint32_t i = 0; i < t.nodes.size(); ++i) {
+    if (t.nodes[i].name != "gemm" || t.nodes[i].device != model::Device::gpu) continue;
+    for (auto up = t.nodes[i].parent; up != model::k_no_node; up = t.nodes[up].parent) gemm_below |= up == addmm;
+    BOOST_TEST(t.nodes[i].time.diff() == 100000.0);
+  }
+  BOOST_TEST(gemm_below);
 }
 
 BOOST_AUTO_TEST_CASE(host_time_is_judged_per_node) {
