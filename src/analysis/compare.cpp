@@ -129,12 +129,19 @@ void finish_report(model::DiffReport& report, const CompareOptions& options) {
 
 }  // namespace detail
 
+SummarizeOptions side_summarize_options(const SummarizeOptions& summarize, const CompareOptions& options,
+                                        const Selection& side) {
+  auto s = summarize;
+  s.by_shape = options.by_shape;
+  s.marker = side.step_marker.get();
+  return s;
+}
+
 model::DiffReport compare_traces(const model::TraceSet& control, const model::TraceSet& test,
-                                 const CompareOptions& options) {
+                                 const CompareOptions& options, const SummarizeOptions& summarize) {
   if (!options.hta_compat)
-    return compare_summaries(summarize_set(control, {.launcher = LauncherLevel::innermost, .marker = options.control.step_marker.get()}),
-                             summarize_set(test, {.launcher = LauncherLevel::innermost, .marker = options.test.step_marker.get()}),
-                             options);
+    return compare_summaries(summarize_set(control, side_summarize_options(summarize, options, options.control)),
+                             summarize_set(test, side_summarize_options(summarize, options, options.test)), options);
   auto report = detail::compare_hta(control, test, options);
   for (auto& row : report.rows) row.per_step_basis = false;
   for (const auto* set : {&control, &test}) {

@@ -87,14 +87,15 @@ model::DiffReport load_and_compare(const Options& o, const reading::ReadProgress
                                                ro, o.threads, progress);
     return analysis::compare_traces(sets[0], sets[1], o.compare);
   }
-  // Each side's summarising options: --launcher, and its own step marker.
-  analysis::SummarizeOptions sides[] = {o.summarize, o.summarize};
-  sides[0].marker = o.compare.control.step_marker.get();
-  sides[1].marker = o.compare.test.step_marker.get();
+  // Each side's summarising options: --launcher, --by-shape and its own step marker, as
+  // analysis::compare_traces makes them.
+  const analysis::SummarizeOptions sides[] = {
+      analysis::side_summarize_options(o.summarize, o.compare, o.compare.control),
+      analysis::side_summarize_options(o.summarize, o.compare, o.compare.test)};
   if (control.summaries.empty() && test.summaries.empty()) {
     // Both sides' files in one pool of reading threads.
     reading::ReadOptions ro;
-    ro.by_shape = o.summarize.by_shape;
+    ro.by_shape = o.compare.by_shape;
     auto sets = reading::read_trace_sets({{o.label_control, o.control_inputs}, {o.label_test, o.test_inputs}},
                                          ro, o.threads, progress,
                                          [&sides](model::TraceFile& f, std::size_t side) { summarise_and_drop(f, sides[side]); });

@@ -179,7 +179,9 @@ void fuzz_pipeline(std::string_view bytes) {
 
   model::DiffReport report;
   try {
-    report = analysis::compare_traces(control_set, test_set, options);
+    // Every --launcher level, as the CLI would pass it.
+    const auto launcher = static_cast<analysis::LauncherLevel>((bytes.size() / 36) % 3);
+    report = analysis::compare_traces(control_set, test_set, options, {.launcher = launcher});
   } catch (const UsageError&) {
     return;  // e.g. --hta-compat on traces without the step it needs: exit 2
   } catch (const Fatal&) {

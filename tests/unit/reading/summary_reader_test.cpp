@@ -1,0 +1,118 @@
+// *.tdsum.json read back (reading/summary_reader.hpp): what the writer wrote, the same
+// figures; anything malformed, newer or inconsistent a Fatal error that names the file.
+#include <boost/test/unit_test.hpp>
+
+#include <sstream>
+#include <string>
+
+#include "analysis/summarize/summarize.hpp"
+#include "output/summary_writer.hpp"
+#include "reading/summary_reader.hpp"
+#include "reading/trace_reader.hpp"
+#include "support/test_support.hpp"
+#include "util/errors.hpp"
+
+using namespace tracediff;
+
+namespace {
+
+model::SetSummary small_summary() {
+  const auto trace = test::trace_json({
+      test::x_event("user_annotation", "ProfilerStep#1", 1, 1, 0, 1000),
+      test::x_event("cpu_op", "aten::mm", 1, 1, 100, 200),
+      test::x_event("cuda_runtime", "cudaLaunchKernel", 1, 1, 150, 10, 1),
+      test::x_event("kernel", "gemm", 0, 7, 300, 50, 1),
+  });
+  reading::ByteSource src{std::string_view(trace)};
+  auto r = reading::read_trace(src, "rank3.json", {});
+  BOOST_REQUIRE(!r.skipped);
+  r.file.rank = 3;
+  model::TraceSet set;
+  set.label = "Control";
+  set.files.push_back(std::move(r.file));
+  return analysis::summarize_set(set);
+}
+
+std::string text_of(const model::SetSummary& s) {
+  std::ostringstream out;
+  output::write_summary(s, out);
+  return out.str();
+}
+
+// The Fatal message for BYTES, or "" when they read.
+std::string error_of(const std::string& bytes) {
+  try {
+    reading::read_summary_bytes(bytes, "x.tdsum.json");
+  } catch (const Fatal& e) {
+    return e.what();
+  }
+  return "";
+}
+
+// TEXT with its first FROM replaced by TO (which must be there).
+std::string with(std::string text, const std::string& from, const std::string& to) {
+  const auto at = text.find(from);
+  BOOST_REQUIRE(at != std::string::npos);
+  return text.replace(at, from.size(), to);
+}
+
+}  // namespace
+
+BOOST_AUTO_TEST_SUITE(summary_reader)
+
+BOOST_AUTO_TEST_CASE(what_is_written_reads_back_the_same) {
+  const auto original = small_summary();
+  const auto text = text_of(original);
+  const auto back = reading::read_summary_bytes(text, "x.tdsum.json");
+  BOOST_TEST(text_of(back) == text);  // written again, byte for byte
+  BOOST_REQUIRE(back.files.size() == 1u);
+  const auto& f = back.files[0];
+  BOOST_TEST(f.rank == 3);
+  BOOST_TEST(f.cells.size() == original.files[0].cells.size());
+  std::int64_t mm_total = -1;
+  for (const auto& c : f.cells)
+    if (f.keys[c.key].name == "aten::mm") mm_total = c.total_ns;
+  BOOST_TEST(mm_total == 200000);
+}
+
+BOOST_AUTO_TEST_CASE(summary_files_are_known_by_their_suffix) {
+  BOOST_TEST(reading::is_summary_path("a/b.tdsum.json"));
+  BOOST_TEST(!reading::is_summary_path("a/b.json"));
+  BOOST_TEST(!reading::is_summary_path("a/b.pt.trace.json.gz"));
+}
+
+BOOST_AUTO_TEST_CASE(not_a_summary_is_fatal_and_names_the_file) {
+  for (const std::string bad : {"", "{", "[]", R"({"traceEvents": []})", "not json"}) {
+    const auto e = error_of(bad);
+    BOOST_TEST(e.starts_with("x.tdsum.json: "), bad << " -> " << e);
+  }
+  const auto text = text_of(small_summary());
+  BOOST_TEST(!error_of(with(text, "\"tracediff-summary\"", "\"something-else\"")).empty());
+}
+
+BOOST_AUTO_TEST_CASE(a_newer_schema_is_refused_with_its_version) {
+  const auto text = text_of(small_summary());
+  const auto newer = std::to_string(model::k_summary_schema_version + 1);
+  const auto e = error_of(with(text, "\"schema_version\": " + std::to_string(model::k_summary_schema_version),
+                               "\"schema_version\": " + newer));
+  BOOST_TEST(e.find("schema version " + newer) != std::string::npos, e);
+}
+
+BOOST_AUTO_TEST_CASE(an_index_past_its_table_is_refused) {
+  const auto s = small_summary();
+  const auto text = text_of(s);
+  // A cell whose key is one past the keys.
+  const auto& c = s.files[0].cells[0];
+  const auto cell = "[" + std::to_string(c.key) + ", " + std::to_string(c.step) + ", ";
+  const auto bad = "[" + std::to_string(s.files[0].keys.size()) + ", " + std::to_string(c.step) + ", ";
+  BOOST_TEST(!error_of(with(text, cell, bad)).empty());
+}
+
+BOOST_AUTO_TEST_CASE(a_missing_file_is_fatal) {
+  const auto dir = test::temp_dir("summary-reader");
+  BOOST_CHECK_THROW(reading::read_summary_file(dir + "/none.tdsum.json"), Fatal);
+  test::write_file(dir + "/s.tdsum.json", text_of(small_summary()));
+  BOOST_TEST(reading::read_summary_file(dir + "/s.tdsum.json").files.size() == 1u);
+}
+
+BOOST_AUTO_TEST_SUITE_END()
