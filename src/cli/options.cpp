@@ -1,3 +1,6 @@
+// The option table of the default command: every option declared once with CLI11
+// (docs/cli.md, the man page and the completion are generated from it) and parsed into
+// plain data: one thing, the table.
 #include "cli/options.hpp"
 
 #include <CLI/CLI.hpp>

@@ -1,3 +1,5 @@
+// A trace's bytes: regular files only, gzip inflated by ISA-L or zlib, read ahead on a
+// second thread: one thing, the input side of every reader.
 #include "reading/byte_source.hpp"
 
 #include "reading/read_ahead.hpp"

@@ -1,3 +1,6 @@
+// A scanner for well-formed Kineto files (SSE2 and SWAR), as strict as Boost.JSON with
+// our options; at the first sign of trouble trace_reader.cpp reads the file again. One
+// thing: a scanner, long because each field has its fast path.
 #include "reading/fast_reader.hpp"
 
 #include <algorithm>

@@ -1,3 +1,5 @@
+// Reads a *.tdsum.json summary and checks every field against the format
+// (docs/summaries.md, docs/summary.schema.json): one thing, the format's validator.
 #include "reading/summary_reader.hpp"
 
 #include <boost/json.hpp>

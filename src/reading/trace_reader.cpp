@@ -1,3 +1,5 @@
+// The careful reader of a Kineto file (Boost.JSON's SAX parser, resynchronising after
+// damage, with repair.cpp): one thing, kept whole so its recovery paths read together.
 #include "reading/trace_reader.hpp"
 
 #include <boost/json/basic_parser_impl.hpp>

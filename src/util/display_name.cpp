@@ -1,3 +1,5 @@
+// Names for the human views: simplified (demangled, template arguments cut), elided,
+// and labels told apart when shown together: one thing, the naming rules in one place.
 #include "util/display_name.hpp"
 
 #include <cxxabi.h>

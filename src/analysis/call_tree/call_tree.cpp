@@ -1,3 +1,6 @@
+// The call tree: folded to a node budget (per file and per side), both sides matched by
+// path and judged, and each row's path: one thing, since folding and matching share the
+// tree's node layout.
 #include "analysis/call_tree/call_tree.hpp"
 
 #include <algorithm>

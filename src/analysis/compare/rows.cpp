@@ -1,4 +1,6 @@
-// The default mode: per-step, noise-aware comparison of two sets of file summaries.
+// The default mode: per-step, noise-aware comparison of two sets of file summaries
+// (collect each side into per-key samples; make, judge and order the rows; hand them to
+// decide/). One thing: the comparison of the two sides' cells.
 #include <algorithm>
 #include <cmath>
 #include <cstdlib>
