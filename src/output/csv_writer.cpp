@@ -9,7 +9,8 @@ void write_csv(const model::DiffReport& r, std::ostream& out, const CsvOptions& 
   // (+ - =) and the numbers are ours and stay as they are.
   const auto text = [&](std::string_view s) { return csv_text_field(s, o.terminal); };
   if (r.hta_compat) {
-    // HTA's layout: <Label>_counts, <Label>_total_duration per side (§6).
+    // HTA's layout: <Label>_counts, <Label>_total_duration per side (§6). The one
+    // exception to the fixed columns below: --hta-compat reproduces HTA's file.
     const auto& c = r.control.label;
     const auto& t = r.test.label;
     out << (r.short_names ? "short_name" : "name") << ',' << text(c + "_counts") << ','
@@ -28,8 +29,7 @@ void write_csv(const model::DiffReport& r, std::ostream& out, const CsvOptions& 
          "significant,launched_by,family,test_name,matched_by,control_median_per_step_us,"
          "test_median_per_step_us,median_diff_per_step_us,median_diff_pct,control_per_call_us,test_per_call_us,"
          "per_call_pct,diff_from_calls_us,diff_from_per_call_us,words,waits_for_gpu,control_wait_per_step_us,"
-         "test_wait_per_step_us"
-      << (r.by_shape ? ",shape,flops_per_call,control_tflops,test_tflops" : "") << "\r\n";
+         "test_wait_per_step_us,shape,flops_per_call,control_tflops,test_tflops\r\n";
   for (const auto& row : r.rows) {
     out << text(row.name) << ',' << text(row.category) << ',' << model::device_name(row.device)
         << ',' << row.control.count << ',' << row.test.count << ',' << row.diff_count() << ','
@@ -48,13 +48,12 @@ void write_csv(const model::DiffReport& r, std::ostream& out, const CsvOptions& 
         << us_decimal(row.diff_from_per_call_ns) << ',' << model::row_words(row) << ','
         << (row.waits_for_gpu ? "true" : "false") << ',' << us_decimal(row.control_step.wait_ns) << ','
         << us_decimal(row.test_step.wait_ns);
-    if (r.by_shape) {  // --by-shape: empty cells where the figure is unknown
-      const auto opt = [](const std::optional<double>& v, auto format) { return v ? format(*v) : std::string(); };
-      out << ',' << text(row.shape) << ',' << opt(row.flops_per_call, flops_decimal) << ','
-          << opt(row.control_tflops, [](double v) { return decimal(v, 3); }) << ','
-          << opt(row.test_tflops, [](double v) { return decimal(v, 3); });
-    }
-    out << "\r\n";
+    // One set of columns in every mode: shapes and FLOPs are empty without --by-shape,
+    // and where the figure is unknown.
+    const auto opt = [](const std::optional<double>& v, auto format) { return v ? format(*v) : std::string(); };
+    out << ',' << text(row.shape) << ',' << opt(row.flops_per_call, flops_decimal) << ','
+        << opt(row.control_tflops, [](double v) { return decimal(v, 3); }) << ','
+        << opt(row.test_tflops, [](double v) { return decimal(v, 3); }) << "\r\n";
   }
 }
 
