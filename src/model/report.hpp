@@ -23,6 +23,9 @@ namespace tracediff::model {
 inline constexpr double k_default_min_change_pct = 5.0;
 
 constexpr std::uint32_t k_no_node = ~0u;  // no call-tree node (CallTree)
+// Kernel families a view lists (DiffReport::families_shown): every significant one, and
+// others until this many are listed. The JSON's families has them all.
+inline constexpr std::size_t k_families_shown = 5;
 
 // HTA's ops_diff groups, by count (hta-tracediff-semantics.md §7).
 enum class Change : std::uint8_t { added, deleted, increased, decreased, unchanged };
@@ -574,6 +577,9 @@ struct DiffReport {
   std::vector<LauncherRow> by_launcher;  // default mode only; by |Δ per step| descending
   std::vector<FamilyRow> families;       // default mode only; by |Δ per step| descending, then id;
                                          // families with no time on either side left out
+  // The families every view lists (indices into families), in their order: every significant
+  // one, then the others until k_families_shown are listed, each by |Δ per step| descending.
+  std::vector<std::size_t> families_shown;
   RankComparison ranks;
   double min_change_pct = k_default_min_change_pct;  // --min-change thresholds in force
   double min_change_us = 0.0;

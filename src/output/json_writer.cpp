@@ -406,6 +406,10 @@ void per_step_sections(JsonEmit& j, const model::DiffReport& r, const JsonOption
     j.key("diff_pct").number(pct_decimal(f.time.pct, "null")).key("verdict").string(model::verdict_name(f.time.verdict));
     j.key("significant").boolean(f.time.significant).key("kernels").number(f.kernels).end_object();
   });
+  // The families every view lists, in their order (DiffReport::families_shown).
+  j.line(2).key("families_shown").begin_array();
+  for (const auto i : r.families_shown) j.string(r.families[i].id);
+  j.end_array();
   j.line(2).key("top_launchers").begin_array();
   for (const auto k : r.top_launchers) j.string(r.by_launcher[k].launcher);
   j.end_array().line(2).key("call_tree");

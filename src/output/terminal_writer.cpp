@@ -393,12 +393,10 @@ void write_terminal_summary(const model::DiffReport& r, const TerminalOptions& o
   out << '\n';
   write_wrapped(out, groups, width);
 
-  // Kernel families that changed beyond noise, one line each: "GEMM +3.2 ms/step (+12.0%) slower".
-  bool family_head = false;
-  for (const auto& f : r.families) {
-    if (!f.time.significant) continue;
-    if (!family_head) out << "\nKernel families:\n";
-    family_head = true;
+  // The kernel families analysis lists, one line each: "GEMM +3.2 ms/step (+12.0%) slower".
+  if (!r.families_shown.empty()) out << "\nKernel families:\n";
+  for (const auto i : r.families_shown) {
+    const auto& f = r.families[i];
     const char* colour = o.color ? tone(f.time.verdict) : nullptr;
     std::string line = "  " + f.label + " " + format_duration_ns(to_ns(f.time.diff()), true) + "/" + r.unit + " (" +
                        format_pct(f.time.pct, f.time.is_new()) + ") " + model::verdict_words(f.time.verdict);

@@ -209,13 +209,15 @@ std::string chart_json(const DiffReport& r, const std::vector<Chart>& charts) {
   return j;
 }
 
-// GPU time per step by kernel family (DiffReport::families), drawn in the families
+// GPU time per step by kernel family (DiffReport::families_shown), drawn in the families
 // section (families.cpp), not among the charts above: its static bars are
 // families_chart {title, subtitle, empty, height, bars[]}.
 Chart family_chart(const DiffReport& r, data& ctx) {
   Chart fam{"families", true, {}, false, {}, "GPU time per " + r.unit};
-  for (const auto& f : r.families)
+  for (const auto i : r.families_shown) {
+    const auto& f = r.families[i];
     fam.main.rows.push_back(duration_row(f.label, f.time.control, f.time.test, model::verdict_name(f.time.verdict)));
+  }
   fam.main.title = "GPU time per " + r.unit + " by kernel family";
   fam.main.subtitle = "\xCE\x94 bar coloured by verdict";
   label(fam.main);
@@ -234,7 +236,7 @@ Chart family_chart(const DiffReport& r, data& ctx) {
 void add_charts(const DiffReport& r, data& ctx) {
   auto charts = build_charts(r);
   add_bars(charts, ctx);
-  if (per_step_mode(r) && !r.families.empty()) charts.push_back(family_chart(r, ctx));
+  if (per_step_mode(r) && !r.families_shown.empty()) charts.push_back(family_chart(r, ctx));
   ctx.set("data_json", chart_json(r, charts));
 }
 
