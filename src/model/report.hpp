@@ -424,8 +424,9 @@ struct TopList {
   // Per row, how much of its change that path carries, in words before it: "in" (nearly
   // all of it) or "49 % in"; empty with an empty path.
   std::vector<std::string> path_words;
-  // Per row, that share as a number (the path node's Δ over the row's, of the means).
-  std::vector<double> path_shares;
+  // Per row, that share as a number in [0, 1] (the path node's Δ over the row's, of the
+  // means; 0 when the path moved the other way); nullopt without a path or a per-step Δ.
+  std::vector<std::optional<double>> path_shares;
   // Significant rows left out because one call inside explains at least 90 % of their
   // change, and the row listed for it (or counted in `more`) was reached through them.
   std::size_t folded = 0;

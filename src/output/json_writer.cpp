@@ -216,9 +216,8 @@ void top_list(JsonEmit& j, const model::DiffReport& r, const model::TopList& t) 
     const auto node = k < t.nodes.size() ? t.nodes[k] : model::k_no_node;
     for (const auto s : r.call_tree.path(node)) j.string(s);
     j.end_array();
-    // The share of the row's change that path carries.
-    if (node < r.call_tree.nodes.size() && k < t.path_shares.size() && row.diff_per_step_ns() != 0)
-      j.key("path_share").number(decimal(t.path_shares[k], 3));
+    // The share of the row's change that path carries (TopList::path_shares).
+    if (k < t.path_shares.size() && t.path_shares[k]) j.key("path_share").number(decimal(*t.path_shares[k], 3));
     j.end_object();
   }
   j.end_array();
