@@ -147,6 +147,19 @@ struct DiffRow {
   Samples control_samples, test_samples;
 
   double diff_per_step_ns() const { return test_step.total_ns - control_step.total_ns; }
+  // The row's duration on its basis, the one place that picks it: the per-step means in
+  // the default mode, the totals in --hta-compat (per_step_basis). What the lists' means,
+  // the means' Δ and the gate's sums read.
+  double basis_control_ns() const {
+    return per_step_basis ? control_step.total_ns : static_cast<double>(control.total_ns);
+  }
+  double basis_test_ns() const { return per_step_basis ? test_step.total_ns : static_cast<double>(test.total_ns); }
+  double basis_diff_ns() const { return basis_test_ns() - basis_control_ns(); }
+  // New on the test side by that duration (its Δ% is then "new", not a number), and by
+  // the self time per step.
+  bool is_new() const { return basis_control_ns() == 0 && basis_test_ns() != 0; }
+  bool self_is_new() const { return control_step.self_ns == 0 && test_step.self_ns != 0; }
+  double diff_self_per_step_ns() const { return test_step.self_ns - control_step.self_ns; }
   std::int64_t diff_count() const {
     return static_cast<std::int64_t>(test.count) - static_cast<std::int64_t>(control.count);
   }

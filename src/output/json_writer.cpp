@@ -202,12 +202,9 @@ void top_list(JsonEmit& j, const model::DiffReport& r, const model::TopList& t) 
     const auto& row = r.rows[t.rows[k]];
     j.line(4).begin_object().key("name").string(row.name).key("label").string(row.label);
     j.key("category").string(row.category).key("device").string(model::device_name(row.device));
-    j.key("control_per_step_us")
-        .number(us_decimal(row.per_step_basis ? row.control_step.total_ns : static_cast<double>(row.control.total_ns)));
-    j.key("test_per_step_us")
-        .number(us_decimal(row.per_step_basis ? row.test_step.total_ns : static_cast<double>(row.test.total_ns)));
-    j.key("diff_per_step_us")
-        .number(us_decimal(row.per_step_basis ? row.diff_per_step_ns() : static_cast<double>(row.diff_ns())));
+    j.key("control_per_step_us").number(us_decimal(row.basis_control_ns()));
+    j.key("test_per_step_us").number(us_decimal(row.basis_test_ns()));
+    j.key("diff_per_step_us").number(us_decimal(row.basis_diff_ns()));
     j.key("diff_pct").number(pct_decimal(row.pct, "null")).key("verdict").string(model::verdict_name(row.verdict));
     j.key("words").string(model::row_words(row));
     shown(j, row);

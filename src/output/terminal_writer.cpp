@@ -47,7 +47,7 @@ std::string per_call_text(const model::DiffRow& row) {
 
 std::string mean_words(const model::DiffRow& row) {
   if (!row.shown.mean_differs) return {};
-  const double d = row.per_step_basis ? row.diff_per_step_ns() : static_cast<double>(row.diff_ns());
+  const double d = row.basis_diff_ns();
   return "mean " + format_duration_ns(to_ns(d), true);
 }
 

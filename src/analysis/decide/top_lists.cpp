@@ -114,7 +114,7 @@ bool inside_listed(const model::DiffReport& r, std::size_t i, const std::vector<
 
 double direction(const model::DiffRow& row) {
   if (const double d = row.shown.diff_ns(); d != 0) return d;
-  return row.per_step_basis ? row.diff_per_step_ns() : static_cast<double>(row.diff_ns());
+  return row.basis_diff_ns();
 }
 
 // Kernels of one family that moved both ways while the family's time stayed the same
