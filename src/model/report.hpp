@@ -509,7 +509,12 @@ struct SideDifference {
 // by self time, per step (totals with --hta-compat); never a ProfilerStep row.
 struct ChartRows {
   std::vector<std::size_t> calls, time, self;
+  // Each chart's labels, one per index above: distinct within the chart at the width of a
+  // chart's axis (k_chart_label_chars; util/display_name's rule); and the kernel families
+  // chart's, one per DiffReport::families_shown.
+  std::vector<std::string> calls_labels, time_labels, self_labels, family_labels;
 };
+inline constexpr std::size_t k_chart_label_chars = 40;
 
 // What the HTML report embeds of its long lists, so that it opens at any size: the
 // most important part (by impact), every item the rest of the page links to among

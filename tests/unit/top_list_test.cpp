@@ -1,8 +1,13 @@
-// The top lists as analysis decides them (analysis/decide/top_lists.cpp): the share of a
-// row's change its path carries is a number in [0, 1], or none without a path.
+// The top lists and the charts as analysis decides them (analysis/decide/top_lists.cpp,
+// embedded.cpp): the share of a row's change its path carries is a number in [0, 1], or
+// none without a path; each charted row has its label.
 #include <boost/test/unit_test.hpp>
 
+#include <set>
+
+#include "analysis/decide/embedded.hpp"
 #include "analysis/decide/top_lists.hpp"
+#include "util/utf8.hpp"
 #include "support/report_support.hpp"
 
 using namespace tracediff;
@@ -47,6 +52,30 @@ BOOST_AUTO_TEST_CASE(path_share_is_a_share_of_the_change) {
   BOOST_TEST(list.path_words[0] == "50 % in");
   BOOST_TEST(list.path_words[1] == "in");
   BOOST_TEST(list.path_words[2] == "");
+}
+
+BOOST_AUTO_TEST_SUITE_END()
+
+BOOST_AUTO_TEST_SUITE(chart_labels)
+
+// The charts' labels are analysis's: one per charted row, distinct, at most an axis wide.
+BOOST_AUTO_TEST_CASE(one_distinct_label_per_charted_row) {
+  auto r = test::six_step_report(10'000'000, 11'000'000);
+  const std::string longer(80, 'x');
+  for (int i = 0; i < 6; ++i)
+    r.rows.push_back(test::steady_row(longer + std::to_string(i), model::Device::cpu, 1'000'000, 1'000'000 + 1'000 * (i + 1), 4));
+  analysis::detail::decide_embedded(r, 10);
+  const auto& c = r.charts;
+  BOOST_REQUIRE_EQUAL(c.time.size(), 6u);
+  BOOST_REQUIRE_EQUAL(c.time_labels.size(), c.time.size());
+  BOOST_REQUIRE_EQUAL(c.calls_labels.size(), c.calls.size());
+  BOOST_REQUIRE_EQUAL(c.self_labels.size(), c.self.size());
+  std::set<std::string> seen(c.time_labels.begin(), c.time_labels.end());
+  BOOST_TEST(seen.size() == c.time_labels.size());
+  for (std::size_t k = 0; k < c.time.size(); ++k) {
+    BOOST_TEST(tracediff::display_width(c.time_labels[k]) <= model::k_chart_label_chars);
+    BOOST_TEST(c.time_labels[k].back() == r.rows[c.time[k]].name.back());  // the part that tells them apart
+  }
 }
 
 BOOST_AUTO_TEST_SUITE_END()
