@@ -58,7 +58,7 @@ void shown_and_calls(model::DiffRow& row, double min_change_pct) {
     s.test_ns = static_cast<double>(row.test.total_ns);
   }
   s.pct = s.control_ns == 0 ? std::nullopt : std::optional<double>(100.0 * s.diff_ns() / s.control_ns);
-  const double mean_d = row.per_step_basis ? row.diff_per_step_ns() : static_cast<double>(row.diff_ns());
+  const double mean_d = row.basis_diff_ns();
   s.mean_differs = std::fabs(mean_d - s.diff_ns()) >= 0.25 * std::max(std::fabs(mean_d), std::fabs(s.diff_ns())) &&
                    mean_d != s.diff_ns();
   // Per call and the split, of the Δ the lists print (medians per step over calls per step):
@@ -105,8 +105,8 @@ void finish_report(model::DiffReport& report, const CompareOptions& options) {
   report.by_shape = options.by_shape;
   // The relative change of each row, once: per step, or of the totals in --hta-compat.
   for (auto& row : report.rows) {
-    const double c = row.per_step_basis ? row.control_step.total_ns : static_cast<double>(row.control.total_ns);
-    const double d = row.per_step_basis ? row.diff_per_step_ns() : static_cast<double>(row.diff_ns());
+    const double c = row.basis_control_ns();
+    const double d = row.basis_diff_ns();
     row.pct = c == 0 ? std::nullopt : std::optional<double>(100.0 * d / c);
     const double cs = row.per_step_basis ? row.control_step.self_ns : static_cast<double>(row.control.self_ns);
     const double ts = row.per_step_basis ? row.test_step.self_ns : static_cast<double>(row.test.self_ns);

@@ -194,7 +194,6 @@ int run_checked(int argc, const char* const* argv) {
   if (o.markdown) {
     out.add(*o.markdown, [&](std::ostream& s) {
       output::MarkdownOptions mo;
-      mo.top = o.top;
       mo.report_url = o.report_url;
       output::write_markdown(report, mo, s);
     });
@@ -213,7 +212,6 @@ int run_checked(int argc, const char* const* argv) {
   // The terminal summary, unless stdout already carries an output.
   if (!o.quiet && !stdout_taken) {
     output::TerminalOptions to;
-    to.top = o.top;
     to.color = o.color == ColorMode::always || (o.color == ColorMode::automatic && colour_allowed(1));
     write_to_stdout([&](std::ostream& s) { output::write_terminal_summary(report, to, s); });
   }

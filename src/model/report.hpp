@@ -23,6 +23,9 @@ namespace tracediff::model {
 inline constexpr double k_default_min_change_pct = 5.0;
 
 constexpr std::uint32_t k_no_node = ~0u;  // no call-tree node (CallTree)
+// Kernel families a view lists (DiffReport::families_shown): every significant one, and
+// others until this many are listed. The JSON's families has them all.
+inline constexpr std::size_t k_families_shown = 5;
 
 // HTA's ops_diff groups, by count (hta-tracediff-semantics.md §7).
 enum class Change : std::uint8_t { added, deleted, increased, decreased, unchanged };
@@ -144,6 +147,19 @@ struct DiffRow {
   Samples control_samples, test_samples;
 
   double diff_per_step_ns() const { return test_step.total_ns - control_step.total_ns; }
+  // The row's duration on its basis, the one place that picks it: the per-step means in
+  // the default mode, the totals in --hta-compat (per_step_basis). What the lists' means,
+  // the means' Δ and the gate's sums read.
+  double basis_control_ns() const {
+    return per_step_basis ? control_step.total_ns : static_cast<double>(control.total_ns);
+  }
+  double basis_test_ns() const { return per_step_basis ? test_step.total_ns : static_cast<double>(test.total_ns); }
+  double basis_diff_ns() const { return basis_test_ns() - basis_control_ns(); }
+  // New on the test side by that duration (its Δ% is then "new", not a number), and by
+  // the self time per step.
+  bool is_new() const { return basis_control_ns() == 0 && basis_test_ns() != 0; }
+  bool self_is_new() const { return control_step.self_ns == 0 && test_step.self_ns != 0; }
+  double diff_self_per_step_ns() const { return test_step.self_ns - control_step.self_ns; }
   std::int64_t diff_count() const {
     return static_cast<std::int64_t>(test.count) - static_cast<std::int64_t>(control.count);
   }
@@ -422,8 +438,9 @@ struct TopList {
   // Per row, how much of its change that path carries, in words before it: "in" (nearly
   // all of it) or "49 % in"; empty with an empty path.
   std::vector<std::string> path_words;
-  // Per row, that share as a number (the path node's Δ over the row's, of the means).
-  std::vector<double> path_shares;
+  // Per row, that share as a number in [0, 1] (the path node's Δ over the row's, of the
+  // means; 0 when the path moved the other way); nullopt without a path or a per-step Δ.
+  std::vector<std::optional<double>> path_shares;
   // Significant rows left out because one call inside explains at least 90 % of their
   // change, and the row listed for it (or counted in `more`) was reached through them.
   std::size_t folded = 0;
@@ -493,7 +510,12 @@ struct SideDifference {
 // by self time, per step (totals with --hta-compat); never a ProfilerStep row.
 struct ChartRows {
   std::vector<std::size_t> calls, time, self;
+  // Each chart's labels, one per index above: distinct within the chart at the width of a
+  // chart's axis (k_chart_label_chars; util/display_name's rule); and the kernel families
+  // chart's, one per DiffReport::families_shown.
+  std::vector<std::string> calls_labels, time_labels, self_labels, family_labels;
 };
+inline constexpr std::size_t k_chart_label_chars = 40;
 
 // What the HTML report embeds of its long lists, so that it opens at any size: the
 // most important part (by impact), every item the rest of the page links to among
@@ -575,6 +597,9 @@ struct DiffReport {
   std::vector<LauncherRow> by_launcher;  // default mode only; by |Δ per step| descending
   std::vector<FamilyRow> families;       // default mode only; by |Δ per step| descending, then id;
                                          // families with no time on either side left out
+  // The families every view lists (indices into families), in their order: every significant
+  // one, then the others until k_families_shown are listed, each by |Δ per step| descending.
+  std::vector<std::size_t> families_shown;
   RankComparison ranks;
   double min_change_pct = k_default_min_change_pct;  // --min-change thresholds in force
   double min_change_us = 0.0;

@@ -22,7 +22,6 @@
 namespace tracediff::output {
 
 struct TerminalOptions {
-  int top = 10;             // rows in each of the regressions and improvements tables
   std::size_t width = 80;   // columns; no line is wider
   bool color = false;       // ANSI colours (the caller decides: TTY and no NO_COLOR)
 };
@@ -33,7 +32,6 @@ void write_terminal_summary(const model::DiffReport& report, const TerminalOptio
                             std::ostream& out);
 
 struct MarkdownOptions {
-  int top = 10;                  // rows in each of the regressions and improvements tables
   std::size_t max_bytes = 65000; // hard cap (a GitHub comment holds 65,536 characters)
   std::string report_url;        // --report-url: linked under the verdict (validated by cli: http or https)
 };

@@ -202,12 +202,9 @@ void top_list(JsonEmit& j, const model::DiffReport& r, const model::TopList& t) 
     const auto& row = r.rows[t.rows[k]];
     j.line(4).begin_object().key("name").string(row.name).key("label").string(row.label);
     j.key("category").string(row.category).key("device").string(model::device_name(row.device));
-    j.key("control_per_step_us")
-        .number(us_decimal(row.per_step_basis ? row.control_step.total_ns : static_cast<double>(row.control.total_ns)));
-    j.key("test_per_step_us")
-        .number(us_decimal(row.per_step_basis ? row.test_step.total_ns : static_cast<double>(row.test.total_ns)));
-    j.key("diff_per_step_us")
-        .number(us_decimal(row.per_step_basis ? row.diff_per_step_ns() : static_cast<double>(row.diff_ns())));
+    j.key("control_per_step_us").number(us_decimal(row.basis_control_ns()));
+    j.key("test_per_step_us").number(us_decimal(row.basis_test_ns()));
+    j.key("diff_per_step_us").number(us_decimal(row.basis_diff_ns()));
     j.key("diff_pct").number(pct_decimal(row.pct, "null")).key("verdict").string(model::verdict_name(row.verdict));
     j.key("words").string(model::row_words(row));
     shown(j, row);
@@ -216,9 +213,8 @@ void top_list(JsonEmit& j, const model::DiffReport& r, const model::TopList& t) 
     const auto node = k < t.nodes.size() ? t.nodes[k] : model::k_no_node;
     for (const auto s : r.call_tree.path(node)) j.string(s);
     j.end_array();
-    // The share of the row's change that path carries.
-    if (node < r.call_tree.nodes.size() && k < t.path_shares.size() && row.diff_per_step_ns() != 0)
-      j.key("path_share").number(decimal(t.path_shares[k], 3));
+    // The share of the row's change that path carries (TopList::path_shares).
+    if (k < t.path_shares.size() && t.path_shares[k]) j.key("path_share").number(decimal(*t.path_shares[k], 3));
     j.end_object();
   }
   j.end_array();
@@ -406,6 +402,10 @@ void per_step_sections(JsonEmit& j, const model::DiffReport& r, const JsonOption
     j.key("diff_pct").number(pct_decimal(f.time.pct, "null")).key("verdict").string(model::verdict_name(f.time.verdict));
     j.key("significant").boolean(f.time.significant).key("kernels").number(f.kernels).end_object();
   });
+  // The families every view lists, in their order (DiffReport::families_shown).
+  j.line(2).key("families_shown").begin_array();
+  for (const auto i : r.families_shown) j.string(r.families[i].id);
+  j.end_array();
   j.line(2).key("top_launchers").begin_array();
   for (const auto k : r.top_launchers) j.string(r.by_launcher[k].launcher);
   j.end_array().line(2).key("call_tree");

@@ -282,22 +282,17 @@ std::string headline(const DiffReport& r, const MarkdownOptions& o) {
   return out;
 }
 
-// GPU time by kernel family: the significant ones, else the five that moved most.
+// GPU time by kernel family: the ones analysis lists (DiffReport::families_shown).
 std::string families(const DiffReport& r) {
-  if (r.hta_compat || r.families.empty()) return {};
-  std::vector<const model::FamilyRow*> shown;
-  for (const auto& f : r.families)
-    if (f.time.significant) shown.push_back(&f);
-  const bool all_significant = !shown.empty();
-  if (!all_significant)
-    for (std::size_t i = 0; i < r.families.size() && i < 5; ++i) shown.push_back(&r.families[i]);
-  std::string out = "#### Kernel families" + std::string(all_significant ? "" : " (none changed beyond noise)") +
+  if (r.hta_compat || r.families_shown.empty()) return {};
+  const bool any_significant = r.families[r.families_shown.front()].time.significant;
+  std::string out = "#### Kernel families" + std::string(any_significant ? "" : " (none changed beyond noise)") +
                     "\n\n| GPU time per " + r.unit + " | " + label(r.control, "Control") + " | " +
                     label(r.test, "Test") + " | \xCE\x94 | \xCE\x94% |\n|:--|--:|--:|--:|--:|\n";
-  for (const auto* f : shown) {
+  for (const auto i : r.families_shown) {
     model::Figure fig;
-    fig.label = f->label;
-    fig.value = f->time;
+    fig.label = r.families[i].label;
+    fig.value = r.families[i].time;
     out += figure_row(fig, false);
   }
   return out + "\n";

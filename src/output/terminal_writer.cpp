@@ -47,7 +47,7 @@ std::string per_call_text(const model::DiffRow& row) {
 
 std::string mean_words(const model::DiffRow& row) {
   if (!row.shown.mean_differs) return {};
-  const double d = row.per_step_basis ? row.diff_per_step_ns() : static_cast<double>(row.diff_ns());
+  const double d = row.basis_diff_ns();
   return "mean " + format_duration_ns(to_ns(d), true);
 }
 
@@ -393,12 +393,10 @@ void write_terminal_summary(const model::DiffReport& r, const TerminalOptions& o
   out << '\n';
   write_wrapped(out, groups, width);
 
-  // Kernel families that changed beyond noise, one line each: "GEMM +3.2 ms/step (+12.0%) slower".
-  bool family_head = false;
-  for (const auto& f : r.families) {
-    if (!f.time.significant) continue;
-    if (!family_head) out << "\nKernel families:\n";
-    family_head = true;
+  // The kernel families analysis lists, one line each: "GEMM +3.2 ms/step (+12.0%) slower".
+  if (!r.families_shown.empty()) out << "\nKernel families:\n";
+  for (const auto i : r.families_shown) {
+    const auto& f = r.families[i];
     const char* colour = o.color ? tone(f.time.verdict) : nullptr;
     std::string line = "  " + f.label + " " + format_duration_ns(to_ns(f.time.diff()), true) + "/" + r.unit + " (" +
                        format_pct(f.time.pct, f.time.is_new()) + ") " + model::verdict_words(f.time.verdict);

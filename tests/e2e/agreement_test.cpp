@@ -113,6 +113,52 @@ bool shows(const std::string& label, const std::string& full_name) {
   return true;
 }
 
+// The kernel families' labels each view lists, in order: the JSON's families_shown (by
+// id, labelled from its families), the Markdown's table, the terminal's lines, the HTML's
+// table and the static bars of its chart.
+std::vector<std::string> json_families(const json::object& j) {
+  std::map<std::string, std::string> label;
+  for (const auto& f : j.at("families").as_array())
+    label[std::string(f.at("family").as_string())] = std::string(f.at("label").as_string());
+  std::vector<std::string> out;
+  for (const auto& id : j.at("families_shown").as_array()) out.push_back(label.at(std::string(id.as_string())));
+  return out;
+}
+std::vector<std::string> markdown_families(const std::string& md) {
+  std::vector<std::string> out;
+  const auto start = md.find("#### Kernel families");
+  if (start == std::string::npos) return out;
+  const auto ls = lines_of(md.substr(start));
+  for (std::size_t i = 4; i < ls.size() && ls[i].rfind("| ", 0) == 0; ++i)  // heading, blank, head, rule
+    out.push_back(ls[i].substr(2, ls[i].find(" |", 2) - 2));
+  return out;
+}
+std::vector<std::string> terminal_families(const std::string& term, const std::vector<std::string>& labels) {
+  std::vector<std::string> out;
+  const auto ls = lines_of(term);
+  std::size_t i = 0;
+  while (i < ls.size() && ls[i] != "Kernel families:") ++i;
+  for (++i; i < ls.size() && ls[i].rfind("  ", 0) == 0; ++i) {
+    std::string found;  // the longest label the line starts with ("Memcpy HtoD" before "Memcpy")
+    for (const auto& l : labels)
+      if (ls[i].rfind("  " + l + " ", 0) == 0 && l.size() > found.size()) found = l;
+    out.push_back(found.empty() ? ls[i] : found);  // a line of no label known fails the comparison
+  }
+  return out;
+}
+std::vector<std::string> html_families(const std::string& html, const std::string& from, const std::string& cell,
+                                       const std::string& end) {
+  std::vector<std::string> out;
+  const auto start = html.find(from);
+  if (start == std::string::npos) return out;
+  const auto stop = html.find(end, start);
+  for (auto p = html.find(cell, start); p != std::string::npos && p < stop; p = html.find(cell, p + 1)) {
+    const auto a = html.find('>', p) + 1;
+    out.push_back(html_unescape(html.substr(a, html.find('<', a) - a)));
+  }
+  return out;
+}
+
 }  // namespace
 
 BOOST_AUTO_TEST_SUITE(agreement)
@@ -218,6 +264,44 @@ BOOST_AUTO_TEST_CASE(every_writer_tells_the_json_story) {
     }
   }
   BOOST_TEST(j.at("gate").as_array()[0].at("outcome").as_string() == "fired");
+}
+
+// One list of kernel families, decided by analysis (DiffReport::families_shown): every
+// view shows the same families in the same order; significant ones first, then the
+// others up to five; on a pair with a significant GEMM family and one with none.
+BOOST_AUTO_TEST_CASE(every_view_lists_the_same_families) {
+  for (const auto& [tag, slowdown] : {std::pair{"fam-slow", "gemm=1.3"}, std::pair{"fam-same", ""}}) {
+    BOOST_TEST_CONTEXT(tag) {
+      const auto c = tracegen(std::string(tag) + "-c", {"--ranks", "1", "--steps", "6", "--layers", "1", "--jitter", "2",
+                                                         "--seed", "1"});
+      std::vector<std::string> targs{"--ranks", "1", "--steps", "6", "--layers", "1", "--jitter", "2", "--seed", "2"};
+      if (*slowdown) targs.insert(targs.end(), {"--slowdown", slowdown});
+      const auto t = tracegen(std::string(tag) + "-t", targs);
+      const auto dir = temp_dir(std::string(tag) + "-out");
+      const auto r = run_cli({c, t, "-o", dir + "/r.html", "--json", dir + "/r.json", "--markdown", dir + "/r.md"});
+      BOOST_REQUIRE_MESSAGE(r.exit_code == 0, r.err);
+      const auto j = parse_json(read_file(dir + "/r.json")).as_object();
+      const auto html = read_file(dir + "/r.html");
+      const auto want = json_families(j);
+      BOOST_REQUIRE(!want.empty());
+      BOOST_TEST(want.size() >= std::min<std::size_t>(5, j.at("families").as_array().size()));
+      // Significant first.
+      bool others = false;
+      for (const auto& id : j.at("families_shown").as_array())
+        for (const auto& f : j.at("families").as_array())
+          if (f.at("family") == id) {
+            BOOST_TEST(!(others && f.at("significant").as_bool()));
+            others = others || !f.at("significant").as_bool();
+          }
+      BOOST_TEST(markdown_families(read_file(dir + "/r.md")) == want, boost::test_tools::per_element());
+      BOOST_TEST(terminal_families(r.out, want) == want, boost::test_tools::per_element());
+      BOOST_TEST(html_families(html, "<table class=\"kv metrics families\">", "<th scope=\"row\"", "</table>") == want,
+                 boost::test_tools::per_element());
+      BOOST_TEST(html_families(html, "<figure class=\"chart\" id=\"chart-families\"", "<div class=\"fb-label\"",
+                               "</figure>") == want,
+                 boost::test_tools::per_element());
+    }
+  }
 }
 
 BOOST_AUTO_TEST_SUITE_END()

@@ -127,6 +127,16 @@ void verdict_counts(model::DiffReport& r) {
   }
 }
 
+// The families every view lists: what changed beyond noise first, then what moved most,
+// so that a view never hides a significant family behind a larger one within noise.
+void families_shown(model::DiffReport& r) {
+  auto& shown = r.families_shown;
+  for (std::size_t i = 0; i < r.families.size(); ++i)
+    if (r.families[i].time.significant) shown.push_back(i);
+  for (std::size_t i = 0; i < r.families.size() && shown.size() < model::k_families_shown; ++i)
+    if (!r.families[i].time.significant) shown.push_back(i);
+}
+
 // Calls per step unit of the rows of each device (totals in --hta-compat): counts,
 // not judged.
 void counts(model::DiffReport& r) {
@@ -156,6 +166,7 @@ void decide(model::DiffReport& r, const CompareOptions& options) {
   r.test.label = side_label(r.test, "Test");
   r.unit = unit_of(r);
   decide_figures(r, rule);
+  families_shown(r);
   const auto n = static_cast<std::size_t>(std::max(options.top, 0));
   mark_swaps(r);
   mark_waits(r);

@@ -8,6 +8,8 @@
 #include <utility>
 #include <vector>
 
+#include "util/display_name.hpp"
+
 namespace tracediff::analysis::detail {
 
 namespace {
@@ -53,6 +55,23 @@ void decide_charts(model::DiffReport& r, const std::vector<std::size_t>& order, 
   c.calls = top_by(r, candidates, n, [](const model::DiffRow& x) { return std::fabs(x.test_step.count - x.control_step.count); });
   c.time = top_by(r, candidates, n, [](const model::DiffRow& x) { return std::fabs(x.diff_per_step_ns()); });
   c.self = top_by(r, candidates, n, [](const model::DiffRow& x) { return std::fabs(x.test_step.self_ns - x.control_step.self_ns); });
+}
+
+// Each chart's labels: distinct within it, at the width of its axis.
+std::vector<std::string> chart_labels(const model::DiffReport& r, const std::vector<std::size_t>& rows) {
+  std::vector<std::string_view> names;
+  for (const auto i : rows) names.push_back(r.rows[i].full_name.empty() ? r.rows[i].name : r.rows[i].full_name);
+  return distinct_labels(names, model::k_chart_label_chars);
+}
+
+void label_charts(model::DiffReport& r) {
+  auto& c = r.charts;
+  c.calls_labels = chart_labels(r, c.calls);
+  c.time_labels = chart_labels(r, c.time);
+  c.self_labels = chart_labels(r, c.self);
+  std::vector<std::string_view> names;
+  for (const auto i : r.families_shown) names.push_back(r.families[i].label);
+  c.family_labels = distinct_labels(names, model::k_chart_label_chars);
 }
 
 // Marks `must` (in that order), then the first of `order` until `bound` are marked;
@@ -133,6 +152,7 @@ void decide_tree(const model::DiffReport& r, model::Embedded& e) {
 void decide_embedded(model::DiffReport& r, std::size_t top) {
   const auto order = r.impact_order();
   decide_charts(r, order, std::min(top, k_chart_rows));
+  label_charts(r);
   auto& e = r.embedded;
   e = {};
   e.decided = true;

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <map>
+#include <optional>
 #include <set>
 #include <unordered_map>
 #include <unordered_set>
@@ -69,11 +70,18 @@ bool folds_into_listed(const model::DiffReport& r, std::size_t i) {
   return false;
 }
 
-// How much of a row's change its shown path carries: "in" when nearly all, else "49 % in".
-double path_share(const model::DiffReport& r, const model::DiffRow& row) {
-  if (row.tree_node >= r.call_tree.nodes.size()) return 0;
+// How much of a row's change its shown path carries, in [0, 1]: the path's Δ over the
+// row's (of the means), 0 when the path moved the other way (none of the change is
+// there; other paths carry more than all of it), 1 when it moved more than the row (the
+// others moved back). nullopt without a path or without a per-step change.
+std::optional<double> shown_path_share(const model::DiffReport& r, const model::DiffRow& row) {
+  if (row.tree_node >= r.call_tree.nodes.size()) return std::nullopt;
   const double d = row.per_step_basis ? row.diff_per_step_ns() : 0.0;
-  return d == 0 ? 0.0 : r.call_tree.nodes[row.tree_node].time.diff() / d;
+  if (d == 0) return std::nullopt;
+  return std::clamp(r.call_tree.nodes[row.tree_node].time.diff() / d, 0.0, 1.0);
+}
+double path_share(const model::DiffReport& r, const model::DiffRow& row) {
+  return shown_path_share(r, row).value_or(0.0);
 }
 
 std::string path_words(const model::DiffReport& r, const model::DiffRow& row) {
@@ -106,7 +114,7 @@ bool inside_listed(const model::DiffReport& r, std::size_t i, const std::vector<
 
 double direction(const model::DiffRow& row) {
   if (const double d = row.shown.diff_ns(); d != 0) return d;
-  return row.per_step_basis ? row.diff_per_step_ns() : static_cast<double>(row.diff_ns());
+  return row.basis_diff_ns();
 }
 
 // Kernels of one family that moved both ways while the family's time stayed the same
@@ -174,7 +182,7 @@ model::TopList top_list(const model::DiffReport& r, bool slower, std::size_t n) 
     list.nodes.push_back(r.rows[i].tree_node);
     list.paths.push_back(words.empty() ? std::vector<std::string>() : caller_path(r, r.rows[i].tree_node));
     list.path_words.push_back(words);
-    list.path_shares.push_back(path_share(r, r.rows[i]));
+    list.path_shares.push_back(shown_path_share(r, r.rows[i]));
   }
   return list;
 }

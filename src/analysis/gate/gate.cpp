@@ -102,8 +102,8 @@ model::Comparison sum_of(const std::vector<const DiffRow*>& rows, const DiffRepo
   model::Comparison v;
   model::Samples c, t;
   for (const auto* row : rows) {
-    v.control += row->per_step_basis ? row->control_step.total_ns : static_cast<double>(row->control.total_ns);
-    v.test += row->per_step_basis ? row->test_step.total_ns : static_cast<double>(row->test.total_ns);
+    v.control += row->basis_control_ns();
+    v.test += row->basis_test_ns();
     c.add_all(row->control_samples);
     t.add_all(row->test_samples);
   }
@@ -169,8 +169,8 @@ GateResult evaluate_one(const GateCondition& cond, const DiffReport& r) {
         ++matched;
         GateResult one;
         model::Comparison v;
-        v.control = row.per_step_basis ? row.control_step.total_ns : static_cast<double>(row.control.total_ns);
-        v.test = row.per_step_basis ? row.test_step.total_ns : static_cast<double>(row.test.total_ns);
+        v.control = row.basis_control_ns();
+        v.test = row.basis_test_ns();
         v.pct = row.pct;
         v.verdict = row.verdict;
         v.significant = row.significant;

@@ -50,34 +50,41 @@ ChartRow duration_row(const DiffRow& row, double c, double t, const char* verdic
   return duration_row(name_of(row), c, t, verdict);
 }
 
-// The labels of one chart: the report's rule, at the width a chart's axis has.
-void label(ChartSet& set) {
-  constexpr std::size_t k_chars = 40;
-  std::vector<std::string_view> names;
-  for (const auto& cr : set.rows) names.push_back(cr.name);
-  auto labels = distinct_labels(names, k_chars);
-  for (std::size_t i = 0; i < set.rows.size(); ++i) set.rows[i].label = fit(labels[i], k_label_bytes);
+// The labels of one chart, as analysis decided them (DiffReport::charts' *_labels), cut
+// to the page's byte bound; a report built by hand without them shows the names.
+void label(ChartSet& set, const std::vector<std::string>& labels) {
+  for (std::size_t i = 0; i < set.rows.size(); ++i)
+    set.rows[i].label = fit(i < labels.size() ? labels[i] : std::string(set.rows[i].name), k_label_bytes);
 }
 
 // The charts of the rows analysis chose (DiffReport::charts).
 std::vector<Chart> build_charts(const DiffReport& r) {
   const bool ps = per_step_mode(r);
-  const auto valid = [&](const std::vector<std::size_t>& v) {
+  // The indices in range, with their labels (a report built by hand may hold others).
+  const auto valid = [&](const std::vector<std::size_t>& v, const std::vector<std::string>& labels,
+                         std::vector<std::string>& kept) {
     std::vector<std::size_t> out;
-    for (auto i : v)
-      if (i < r.rows.size()) out.push_back(i);
+    for (std::size_t k = 0; k < v.size(); ++k)
+      if (v[k] < r.rows.size()) {
+        out.push_back(v[k]);
+        if (k < labels.size()) kept.push_back(labels[k]);
+      }
     return out;
   };
+  std::vector<std::string> calls_labels, time_labels, self_labels;
+  const auto calls = valid(r.charts.calls, r.charts.calls_labels, calls_labels);
+  const auto time = valid(r.charts.time, r.charts.time_labels, time_labels);
+  const auto self = valid(r.charts.self, r.charts.self_labels, self_labels);
   Chart count{"count", false, {}, false, {}, {}};
   Chart duration{"duration", true, {}, false, {}, {}};
   if (!ps) {
-    for (auto i : valid(r.charts.calls)) {
+    for (auto i : calls) {
       const auto& row = r.rows[i];
       const auto c = static_cast<std::int64_t>(row.control.count), t = static_cast<std::int64_t>(row.test.count);
       count.main.rows.push_back({name_of(row), {}, static_cast<double>(c), static_cast<double>(t), static_cast<double>(t - c),
                                  format_count(c, false), format_count(t, false), format_count(t - c, true), nullptr});
     }
-    for (auto i : valid(r.charts.time)) {
+    for (auto i : time) {
       const auto& row = r.rows[i];
       duration.main.rows.push_back(duration_row(row, static_cast<double>(row.control.total_ns),
                                                 static_cast<double>(row.test.total_ns), nullptr));
@@ -87,24 +94,25 @@ std::vector<Chart> build_charts(const DiffReport& r) {
     duration.main.title = "Duration difference";
     duration.main.subtitle =
         "Top " + std::to_string(duration.main.rows.size()) + " operators by |\xCE\x94 total duration|";
-    for (auto* set : {&count.main, &duration.main}) label(*set);
+    label(count.main, calls_labels);
+    label(duration.main, time_labels);
     return {count, duration};
   }
 
   const std::string unit = r.unit;
-  for (auto i : valid(r.charts.calls)) {
+  for (auto i : calls) {
     const auto& row = r.rows[i];
     const double c = row.control_step.count, t = row.test_step.count;
     count.main.rows.push_back({name_of(row), {}, c, t, t - c, format_count_per_step(c, false), format_count_per_step(t, false),
                                format_count_per_step(t - c, true), nullptr});
   }
-  for (auto i : valid(r.charts.time)) {
+  for (auto i : time) {
     const auto& row = r.rows[i];
     duration.main.rows.push_back(duration_row(row, row.control_step.total_ns, row.test_step.total_ns,
                                               model::verdict_name(row.verdict)));
   }
   duration.has_self = true;
-  for (auto i : valid(r.charts.self)) {
+  for (auto i : self) {
     const auto& row = r.rows[i];
     duration.self.rows.push_back(duration_row(row, row.control_step.self_ns, row.test_step.self_ns, nullptr));
   }
@@ -116,7 +124,9 @@ std::vector<Chart> build_charts(const DiffReport& r) {
   duration.self.title = "Self time per " + unit;
   duration.self.subtitle =
       "Top " + std::to_string(duration.self.rows.size()) + " by |\xCE\x94 self time per " + unit + "|";
-  for (auto* set : {&count.main, &duration.main, &duration.self}) label(*set);
+  label(count.main, calls_labels);
+  label(duration.main, time_labels);
+  label(duration.self, self_labels);
   return {count, duration};
 }
 
@@ -209,16 +219,18 @@ std::string chart_json(const DiffReport& r, const std::vector<Chart>& charts) {
   return j;
 }
 
-// GPU time per step by kernel family (DiffReport::families), drawn in the families
+// GPU time per step by kernel family (DiffReport::families_shown), drawn in the families
 // section (families.cpp), not among the charts above: its static bars are
 // families_chart {title, subtitle, empty, height, bars[]}.
 Chart family_chart(const DiffReport& r, data& ctx) {
   Chart fam{"families", true, {}, false, {}, "GPU time per " + r.unit};
-  for (const auto& f : r.families)
+  for (const auto i : r.families_shown) {
+    const auto& f = r.families[i];
     fam.main.rows.push_back(duration_row(f.label, f.time.control, f.time.test, model::verdict_name(f.time.verdict)));
+  }
   fam.main.title = "GPU time per " + r.unit + " by kernel family";
   fam.main.subtitle = "\xCE\x94 bar coloured by verdict";
-  label(fam.main);
+  label(fam.main, r.charts.family_labels);
   data c;
   c.set("title", fam.main.title);
   c.set("subtitle", fam.main.subtitle);
@@ -234,7 +246,7 @@ Chart family_chart(const DiffReport& r, data& ctx) {
 void add_charts(const DiffReport& r, data& ctx) {
   auto charts = build_charts(r);
   add_bars(charts, ctx);
-  if (per_step_mode(r) && !r.families.empty()) charts.push_back(family_chart(r, ctx));
+  if (per_step_mode(r) && !r.families_shown.empty()) charts.push_back(family_chart(r, ctx));
   ctx.set("data_json", chart_json(r, charts));
 }
 

@@ -1,7 +1,8 @@
 // The kernel families section (default mode, GPU work on a side): GPU time per step
 // by family, judged, as analysis decided (DiffReport::families); its chart is
 // charts.cpp's families_chart.
-//   has_families, families[] (figure_row, + kernels), families_n
+//   has_families, families[] (figure_row, + kernels): DiffReport::families_shown;
+//   has_families_more, families_more: how many the JSON has beyond them
 #include <algorithm>
 #include <string>
 
@@ -10,13 +11,14 @@
 namespace tracediff::output::html {
 
 void add_families(const DiffReport& r, data& ctx) {
-  const bool has = per_step_mode(r) && !r.families.empty();
+  const bool has = per_step_mode(r) && !r.families_shown.empty();
   ctx.set("has_families", has);
   if (!has) return;
   double max = 0;
-  for (const auto& f : r.families) max = std::max({max, f.time.control, f.time.test});
+  for (const auto i : r.families_shown) max = std::max({max, r.families[i].time.control, r.families[i].time.test});
   data list = make_list();
-  for (const auto& f : r.families) {
+  for (const auto i : r.families_shown) {
+    const auto& f = r.families[i];
     model::Figure fig;
     fig.label = f.label;
     fig.value = f.time;
@@ -25,7 +27,10 @@ void add_families(const DiffReport& r, data& ctx) {
     list.push_back(d);
   }
   ctx.set("families", list);
-  ctx.set("families_n", std::to_string(r.families.size()));
+  // The rest, all within noise (analysis lists every significant one), are in the JSON.
+  const std::size_t more = r.families.size() - r.families_shown.size();
+  ctx.set("has_families_more", more > 0);
+  ctx.set("families_more", std::to_string(more));
 }
 
 }  // namespace tracediff::output::html

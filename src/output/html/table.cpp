@@ -71,7 +71,7 @@ void totals_row(const DiffRow& row, Fields& f) {
   const auto dc = row.diff_count();
   const auto dd = row.diff_ns();
   const auto pct = row.diff_pct();
-  const bool is_new = row.control.total_ns == 0 && row.test.total_ns != 0;
+  const bool is_new = row.is_new();
   const auto tone = verdict_look(row.verdict);  // --hta-compat: the sign of the difference
   f.text("cc", format_count(static_cast<std::int64_t>(row.control.count), false));
   f.text("cc_v", std::to_string(row.control.count));
@@ -181,10 +181,10 @@ void per_step_row(const DiffRow& row, const Anchors& a, Fields& f) {
   cell(f.item(cells, 0), "n", key(cs.total_ns), dur(cs.total_ns, false), key(cs.self_ns), dur(cs.self_ns, false));
   cell(f.item(cells, 1), "n", key(ts.total_ns), dur(ts.total_ns, false), key(ts.self_ns), dur(ts.self_ns, false));
   cell(f.item(cells, 2), "n d", key(row.diff_per_step_ns()), dur(row.diff_per_step_ns(), true),
-       key(ts.self_ns - cs.self_ns), dur(ts.self_ns - cs.self_ns, true));
-  const bool is_new = cs.total_ns == 0 && ts.total_ns != 0;
+       key(row.diff_self_per_step_ns()), dur(row.diff_self_per_step_ns(), true));
+  const bool is_new = row.is_new();
   const auto pct = row.diff_pct();
-  const bool self_new = cs.self_ns == 0 && ts.self_ns != 0;
+  const bool self_new = row.self_is_new();
   cell(f.item(cells, 3), "n d", pct_key(pct, is_new), pct_text(pct, is_new), pct_key(row.self_pct, self_new),
        pct_text(row.self_pct, self_new));
   cell(f.item(cells, 4), "n tot", std::to_string(row.control.total_ns), format_duration_ns(row.control.total_ns, false),
