@@ -1,5 +1,5 @@
 #pragma once
-// The result model: everything a writer shows, computed once by analysis/. Writers
+// The result model, one thing: everything a writer shows, computed once by analysis/. Writers
 // (HTML, JSON, CSV, Markdown, terminal) read it and never sort, filter or recompute.
 //
 // One row, as the CSV shows it:

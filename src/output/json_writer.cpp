@@ -1,3 +1,5 @@
+// The report as JSON (docs/output.md, docs/report.schema.json), streamed through
+// json_emit: one thing, the JSON format, one section after another in schema order.
 #include <string>
 #include <vector>
 

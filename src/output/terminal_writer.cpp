@@ -1,4 +1,5 @@
-// The terminal summary, and the helpers the Markdown writer shares.
+// The terminal summary, and the helpers the Markdown writer shares: one thing, the
+// human text view, whose layout rules (widths, elision, colour) read together.
 #include <algorithm>
 #include <cstdint>
 #include <optional>
