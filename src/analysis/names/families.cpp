@@ -8,8 +8,10 @@
 #include <bit>
 #include <cstdint>
 #include <iterator>
+#include <mutex>
 #include <stdexcept>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 namespace tracediff::analysis {
@@ -481,7 +483,10 @@ class Needles {
         if (!m_class[static_cast<unsigned char>(c)]) m_class[static_cast<unsigned char>(c)] = m_classes++;
     // The trie (-1: no edge yet), then failure links breadth-first, which complete
     // every missing edge into the longest suffix's.
+    std::size_t text_bytes = 0;
+    for (const auto& t : m_texts) text_bytes += t.size();
     std::vector<std::int32_t> next(m_classes, -1);
+    next.reserve((text_bytes + 1) * m_classes);  // at most a node per byte: no regrowth
     std::vector<std::vector<std::uint16_t>> out(1);
     for (std::size_t id = 0; id < m_texts.size(); ++id) {
       std::size_t node = 0;
@@ -516,6 +521,7 @@ class Needles {
         }
       }
     }
+    if (out.size() > UINT16_MAX) throw std::logic_error("families: more automaton states than 16 bits hold");
     m_next.assign(next.begin(), next.end());
     for (const auto& ids : out) {
       m_out_at.push_back(static_cast<std::uint32_t>(m_out.size()));
@@ -530,7 +536,7 @@ class Needles {
   std::vector<std::size_t> m_special;     // rules that are not plain contains rules, in order
   std::array<std::uint8_t, 256> m_class{};
   std::size_t m_classes = 1;
-  std::vector<std::uint32_t> m_next;      // node * classes + class -> node
+  std::vector<std::uint16_t> m_next;      // node * classes + class -> node (16 bits: half the pages)
   std::vector<std::uint32_t> m_out_at;    // per node: where its texts start in m_out
   std::vector<std::uint16_t> m_out;       // the texts that end at each node
 };
@@ -658,13 +664,9 @@ const char* family_ids() {
   return ids.c_str();
 }
 
-Family classify(std::string_view name, model::Kind kind) {
-  switch (kind) {
-    case model::Kind::gpu_memcpy: return memcpy_family(name);
-    case model::Kind::gpu_memset: return Family::memset;
-    case model::Kind::kernel: break;
-    default: return Family::other;
-  }
+namespace {
+
+Family classify_kernel(std::string_view name) {
   const std::string lower = lowered(name);
   std::string_view body = lower;
   while (!body.empty() && body.front() == ' ') body.remove_prefix(1);
@@ -679,6 +681,46 @@ Family classify(std::string_view name, model::Kind kind) {
     if (matches(i, n, found, body, triton, triton_reduce)) return k_rules[i].family;
   }
   return plain == Needles::k_none ? Family::other : k_rules[plain].family;
+}
+
+// Each file's summariser and the comparison classify the same kernel names: a name
+// is classified once per process (a few µs each, hundreds of characters long), up to
+// a bound on the text kept (a trace may hold a million distinct names).
+class KernelFamilies {
+ public:
+  Family operator()(std::string_view name) {
+    {
+      std::lock_guard lock(m_mutex);
+      if (const auto it = m_known.find(name); it != m_known.end()) return it->second;
+    }
+    const Family f = classify_kernel(name);
+    std::lock_guard lock(m_mutex);
+    if (m_bytes + name.size() <= k_max_bytes && m_known.try_emplace(std::string(name), f).second) m_bytes += name.size();
+    return f;
+  }
+
+ private:
+  static constexpr std::size_t k_max_bytes = std::size_t{8} << 20;
+  struct Hash {
+    using is_transparent = void;
+    std::size_t operator()(std::string_view s) const { return std::hash<std::string_view>{}(s); }
+  };
+  std::mutex m_mutex;
+  std::unordered_map<std::string, Family, Hash, std::equal_to<>> m_known;
+  std::size_t m_bytes = 0;
+};
+
+}  // namespace
+
+Family classify(std::string_view name, model::Kind kind) {
+  switch (kind) {
+    case model::Kind::gpu_memcpy: return memcpy_family(name);
+    case model::Kind::gpu_memset: return Family::memset;
+    case model::Kind::kernel: break;
+    default: return Family::other;
+  }
+  static KernelFamilies families;
+  return families(name);
 }
 
 Family launcher_family(std::string_view launcher) {

@@ -36,10 +36,9 @@ void gpu_busy(std::pmr::vector<GpuInterval>& gpu, const model::TraceFile& f, con
   // GPU work launched in a step that runs past its end: the union per (step, device)
   // of that work after the step's end. Idle is against every device of the file.
   std::set<std::uint32_t> devices;
-  {
-    std::pmr::vector<GpuInterval> scratch(memory);
-    merge_runs(gpu.data(), gpu.data() + gpu.size(), std::less<>(), scratch);
-  }
+  // One scratch for both sorts: the arena never reuses what is freed.
+  std::pmr::vector<GpuInterval> scratch(memory);
+  merge_runs(gpu.data(), gpu.data() + gpu.size(), std::less<>(), scratch);
   for (auto* first = gpu.data(); first != gpu.data() + gpu.size();) {
     auto* last = first;
     while (last != gpu.data() + gpu.size() && last->step == first->step && last->pid == first->pid) ++last;
@@ -51,12 +50,10 @@ void gpu_busy(std::pmr::vector<GpuInterval>& gpu, const model::TraceFile& f, con
     first = last;
   }
   s.gpus_with_work = static_cast<int>(devices.size());
-  {  // by device, then start: runs of that order already (each stream's work is in order)
-    std::pmr::vector<GpuInterval> scratch(memory);
-    merge_runs(gpu.data(), gpu.data() + gpu.size(), [](const GpuInterval& a, const GpuInterval& b) {
-      return a.pid != b.pid ? a.pid < b.pid : a.begin < b.begin;
-    }, scratch);
-  }
+  // By device, then start: runs of that order already (each stream's work is in order).
+  merge_runs(gpu.data(), gpu.data() + gpu.size(), [](const GpuInterval& a, const GpuInterval& b) {
+    return a.pid != b.pid ? a.pid < b.pid : a.begin < b.begin;
+  }, scratch);
   // GPU busy and its parts, idle by cause (timeline.hpp): busy is the union of all GPU
   // work on a device (whichever step launched it) cut to the window, summed over devices.
   detail::split_timeline(gpu, f.events, launch_of, syncs, windows.begin, windows.end, s.steps);
