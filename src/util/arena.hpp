@@ -14,6 +14,8 @@ class Arena {
   // `bytes`: room for everything (only what is touched becomes resident; more is
   // taken when needed). Under 4 MiB, plain heap memory.
   explicit Arena(std::size_t bytes);
+  Arena(const Arena&) = delete;
+  Arena& operator=(const Arena&) = delete;
   std::pmr::memory_resource* get() { return &m_arena; }
 
  private:
@@ -22,7 +24,21 @@ class Arena {
     void do_deallocate(void* p, std::size_t bytes, std::size_t alignment) override;
     bool do_is_equal(const std::pmr::memory_resource& other) const noexcept override { return this == &other; }
   };
+  // The first block, handed to the arena as its initial buffer: a block the arena
+  // takes from upstream keeps its bookkeeping in its last bytes, and touching them
+  // made the block's last huge page resident (2 MiB, and 0.2-0.4 ms to clear) for
+  // nothing. Declared before m_arena: unmapped after it is gone.
+  struct First {
+    explicit First(std::size_t bytes);
+    ~First();
+    First(const First&) = delete;
+    First& operator=(const First&) = delete;
+    bool mapped;  // else heap memory (under 4 MiB)
+    void* data = nullptr;
+    std::size_t size = 0;
+  };
   Mapped m_mapped;
+  First m_first;
   std::pmr::monotonic_buffer_resource m_arena;
 };
 
