@@ -4,6 +4,7 @@
 #   bash scripts/bench.sh                 # all sets, 5 runs each
 #   bash scripts/bench.sh --quick         # set (a) only
 #   bash scripts/bench.sh --sets b,c --runs 3
+#   bash scripts/bench.sh --check         # the sets bench/budget.tsv names; exit 1 over a budget
 #
 # Builds Release into build-bench/ (tracediff, tracegen, tracediff_floor), generates
 # the synthetic inputs into bench/data/ once (cached; rm -rf bench/data to redo), then
@@ -19,11 +20,14 @@ BUILD=${BENCH_BUILD_DIR:-$ROOT/build-bench}
 DATA=$ROOT/bench/data
 RUNS=5
 SETS=a,b,c,d
+SETS_GIVEN=0
 DO_BUILD=1
+CHECK=0
+BUDGET=$ROOT/bench/budget.tsv
 
 usage() {
   cat <<EOF
-usage: bash scripts/bench.sh [--runs N] [--quick] [--sets a,b,c,d] [--no-build]
+usage: bash scripts/bench.sh [--runs N] [--quick] [--sets a,b,c,d] [--no-build] [--check]
 
   --runs N      timed runs of tracediff and of the floor per set (default 5)
   --quick       only set (a); same as --sets a
@@ -34,6 +38,8 @@ usage: bash scripts/bench.sh [--runs N] [--quick] [--sets a,b,c,d] [--no-build]
                   d  10,000 steps x 40,000 names that each run in one step, gzip (tracegen
                      --many-names): memory must grow with names + steps, not their product
   --no-build    use the binaries already in the build directory
+  --check       measure the sets bench/budget.tsv names (unless --sets) and exit 1 when a
+                median passes its budget there (wall/floor ratio, peak RSS, report size)
 Environment: BENCH_BUILD_DIR (default build-bench).
 EOF
 }
@@ -44,15 +50,32 @@ while (($#)); do
   case $1 in
     --runs) [[ $# -ge 2 ]] || die "--runs needs a value"; RUNS=$2; shift 2 ;;
     --runs=*) RUNS=${1#*=}; shift ;;
-    --quick) SETS=a; shift ;;
-    --sets) [[ $# -ge 2 ]] || die "--sets needs a value"; SETS=$2; shift 2 ;;
-    --sets=*) SETS=${1#*=}; shift ;;
+    --quick) SETS=a SETS_GIVEN=1; shift ;;
+    --sets) [[ $# -ge 2 ]] || die "--sets needs a value"; SETS=$2 SETS_GIVEN=1; shift 2 ;;
+    --sets=*) SETS=${1#*=} SETS_GIVEN=1; shift ;;
+    --check) CHECK=1; shift ;;
     --no-build) DO_BUILD=0; shift ;;
     -h|--help) usage; exit 0 ;;
     *) usage >&2; die "unknown argument '$1'" ;;
   esac
 done
 [[ $RUNS =~ ^[1-9][0-9]*$ ]] || die "--runs: expected a positive integer, got '$RUNS'"
+# Budget lines: set, metric, limit (tab-separated; # comments).
+BUDGET_LINES=()
+((CHECK)) && [[ ! -f $BUDGET ]] && die "--check: $BUDGET not found"
+if [[ -f $BUDGET ]]; then
+  while IFS=$'\t' read -r b_set b_metric b_limit _; do
+    [[ -z $b_set || $b_set == \#* ]] && continue
+    [[ $b_metric == ratio || $b_metric == rss_mib || $b_metric == html_kb ]] ||
+      die "$BUDGET: unknown metric '$b_metric' (ratio, rss_mib or html_kb)"
+    [[ $b_limit =~ ^[0-9]+([.][0-9]+)?$ ]] || die "$BUDGET: limit '$b_limit' of $b_set $b_metric is not a number"
+    BUDGET_LINES+=("$b_set $b_metric $b_limit")
+  done <"$BUDGET"
+  ((${#BUDGET_LINES[@]})) || ((!CHECK)) || die "--check: no budget in $BUDGET"
+  if ((CHECK && !SETS_GIVEN)); then
+    SETS=$(printf '%s\n' "${BUDGET_LINES[@]}" | awk '{print $1}' | sort -u | paste -sd, -)
+  fi
+fi
 IFS=, read -r -a SET_LIST <<<"$SETS"
 ((${#SET_LIST[@]})) || die "--sets: empty"
 for s in "${SET_LIST[@]}"; do
@@ -111,7 +134,7 @@ gen_side() {
   mv "$tmp" "$dir"
 }
 
-declare -A CONTROL TEST LABEL RSS_TARGET
+declare -A CONTROL TEST LABEL RSS_TARGET RATIO_TARGET
 LABEL[a]="hta-trace-diff (real)"
 CONTROL[a]=$SHARED/traces/hta-trace-diff/control
 TEST[a]=$SHARED/traces/hta-trace-diff/test
@@ -128,6 +151,15 @@ LABEL[d]="10k steps x 40k names, gz"
 CONTROL[d]=$DATA/names/control
 TEST[d]=$DATA/names/test
 RSS_TARGET[d]=512
+
+# The budget file's limits are the sets' targets where it has them.
+for line in "${BUDGET_LINES[@]}"; do
+  read -r b_set b_metric b_limit <<<"$line"
+  case $b_metric in
+    ratio) RATIO_TARGET[$b_set]=$b_limit ;;
+    rss_mib) RSS_TARGET[$b_set]=$b_limit ;;
+  esac
+done
 
 for s in "${SET_LIST[@]}"; do
   case $s in
@@ -169,7 +201,7 @@ cpu_model=$(awk -F': *' '/^model name/ {print $2; exit}' /proc/cpuinfo 2>/dev/nu
 echo "== $(nproc) cores (${cpu_model:-unknown CPU}), $(awk '/MemTotal/ {printf "%.0f GiB", $2 / 1048576}' /proc/meminfo) RAM; load average at start: $(cut -d' ' -f1-3 /proc/loadavg)" >&2
 echo "== tracediff: $("$TD" --version 2>/dev/null | head -n 1 || echo '?'); $RUNS runs per set, interleaved with the floor" >&2
 
-declare -A ROW
+declare -A ROW HTML_KB EXACT_RATIO
 for s in "${SET_LIST[@]}"; do
   c=${CONTROL[$s]} t=${TEST[$s]}
   out=$OUTDIR/set-$s.html
@@ -232,20 +264,22 @@ for s in "${SET_LIST[@]}"; do
   fpsc=$(printf '%s\n' "${fl_parsec[@]}" | median)
   frss=$(printf '%s\n' "${fl_rss[@]}" | fmax | awk '{printf "%.1f", $1 / 1024}')
   read -r mb mbps ratio cratio wt wok rok < <(awk -v j="$json_bytes" -v tw="$tw" -v fw="$fw" -v tc="$tc" -v fc="$fc" \
-    -v r="$trss" -v rt="${RSS_TARGET[$s]}" \
-    'BEGIN {printf "%.1f %.0f %.2f %.2f %.3f %s %s\n", j / 1e6, j / 1e6 / tw, tw / fw, (fc > 0 ? tc / fc : 0), fw / 2,
-            (tw <= fw / 2 ? "yes" : "no"), (r <= rt ? "yes" : "no")}')
+    -v r="$trss" -v rt="${RSS_TARGET[$s]}" -v k="${RATIO_TARGET[$s]:-0}" \
+    'BEGIN {printf "%.1f %.0f %.2f %.2f %.3f %s %s\n", j / 1e6, j / 1e6 / tw, tw / fw, (fc > 0 ? tc / fc : 0), k * fw,
+            (k == 0 ? "none" : tw <= k * fw ? "yes" : "no"), (r <= rt ? "yes" : "no")}')
   printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' \
     "$s" "${LABEL[$s]}" "$files" "$in_bytes" "$json_bytes" "$RUNS" "$tw" "$tc" "$tu" "$tsy" "$trss" "$mbps" \
     "$fw" "$fc" "$frd" "$finf" "$fps" "$frdc" "$finfc" "$fpsc" "$frss" "$ratio" "$cratio" "$wt" "$wok" "${RSS_TARGET[$s]}" "$rok" >>"$RESULTS"
   ROW[$s]="$files $mb $tw $tc $trss $mbps $fw $ratio $wt $wok $rok $frd $finf $fps $frss $fc $frdc $finfc $fpsc $cratio"
+  HTML_KB[$s]=$(awk -v b="$(stat -c %s "$out")" 'BEGIN {printf "%.1f", b / 1000}')
+  EXACT_RATIO[$s]=$(awk -v tw="$tw" -v fw="$fw" 'BEGIN {printf "%.4f", tw / fw}')
 done
 
 # --- Report -----------------------------------------------------------------
 
 echo "== load average at end: $(cut -d' ' -f1-3 /proc/loadavg)" >&2
 echo
-echo "tracediff vs floor; medians of $RUNS runs (RSS: max); target: wall <= 0.5x floor, RSS <= 32/128/256/512 MiB (a/b/c/d)"
+echo "tracediff vs floor; medians of $RUNS runs (RSS: max); targets: bench/budget.tsv's ratio and RSS where it has them, else RSS <= 32/128/256/512 MiB (a/b/c/d)"
 echo "wall s/CPU s/RSS: the whole tracediff command; floor: one thread, whole-file libdeflate + null Boost.JSON parse;"
 echo "ratio: tracediff wall / floor wall; CPU r.: tracediff CPU (user+sys, all threads) / floor CPU"
 echo
@@ -255,10 +289,12 @@ printf "$fmt" set input files "JSON MB" "wall s" "CPU s" "RSS MiB" "MB/s" "floor
 for s in "${SET_LIST[@]}"; do
   read -r files mb tw tc trss mbps fw ratio wt wok rok _ _ _ _ fc _ _ _ cratio <<<"${ROW[$s]}"
   verdict() { [[ $1 == yes ]] && echo ok || echo MISS; }
+  wall_target="no wall target"
+  [[ $wok != none ]] && wall_target="<= $(printf %.3f "$wt") s $(verdict "$wok")"
   # shellcheck disable=SC2059
   printf "$fmt" "$s" "${LABEL[$s]}" "$files" "$mb" "$(printf %.3f "$tw")" "$(printf %.3f "$tc")" "$trss" "$mbps" \
     "$(printf %.3f "$fw")" "$(printf %.3f "$fc")" "$(printf %.2fx "$ratio")" "$(printf %.2fx "$cratio")" \
-    "<= $(printf %.3f "$wt") s $(verdict "$wok"), <= ${RSS_TARGET[$s]} MiB $(verdict "$rok")"
+    "$wall_target, <= ${RSS_TARGET[$s]} MiB $(verdict "$rok")"
 done
 echo
 echo "floor breakdown (one thread; medians, s; phases in thread CPU time, which load on the machine barely affects):"
@@ -272,4 +308,38 @@ for s in "${SET_LIST[@]}"; do
     "$(awk -v a="$frdc" -v b="$finfc" -v c="$fpsc" 'BEGIN {printf "%.3f", a + b + c}')" "$(printf %.3f "$fw")" "$frss"
 done
 echo
+echo "HTML report: $(for s in "${SET_LIST[@]}"; do printf '%s %s KB  ' "$s" "${HTML_KB[$s]}"; done)"
 echo "results: ${RESULTS#"$ROOT"/} (medians), ${RUNLOG#"$ROOT"/} (every run); reports: ${OUTDIR#"$ROOT"/}/"
+
+# --- Budgets (--check) ------------------------------------------------------
+
+if ((CHECK)); then
+  echo
+  echo "budgets (${BUDGET#"$ROOT"/}; ${RUNS} runs, medians; RSS: the maximum):"
+  failed=0 checked=0
+  for line in "${BUDGET_LINES[@]}"; do
+    read -r b_set b_metric b_limit <<<"$line"
+    if [[ -z ${ROW[$b_set]:-} ]]; then
+      echo "  set $b_set $b_metric: not measured (--sets leaves it out)"
+      continue
+    fi
+    read -r _ _ _ _ trss _ <<<"${ROW[$b_set]}"
+    case $b_metric in
+      ratio) value=${EXACT_RATIO[$b_set]} unit="x the floor" ;;
+      rss_mib) value=$trss unit="MiB" ;;
+      html_kb) value=${HTML_KB[$b_set]} unit="KB" ;;
+    esac
+    checked=$((checked + 1))
+    if awk -v v="$value" -v l="$b_limit" 'BEGIN {exit !(v <= l)}'; then
+      printf '  ok    set %s %-8s %8s %s <= %s\n' "$b_set" "$b_metric" "$value" "$unit" "$b_limit"
+    else
+      printf '  OVER  set %s %-8s %8s %s >  %s\n' "$b_set" "$b_metric" "$value" "$unit" "$b_limit"
+      failed=$((failed + 1))
+    fi
+  done
+  if ((failed)); then
+    echo "bench.sh --check: $failed of $checked budgets exceeded; a change that needs more raises bench/budget.tsv in the same commit" >&2
+    exit 1
+  fi
+  echo "bench.sh --check: all $checked budgets held"
+fi
