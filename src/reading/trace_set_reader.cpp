@@ -11,6 +11,7 @@
 
 #include "reading/byte_source.hpp"
 #include "util/errors.hpp"
+#include "util/scratch_buffer.hpp"
 
 namespace tracediff::reading {
 
@@ -148,6 +149,12 @@ std::vector<model::TraceSet> read_trace_sets(const std::vector<SetSpec>& sides,
         in_flight += estimate[i];
       }
       jobs[i].result = read_trace_file(jobs[i].path, file_options);
+      {
+        // No file left to take: the thread's input buffers would sit resident through
+        // the summary and the comparison (about 1 MiB a thread).
+        std::lock_guard lock(mutex);
+        if (next >= jobs.size()) ScratchBuffer::release_kept();
+      }
       if (!jobs[i].result.skipped) {
         settle_rank(jobs[i].result.file, files_of_side[jobs[i].side] == 1);
         if (after_read) after_read(jobs[i].result.file, jobs[i].side);

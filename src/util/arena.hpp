@@ -5,6 +5,7 @@
 // summarising a file), a 2 MiB page one. Being unmapped at the end, its huge pages
 // never linger in the heap. Where the kernel declines them, it is plain mapped memory.
 #include <cstddef>
+#include <cstdint>
 #include <memory_resource>
 
 namespace tracediff {
@@ -12,8 +13,11 @@ namespace tracediff {
 class Arena {
  public:
   // `bytes`: room for everything (only what is touched becomes resident; more is
-  // taken when needed). Under 4 MiB, plain heap memory.
-  explicit Arena(std::size_t bytes);
+  // taken when needed). Under 4 MiB, plain heap memory. `surely_used`: what will be
+  // touched at least; huge pages cover only the whole 2 MiB pages within it, 4 KiB
+  // pages the rest, so that the memory resident is what is used, not that rounded up
+  // to 2 MiB (an arena half-way into its last huge page held up to 2 MiB for nothing).
+  explicit Arena(std::size_t bytes, std::size_t surely_used = SIZE_MAX);
   Arena(const Arena&) = delete;
   Arena& operator=(const Arena&) = delete;
   std::pmr::memory_resource* get() { return &m_arena; }
@@ -29,7 +33,7 @@ class Arena {
   // made the block's last huge page resident (2 MiB, and 0.2-0.4 ms to clear) for
   // nothing. Declared before m_arena: unmapped after it is gone.
   struct First {
-    explicit First(std::size_t bytes);
+    First(std::size_t bytes, std::size_t surely_used);
     ~First();
     First(const First&) = delete;
     First& operator=(const First&) = delete;

@@ -45,6 +45,11 @@ ScratchBuffer::ScratchBuffer(std::size_t bytes) {
   m_size = size;
 }
 
+void ScratchBuffer::release_kept() {
+  for (const auto& [data, size] : t_kept.buffers) munmap(data, size);
+  t_kept.buffers.clear();
+}
+
 ScratchBuffer::~ScratchBuffer() {
   if (!m_data) return;
   if (m_size > k_populate_max) {

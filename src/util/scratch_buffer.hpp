@@ -20,6 +20,9 @@ class ScratchBuffer {
   ScratchBuffer(const ScratchBuffer&) = delete;
   ScratchBuffer& operator=(const ScratchBuffer&) = delete;
 
+  // Unmaps this thread's kept buffers: it reads no more files.
+  static void release_kept();
+
   char* get() const { return m_data; }
   std::size_t size() const { return m_size; }
   explicit operator bool() const { return m_data != nullptr; }

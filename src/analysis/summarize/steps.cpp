@@ -31,14 +31,14 @@ namespace {
 // Windows of one track sorted by start; the innermost (latest-starting) window that
 // contains t wins. Steps are back to back, so overlap is rare; a short look-back
 // copes with the few nested ones.
-std::int64_t find_step(const std::vector<StepWindow>& windows, std::int64_t t) {
+std::int32_t find_step(const std::vector<StepWindow>& windows, std::int64_t t) {
   auto it = std::upper_bound(windows.begin(), windows.end(), t,
                              [](std::int64_t v, const StepWindow& w) { return v < w.begin_ns; });
   for (int look = 0; look < 4 && it != windows.begin(); ++look) {
     --it;
-    if (t < it->end_ns) return it->step;
+    if (t < it->end_ns) return it->index;
   }
-  return k_no_step;
+  return static_cast<std::int32_t>(k_no_step);
 }
 
 // Step windows from a marker's matches (empty when they make none; out.marker says
@@ -161,7 +161,8 @@ FileSteps assign_steps(const model::TraceFile& file, const LaunchIndex& launches
                        std::pmr::memory_resource* memory, const StepMarker* marker) {
   // Constructed with the resource: assigning a pmr vector keeps the target's own.
   FileSteps out{.host_steps = {},
-                .iteration = std::pmr::vector<std::int64_t>(memory),
+                .steps = {},
+                .step_at = std::pmr::vector<std::int32_t>(memory),
                 .gpu_unlinked = 0,
                 .gpu_unplaced = 0,
                 .marker = MarkerOutcome::not_given,
@@ -169,7 +170,7 @@ FileSteps assign_steps(const model::TraceFile& file, const LaunchIndex& launches
                 .marker_gave_up = 0,
                 .marker_span_name = {}};
   const auto& events = file.events;
-  out.iteration.assign(events.size(), k_no_step);
+  out.step_at.assign(events.size(), static_cast<std::int32_t>(k_no_step));
 
   // Step spans: CPU-side ones define host windows per process; GPU-side ones
   // (gpu_user_annotation ProfilerStep#N, newer Kineto) only serve as a fallback
@@ -202,6 +203,19 @@ FileSteps assign_steps(const model::TraceFile& file, const LaunchIndex& launches
   for (auto& [pid, w] : host) std::sort(w.begin(), w.end(), by_start);
   for (auto& [pid, w] : device) std::sort(w.begin(), w.end(), by_start);
   std::sort(out.host_steps.begin(), out.host_steps.end(), by_start);
+  // Each step number's index: its first span by start. A device-side span's number
+  // that no host span has is no step (-1).
+  std::unordered_map<std::int64_t, std::int32_t> index_of;
+  for (auto& w : out.host_steps) {
+    const auto [it, fresh] = index_of.try_emplace(w.step, static_cast<std::int32_t>(out.steps.size()));
+    if (fresh) out.steps.push_back(w);
+    w.index = it->second;
+  }
+  for (auto& w : out.steps) w.index = index_of.at(w.step);
+  for (auto* track : {&host, &device})
+    for (auto& [pid, windows] : *track)
+      for (auto& w : windows)
+        if (const auto it = index_of.find(w.step); it != index_of.end()) w.index = it->second;
 
   // A process without steps of its own (a data-loader worker, or Inductor launches
   // recorded in another process) falls back to every process's steps by time.
@@ -219,28 +233,28 @@ FileSteps assign_steps(const model::TraceFile& file, const LaunchIndex& launches
   for (std::size_t i = 0; i < events.size(); ++i) {
     const auto& e = events[i];
     if (model::device_of(e.kind) == model::Device::cpu) {
-      out.iteration[i] = host_step(e);
+      out.step_at[i] = host_step(e);
       continue;
     }
     // Device-side event: the step of its launch, else a device-side step span.
     if (e.correlation >= 0) {
       if (const auto l = launches.find(e.correlation); l >= 0) {
-        out.iteration[i] = host_step(events[static_cast<std::size_t>(l)]);
+        out.step_at[i] = host_step(events[static_cast<std::size_t>(l)]);
         continue;
       }
     }
     if (model::is_gpu_work(e.kind)) ++out.gpu_unlinked;
     if (auto it = device.find(e.pid); it != device.end()) {
-      out.iteration[i] = find_step(it->second, e.ts_ns);
-      if (out.iteration[i] != k_no_step) continue;
+      out.step_at[i] = find_step(it->second, e.ts_ns);
+      if (out.step_at[i] != k_no_step) continue;
     }
     // GPU work without its launch (a graph replay, a launch before the profiler started
     // or on a thread it did not record) still ran: it belongs to the host step its GPU
     // start falls in, as GPU busy counts it. Work launched late in a step and started
     // in the next counts in the next (work with a launch counts where it was launched).
     if (model::is_gpu_work(e.kind)) {
-      out.iteration[i] = find_step(any_pid, e.ts_ns);
-      if (out.iteration[i] == k_no_step) ++out.gpu_unplaced;
+      out.step_at[i] = find_step(any_pid, e.ts_ns);
+      if (out.step_at[i] == k_no_step) ++out.gpu_unplaced;
     }
   }
   return out;

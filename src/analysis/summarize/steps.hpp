@@ -23,6 +23,7 @@ struct StepWindow {
   std::int64_t step = 0;
   std::int64_t begin_ns = 0, end_ns = 0;
   std::uint32_t pid = 0;
+  std::int32_t index = -1;  // into FileSteps::steps: the step of its number; -1 none
 };
 
 // correlation id -> the runtime/driver call that launched it (files hold millions of
@@ -54,7 +55,12 @@ enum class MarkerOutcome : std::uint8_t {
 
 struct FileSteps {
   std::vector<StepWindow> host_steps;        // CPU-side step spans (ProfilerStep or marker), by start
-  std::pmr::vector<std::int64_t> iteration;  // per event; k_no_step when none
+  // The file's steps: the first span of each step number, by start (a number twice, in
+  // several processes, is one step, timed by its first span).
+  std::vector<StepWindow> steps;
+  // Per event: its step, an index into `steps`; k_no_step when none. (A step's index,
+  // not its number: 4 bytes an event, and what the summariser keys on.)
+  std::pmr::vector<std::int32_t> step_at;
   std::uint64_t gpu_unlinked = 0;            // GPU events whose launch is missing
   std::uint64_t gpu_unplaced = 0;            // of those, the ones outside every step
   MarkerOutcome marker = MarkerOutcome::not_given;
@@ -63,6 +69,11 @@ struct FileSteps {
   // Per pool id, when the marker's matches are spans: 1 for a name that matches. Those
   // events are steps, as ProfilerStep spans are (no operator, no call-tree node).
   std::vector<std::uint8_t> marker_span_name;
+
+  // The step number of an event; k_no_step when none.
+  std::int64_t iteration(std::size_t event) const {
+    return step_at[event] < 0 ? k_no_step : steps[static_cast<std::size_t>(step_at[event])].step;
+  }
 };
 
 // Host kinds whose names a step marker is matched against.

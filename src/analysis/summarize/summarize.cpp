@@ -82,25 +82,28 @@ model::FileSummary summarize_file(const model::TraceFile& f, const SummarizeOpti
   s.truncated = f.truncated;
   s.diagnostics = f.diagnostics;
 
-  // The per-event arrays below (about 60 bytes an event, more with GPU work) share one
-  // arena; running past it costs fresh huge pages for all that follows.
-  Arena arena(f.events.size() * 100 + f.pool.size() * 12 + 4096);
+  // The per-event arrays below (about 45 bytes an event, more with GPU work) share one
+  // arena; running past it costs fresh huge pages for all that follows. At least ~30
+  // bytes an event are always taken (step, key, self time, node, launcher, launch
+  // index): huge pages for those, 4 KiB pages past them.
+  Arena arena(f.events.size() * 100 + f.pool.size() * 12 + 4096, f.events.size() * 32);
   const detail::LaunchIndex launch_of(f, arena.get());
-  const auto steps = detail::assign_steps(f, launch_of, arena.get(), marker);
+  auto steps = detail::assign_steps(f, launch_of, arena.get(), marker);
   const auto& ev = f.events;
-  s.has_steps = !steps.host_steps.empty();
+  s.has_steps = !steps.steps.empty();
   s.launcher_level = launcher_level_name(options.launcher);
   NameFacts names(f.pool);
   names.set_marker_spans(steps.marker_span_name);
   if (marker) note_marker(s, steps, *marker);
 
   // Steps: the file's CPU-side step spans, or one pseudo-step over the whole file.
-  std::unordered_map<std::int64_t, std::uint32_t> step_index;
-  StepWindows windows;
+  // Each event's step index (-1 outside every step) is assign_steps', moved, not
+  // copied: construction keeps the arena's memory.
+  if (!s.has_steps) steps.step_at.assign(ev.size(), 0);
+  StepWindows windows{.step_at = std::move(steps.step_at), .begin = {}, .end = {}, .host_busy = {}, .host_wait = {},
+                      .op_threads = 0};
   if (s.has_steps) {
-    for (const auto& w : steps.host_steps) {
-      if (step_index.count(w.step)) continue;  // a step number twice (several processes): first span
-      step_index[w.step] = static_cast<std::uint32_t>(s.steps.size());
+    for (const auto& w : steps.steps) {
       model::StepSummary st;
       st.step = w.step;
       st.detail.dur_ns = w.end_ns - w.begin_ns;
@@ -119,30 +122,12 @@ model::FileSummary summarize_file(const model::TraceFile& f, const SummarizeOpti
     windows.begin.push_back(b);
     windows.end.push_back(e);
   }
-  // Each event's step index, -1 outside every step; and the host event that starts
-  // last, which is the profiler's stop when it is a device synchronisation nothing
-  // encloses (Nesting::profiler).
-  windows.step_at = std::pmr::vector<std::int32_t>(ev.size(), -1, arena.get());
+  // The host event that starts last: the profiler's stop when it is a device
+  // synchronisation nothing encloses (Nesting::profiler).
   std::uint32_t stop_sync = ~0u;
-  {
-    std::int64_t last_step = k_no_step;  // runs of events share a step
-    std::int32_t last_index = -1;
-    for (std::size_t i = 0; i < ev.size(); ++i) {
-      if (is_host(ev[i].kind) && (stop_sync == ~0u || ev[i].ts_ns >= ev[stop_sync].ts_ns))
-        stop_sync = static_cast<std::uint32_t>(i);
-      if (!s.has_steps) {
-        windows.step_at[i] = 0;
-        continue;
-      }
-      const auto it = steps.iteration[i];
-      if (it == k_no_step) continue;
-      if (it != last_step) {
-        last_index = static_cast<std::int32_t>(step_index.at(it));
-        last_step = it;
-      }
-      windows.step_at[i] = last_index;
-    }
-  }
+  for (std::size_t i = 0; i < ev.size(); ++i)
+    if (is_host(ev[i].kind) && (stop_sync == ~0u || ev[i].ts_ns >= ev[stop_sync].ts_ns))
+      stop_sync = static_cast<std::uint32_t>(i);
   windows.host_busy.assign(s.steps.size(), 0);
   const KeyIds key_ids(ev, f.pool.size(), arena.get());
   Paths paths;
