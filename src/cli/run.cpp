@@ -3,6 +3,7 @@
 #include <malloc.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
 #include <condition_variable>
 #include <cstdlib>
@@ -170,6 +171,13 @@ int run_checked(int argc, const char* const* argv) {
   check_outputs_distinct(outputs);
   for (const auto& out : outputs) check_output_path(out, inputs);
   tune_malloc(inputs);
+
+  // Work only for what is asked: the call tree is made for the outputs that show it
+  // (the page, the JSON, the Markdown's and the terminal summary's paths) and for
+  // matching names (GPU work is paired by the paths it runs under), not for a CSV of
+  // exact names alone.
+  const bool stdout_output = std::any_of(outputs.begin(), outputs.end(), [](const std::string& p) { return p == "-"; });
+  o.summarize.call_tree = o.html || o.json || o.markdown || (!o.quiet && !stdout_output) || o.compare.match_names;
 
   ReadProgress progress(!o.quiet && isatty(2) == 1);
   auto report = load_and_compare(o, progress.callback());

@@ -150,7 +150,11 @@ class KeyIds {
 // cost more than all the rest of the tree.
 class Paths {
  public:
+  // Disabled (no output shows the tree): every event stays at the top, no node is made.
+  explicit Paths(bool enabled = true) : m_enabled(enabled) {}
+  bool enabled() const { return m_enabled; }
   std::uint32_t child(std::uint32_t parent, std::uint32_t name, std::uint32_t event, bool gpu) {
+    if (!m_enabled) return model::k_tree_top;
     const std::size_t slot = 2 * (parent == model::k_tree_top ? 0 : std::size_t{parent} + 1) + (gpu ? 1 : 0);
     if (slot >= m_recent.size()) m_recent.resize(std::max(slot + 2, 2 * m_recent.size()));
     auto& r = m_recent[slot];
@@ -180,6 +184,7 @@ class Paths {
   struct Recent {
     std::uint32_t name[2] = {~0u, ~0u}, node[2] = {0, 0};
   };
+  bool m_enabled;
   std::vector<Recent> m_recent;  // per (parent, kind)
   std::unordered_map<std::uint64_t, std::uint32_t> m_index;
   std::vector<std::uint32_t> m_parent, m_event;

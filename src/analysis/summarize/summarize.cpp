@@ -130,7 +130,7 @@ model::FileSummary summarize_file(const model::TraceFile& f, const SummarizeOpti
       stop_sync = static_cast<std::uint32_t>(i);
   windows.host_busy.assign(s.steps.size(), 0);
   const KeyIds key_ids(ev, f.pool.size(), arena.get());
-  Paths paths;
+  Paths paths(options.call_tree);
   ShapedNames shaped(f.pool.size());
   if (stop_sync != ~0u && !(ev[stop_sync].kind == Kind::runtime && names.device_sync(ev[stop_sync].name)))
     stop_sync = ~0u;
@@ -302,10 +302,12 @@ model::FileSummary summarize_file(const model::TraceFile& f, const SummarizeOpti
                      : nesting.node[static_cast<std::size_t>(l)] == model::k_tree_top
                          ? model::k_tree_top
                          : nesting.node[static_cast<std::size_t>(l)] & ~k_inherited;
-      auto& tc = tree_cell_of(paths.child(under, e.name, i, true), step);
-      tc.count += 1;
-      detail::add_sat(tc.total_ns, e.dur_ns);
-      detail::add_sat(tc.self_ns, e.dur_ns);
+      if (paths.enabled()) {
+        auto& tc = tree_cell_of(paths.child(under, e.name, i, true), step);
+        tc.count += 1;
+        detail::add_sat(tc.total_ns, e.dur_ns);
+        detail::add_sat(tc.self_ns, e.dur_ns);
+      }
       if (l < 0) {
         who = launcher_id(e.tid, k_stream_key, {});
         detail::add_sat(d.unlaunched_ns, e.dur_ns);

@@ -28,6 +28,9 @@ struct SummarizeOptions {
   // --by-shape: the traces are read with each cpu_op's input shapes (ReadOptions::by_shape),
   // and the keys, call paths and launchers keep them (SummaryKey::shape).
   bool by_shape = false;
+  // The call tree (paths and their per-step cells): only for outputs that show it. A
+  // summary written to a file always has it.
+  bool call_tree = true;
 };
 
 model::FileSummary summarize_file(const model::TraceFile& file, const SummarizeOptions& options = {});
