@@ -123,11 +123,15 @@ model::FileSummary summarize_file(const model::TraceFile& f, const SummarizeOpti
     windows.end.push_back(e);
   }
   // The host event that starts last: the profiler's stop when it is a device
-  // synchronisation nothing encloses (Nesting::profiler).
+  // synchronisation nothing encloses (Nesting::profiler); and, in the same pass, the
+  // GPU work to make room for.
   std::uint32_t stop_sync = ~0u;
-  for (std::size_t i = 0; i < ev.size(); ++i)
+  std::size_t gpu_work = 0;
+  for (std::size_t i = 0; i < ev.size(); ++i) {
     if (is_host(ev[i].kind) && (stop_sync == ~0u || ev[i].ts_ns >= ev[stop_sync].ts_ns))
       stop_sync = static_cast<std::uint32_t>(i);
+    gpu_work += model::is_gpu_work(ev[i].kind);
+  }
   windows.host_busy.assign(s.steps.size(), 0);
   const KeyIds key_ids(ev, f.pool.size(), arena.get());
   Paths paths(options.call_tree);
@@ -213,8 +217,7 @@ model::FileSummary summarize_file(const model::TraceFile& f, const SummarizeOpti
     return s.tree_cells[last.second];
   };
   std::pmr::vector<GpuInterval> gpu(arena.get());
-  gpu.reserve(static_cast<std::size_t>(
-      std::count_if(ev.begin(), ev.end(), [](const model::Event& e) { return model::is_gpu_work(e.kind); })));
+  gpu.reserve(gpu_work);
   std::uint64_t outside = 0;
   std::vector<detail::HostSync> syncs;  // the host's blocking calls, for the idle causes
 
