@@ -354,7 +354,7 @@ BOOST_AUTO_TEST_CASE(csp_allows_no_network_and_only_our_scripts) {
   BOOST_TEST(csp.find("connect-src") == std::string::npos);
   const auto scripts = inline_scripts(html);
   BOOST_REQUIRE(scripts.size() == 2u);
-  BOOST_TEST(scripts[0] == std::string(embedded_file("chart.umd.min.js")));
+  BOOST_TEST(scripts[0] == std::string(embedded_file("chart.bar.min.js")));
   BOOST_TEST(scripts[1] == std::string(embedded_file("report.js")));
   for (const auto& s : scripts)
     BOOST_TEST(csp.find("&#39;sha256-" + test::sha256_base64(s) + "&#39;") != std::string::npos);
@@ -369,7 +369,7 @@ BOOST_AUTO_TEST_CASE(sha256_matches_known_vectors) {
 
 // The CSP hashes are computed at build time (cmake/EmbedScript.cmake).
 BOOST_AUTO_TEST_CASE(build_time_hashes_match_the_embedded_bytes) {
-  for (const auto* name : {"chart.umd.min.js", "report.js", "report.css", "report.html.mustache",
+  for (const auto* name : {"chart.bar.min.js", "report.js", "report.css", "report.html.mustache",
                            "table_row.html.mustache", "table_row_hta.html.mustache", "launchers.html.mustache"}) {
     BOOST_TEST_CONTEXT(name) {
       BOOST_TEST(!embedded_file(name).empty());
