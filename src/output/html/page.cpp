@@ -43,7 +43,7 @@ void write_html(const model::DiffReport& report, std::ostream& out) {
   // The table's rows are half the page: a second thread renders them while this one
   // builds and renders the rest; they are written out where the page has them.
   auto rows = std::async(std::launch::async, [&] { return render_table_rows(report, anchors); });
-  auto tree = std::async(std::launch::async, [&] { return render_tree_json(report); });
+  auto tree = std::async(std::launch::async, [&] { return render_tree_json(report, anchors); });
 
   auto tmpl = templates::load("report.html.mustache");
   templates::StreamSink sink(out);
@@ -54,13 +54,13 @@ void write_html(const model::DiffReport& report, std::ostream& out) {
   ctx.set("test_label", test);
   ctx.set("generator", std::string("tracediff ") + TRACEDIFF_VERSION);
   // No network at all; scripts only ours (by hash), so injected markup could run nothing.
-  ctx.set("csp", "default-src 'none'; script-src " + script_hash("chart.umd.min.js") + " " +
+  ctx.set("csp", "default-src 'none'; script-src " + script_hash("chart.bar.min.js") + " " +
                      script_hash("report.js") + " " + script_hash("flame.js") +
                      "; style-src 'unsafe-inline'; img-src data:; base-uri 'none'; form-action 'none'");
   // The assets go straight from the binary to the output.
-  for (const auto* name : {"report.css", "chart.umd.min.js", "report.js", "flame.js"}) asset(name);  // throws if missing
+  for (const auto* name : {"report.css", "chart.bar.min.js", "report.js", "flame.js"}) asset(name);  // throws if missing
   put(ctx, "css", templates::block(sink, [] { return asset("report.css"); }));
-  put(ctx, "chart_js", templates::block(sink, [] { return asset("chart.umd.min.js"); }));
+  put(ctx, "chart_js", templates::block(sink, [] { return asset("chart.bar.min.js"); }));
   put(ctx, "report_js", templates::block(sink, [] { return asset("report.js"); }));
   put(ctx, "flame_js", templates::block(sink, [] { return asset("flame.js"); }));
 
