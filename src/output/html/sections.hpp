@@ -34,6 +34,9 @@ std::string render_tree_json(const DiffReport& r, const Anchors& a);
 // The long lists, rendered on their own (render_list) for {{{table_rows}}} and
 // {{{launchers}}}; the latter empty when the report has no launcher section.
 std::string render_table_rows(const DiffReport& r, const Anchors& a);
+// The default mode's rows as the script needs them (sort and filter keys, sparklines),
+// the page's #row-data (table.cpp says the format); empty in --hta-compat.
+std::string render_row_data(const DiffReport& r, const Anchors& a);
 std::string render_launchers(const DiffReport& r, const Anchors& a);
 
 }  // namespace tracediff::output::html
