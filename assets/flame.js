@@ -29,11 +29,32 @@
   if (labels.length !== 2) labels = ['Control', 'Test'];
   var unit = data.unit || 'step';
 
-  // --- the nodes, as columns
-  var raw = data.nodes;
+  // --- the nodes, as columns. The file leaves out what repeats (src/output/html/tree.cpp):
+  // each node is widened here to [parent, name, flags, c, t, cs, ts, cg, tg, cn, tn, v, gv].
+  var raw = data.nodes.map(function (e, i) {
+    if (!Array.isArray(e)) e = [];
+    var f = e[2] | 0, at = 9;
+    var c = e[3], t = e[4];
+    var self = f & 4 ? [c, t] : [e[at++], e[at++]];
+    var gpu = f & 16 ? [0, 0] : f & 8 ? [c, t] : [e[at++], e[at++]];
+    var back = e[0];
+    return [typeof back === 'number' && back > 0 ? i - back : -1, e[1], f, c, t, self[0], self[1], gpu[0], gpu[1],
+            e[5], e[6], e[7], e[8]];
+  });
   var n = raw.length;
   var parent = new Int32Array(n), depth = new Int32Array(n), kids = [], roots = [];
-  var names = data.names || [];
+  // A name that is a number is the table's row r<number>: its name as the table shows it
+  // (the label, and the full name in its title).
+  var names = (data.names || []).map(function (e) {
+    if (typeof e !== 'number') return Array.isArray(e) ? e : null;
+    var tr = document.getElementById('r' + e);
+    var td = tr && tr.cells && tr.cells[0];
+    if (!td) return null;
+    var first = td.firstChild;
+    var lbl = first && first.nodeType === 3 ? first.nodeValue : td.textContent;
+    var tip = td.getAttribute('title');
+    return tip && tip !== lbl ? [lbl, tip] : [lbl];
+  });
   function label(i) { var e = names[raw[i][1]]; return e ? String(e[0]) : ''; }
   function full(i) { var e = names[raw[i][1]]; return e ? String(e.length > 1 ? e[1] : e[0]) : ''; }
   for (var i = 0; i < n; ++i) {

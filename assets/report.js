@@ -311,11 +311,68 @@
     return td.getAttribute('title') || (first && first.nodeType === 3 ? first.nodeValue : '');
   }
 
+  // --- the rows' keys and sparklines, from #row-data (format: src/output/html/table.cpp):
+  // the filters' keys and the sort keys go on the rows and cells as the attributes the
+  // table reads (data-change, data-device, data-verdict on the row; data-v, data-s on a
+  // cell), each sparkline is drawn into the verdict's cell. Numbers only: nothing from a
+  // trace is in it.
+  // Each sparkline is a copy of the page's <template id="spark"> (an SVG of two polylines,
+  // control and test), its points set from the row's heights.
+  function sparkline(td, sp, proto) {
+    if (!Array.isArray(sp) || !proto) return;
+    var svg = proto.cloneNode(true);
+    var lines = svg.querySelectorAll('polyline');
+    [0, 1].forEach(function (side) {
+      var ys = sp[side];
+      if (!Array.isArray(ys) || ys.length < 2) {
+        svg.removeChild(lines[side]);
+        return;
+      }
+      lines[side].setAttribute('points', ys.map(function (y, i) {
+        return Math.round((1 + 70 * i / (ys.length - 1)) * 10) / 10 + ',' + (+y || 0);
+      }).join(' '));
+    });
+    td.appendChild(svg);
+  }
+  function expandRows(rows) {
+    var el = document.getElementById('row-data');
+    if (!el) return;  // --hta-compat: the rows carry their keys
+    var d;
+    try { d = JSON.parse(el.textContent); } catch (e) { return; }
+    var keyText = function (k) { return k === null || k === undefined ? '' : String(k); };
+    var tpl = document.getElementById('spark');
+    var proto = tpl && tpl.content ? tpl.content.firstElementChild : null;
+    rows.forEach(function (tr, i) {
+      var r = d.rows[i];
+      if (!Array.isArray(r) || tr.id !== 'r' + i) return;
+      tr.setAttribute('data-change', d.changes[r[0]] || '');
+      tr.setAttribute('data-device', d.devices[r[1]] || '');
+      tr.setAttribute('data-verdict', d.verdicts[r[2]] || '');
+      var cells = tr.cells;
+      cells[2].setAttribute('data-v', String(r[2]));
+      for (var c = 0; c < 6; ++c) {
+        var k = r[5 + c];
+        var td = cells[3 + c];
+        if (Array.isArray(k)) {
+          td.setAttribute('data-v', keyText(k[0]));
+          td.setAttribute('data-s', keyText(k[1]));
+        } else {
+          td.setAttribute('data-v', keyText(k));
+        }
+      }
+      cells[9].setAttribute('data-v', keyText(r[3]));
+      cells[10].setAttribute('data-v', String(r[0]));
+      if (r.length > 11 && cells[11]) cells[11].setAttribute('data-v', keyText(r[11]));
+      sparkline(cells[2], r[4], proto);
+    });
+  }
+
   function initTable() {
     var table = document.getElementById('diff-table');
     if (!table) return;
     var tbody = table.tBodies[0];
     var rows = Array.prototype.slice.call(tbody.rows);
+    expandRows(rows);
     var ths = Array.prototype.slice.call(table.tHead.rows[0].cells);
     var controls = document.querySelector('.controls');
     var filter = document.getElementById('filter');

@@ -34,6 +34,7 @@ const { values: args } = parseArgs({
     'names-report': { type: 'string' },
     'big-report': { type: 'string' },
     'big-bound-ms': { type: 'string', default: '6000' },
+    'bound-ms': { type: 'string', default: '1000' },
     'loader-report': { type: 'string' },
     chromium: { type: 'string', default: '/usr/bin/chromium' },
     'hostile-name': { type: 'string', default: '</script><img src=x onerror=alert(1)>' },
@@ -214,8 +215,8 @@ async function mutedContrast(page, selectors) {
   }, selectors);
 }
 const MUTED = ['.settings', '.legend', '.hint', '#shown', '.card-title', '.card-verdict', 'h2 small', '.left-out', '.foot',
-  'table.diff td.tot', 'table.diff .lb', 'table.diff .tn', '.toggles .n', '.vcounts .same', '.vcounts .untested',
-  'tr.same td.vd', 'tr.untested td.vd', 'tr.same td.d', 'table.kv tbody th', '.stack-row .v', '.fb-legend', '.tree-about',
+  'table.per-step td:nth-child(8)', 'table.diff .lb', 'table.diff .tn', '.toggles .n', '.vcounts .same', '.vcounts .untested',
+  'tr.same td.vd', 'tr.untested td.vd', 'table.per-step tr.same td:nth-child(6)', 'table.kv tbody th', '.stack-row .v', '.fb-legend', '.tree-about',
   '.finding li .pct', '.finding li .lb', 'tr.warm td'];
 
 const browser = await chromium.launch({ executablePath: args.chromium, headless: true, args: ['--no-sandbox'] });
@@ -599,6 +600,43 @@ try {
   check('no request but the file itself', log.requests.length === 0, log.requests.slice(0, 3).join(' '));
   check('no dialog', log.dialogs.length === 0, log.dialogs.join(' | '));
   await context.close();
+
+  // --- interactive within --bound-ms (default 1 s) of being opened: charts drawn, the
+  // table's controls live with every row's keys and sparkline from #row-data, the flame
+  // graph drawn with every frame named (names of table rows come from the rows).
+  await step('interactive in time, everything rendered', async () => {
+    const ctx = await browser.newContext({ viewport: { width: 1400, height: 1000 } });
+    const p = await ctx.newPage();
+    const errors = [];
+    p.on('pageerror', (e) => errors.push(String(e)));
+    await p.goto(pathToFileURL(resolve(args.report)).href, { waitUntil: 'load' });
+    await p.waitForFunction(() => document.querySelectorAll('figure.chart.drawn').length >= 2 &&
+      !document.querySelector('.controls').hidden, null, { timeout: 10000 });
+    await p.evaluate(() => new Promise((r) => requestAnimationFrame(() => setTimeout(r, 0))));
+    const got = await p.evaluate(() => {
+      const rows = [...document.querySelectorAll('#diff-table tbody tr')];
+      const data = document.getElementById('row-data');
+      const tree = document.getElementById('tree-data');
+      return {
+        ms: performance.now(),
+        rows: rows.length,
+        dataRows: data ? JSON.parse(data.textContent).rows.length : -1,
+        keyed: rows.filter((tr) => tr.hasAttribute('data-verdict') && tr.cells[3].hasAttribute('data-v')).length,
+        sparks: document.querySelectorAll('#diff-table td.vd svg.spark').length,
+        treeNodes: tree ? JSON.parse(tree.textContent).nodes.length : 0,
+        frames: window.__flame ? window.__flame.layout() : [],
+      };
+    });
+    const bound = Number(args['bound-ms']);
+    console.log(`interactive after ${Math.round(got.ms)} ms (${got.rows} rows, ${got.sparks} sparklines, ${got.treeNodes} tree nodes)`);
+    check(`interactive within ${bound} ms (${Math.round(got.ms)} ms)`, got.ms <= bound);
+    check('every row of the table has its keys and a sparkline', got.rows > 0 && got.dataRows === got.rows &&
+      got.keyed === got.rows && got.sparks === got.rows, JSON.stringify({ ...got, frames: got.frames.length }));
+    check('the flame graph draws frames, each named', got.treeNodes > 0 && got.frames.length > 0 &&
+      got.frames.every((f) => typeof f.name === 'string' && f.name.length > 0), JSON.stringify(got.frames.find((f) => !f.name)));
+    check('no script errors (interactive check)', errors.length === 0, errors.join(' | '));
+    await ctx.close();
+  });
 
   // --- the hostile name
   // R.html, and N.html (a warm-up step a side) when given.

@@ -6,6 +6,8 @@
 
 #include <algorithm>
 #include <numeric>
+#include <string_view>
+#include <utility>
 #include <string>
 #include <vector>
 
@@ -54,6 +56,88 @@ std::string dir_with(const std::string& tag, const std::string& trace) {
 
 }  // namespace
 
+namespace {
+
+// Text of the page as a reader gets it (the entities the HTML writer makes).
+std::string unescape_html(std::string_view s) {
+  std::string out;
+  for (std::size_t i = 0; i < s.size(); ++i) {
+    if (s[i] == '&') {
+      bool done = false;
+      for (const auto& [e, c] : {std::pair<std::string_view, char>{"&lt;", '<'}, {"&gt;", '>'}, {"&amp;", '&'},
+                                 {"&quot;", '"'}, {"&#39;", '\''}})
+        if (s.substr(i, e.size()) == e) {
+          out += c;
+          i += e.size() - 1;
+          done = true;
+          break;
+        }
+      if (done) continue;
+    }
+    out += s[i];
+  }
+  return out;
+}
+
+// The page's call-tree data (#tree-data, src/output/html/tree.cpp) widened as flame.js
+// widens it: names that are rows of the table read from the row (label, title), each
+// node [parent (-1: top level), name, flags, c, t, cs, ts, cg, tg, cn, tn, v, gv].
+json::object tree_of_page(const std::string& page) {
+  const std::string open = "<script type=\"application/json\" id=\"tree-data\">";
+  const auto at = page.find(open);
+  BOOST_REQUIRE(at != std::string::npos);
+  const auto from = at + open.size();
+  auto tree = parse_json(page.substr(from, page.find("</script>", from) - from)).as_object();
+  json::array names;
+  for (const auto& e : tree.at("names").as_array()) {
+    if (!e.is_number()) {
+      names.push_back(e);
+      continue;
+    }
+    const auto row = page.find("<tr id=\"r" + std::to_string(e.to_number<std::int64_t>()) + "\"");
+    BOOST_REQUIRE(row != std::string::npos);
+    const auto td = page.find("<td class=\"nm\"", row);
+    const auto gt = page.find('>', td);
+    const auto open_title = page.find(" title=\"", td);
+    const auto label = unescape_html(std::string_view(page).substr(gt + 1, page.find('<', gt) - gt - 1));
+    json::array entry{json::value(label)};
+    if (open_title < gt) {
+      const auto b = open_title + 8;
+      entry.emplace_back(unescape_html(std::string_view(page).substr(b, page.find('"', b) - b)));
+    }
+    names.push_back(std::move(entry));
+  }
+  json::array nodes;
+  const auto& raw = tree.at("nodes").as_array();
+  for (std::size_t i = 0; i < raw.size(); ++i) {
+    const auto& e = raw[i].as_array();
+    const auto n = [&](std::size_t k) { return e.at(k).to_number<double>(); };
+    const auto f = e.at(2).to_number<int>();
+    std::size_t at_k = 9;
+    const double c = n(3), t = n(4);
+    double cs = c, ts = t, cg = 0, tg = 0;
+    if (!(f & 4)) cs = n(at_k++), ts = n(at_k++);
+    if (f & 8) cg = c, tg = t;
+    else if (!(f & 16)) cg = n(at_k++), tg = n(at_k++);
+    BOOST_TEST(at_k == e.size());
+    const auto back = e.at(0).to_number<std::int64_t>();
+    nodes.push_back(json::array{back > 0 ? static_cast<std::int64_t>(i) - back : -1, e.at(1), f, c, t, cs, ts, cg, tg,
+                                e.at(5), e.at(6), e.at(7), e.at(8)});
+  }
+  tree["names"] = std::move(names);
+  tree["nodes"] = std::move(nodes);
+  return tree;
+}
+
+// The page's call-tree data of `tracediff C T`, widened.
+json::object page_tree(const std::string& control, const std::string& test, const std::string& tag) {
+  const auto html = temp_dir(tag) + "/r.html";
+  BOOST_REQUIRE_EQUAL(run_cli({control, test, "-o", html, "-q"}).exit_code, 0);
+  return tree_of_page(read_file(html));
+}
+
+}  // namespace
+
 BOOST_AUTO_TEST_SUITE(call_tree)
 
 // A slowed call deep in a tree of Python frames: only layer 2's aten::addmm. The
@@ -96,10 +180,7 @@ BOOST_AUTO_TEST_CASE(a_slowed_leaf_deep_in_the_tree_is_found_where_it_is) {
   const auto html_dir = temp_dir("tree-slow-html");
   BOOST_REQUIRE(run_cli({c, t, "-o", html_dir + "/r.html", "-q"}).exit_code == 0);
   const auto html = read_file(html_dir + "/r.html");
-  const auto at_data = html.find("<script type=\"application/json\" id=\"tree-data\">");
-  BOOST_REQUIRE(at_data != std::string::npos);
-  const auto begin = html.find('>', at_data) + 1;
-  const auto data = parse_json(html.substr(begin, html.find("</script>", begin) - begin)).as_object();
+  const auto data = tree_of_page(html);
   const auto& names = data.at("names").as_array();
   const auto& nodes = data.at("nodes").as_array();
   // Walk up from every aten::addmm node with verdict "slower": its path is the one found.
@@ -280,21 +361,6 @@ BOOST_AUTO_TEST_CASE(summaries_and_merge_give_the_same_tree) {
   BOOST_TEST((report_json(dir + "/c.tdsum.json", dir + "/tm.tdsum.json").at("call_tree") == from_traces));
 }
 
-namespace {
-
-// The page's call-tree data (#tree-data, src/output/html/tree.cpp) of `tracediff C T`.
-json::object page_tree(const std::string& control, const std::string& test, const std::string& tag) {
-  const auto html = temp_dir(tag) + "/r.html";
-  BOOST_REQUIRE_EQUAL(run_cli({control, test, "-o", html, "-q"}).exit_code, 0);
-  const auto page = read_file(html);
-  const std::string open = "<script type=\"application/json\" id=\"tree-data\">";
-  const auto at = page.find(open);
-  BOOST_REQUIRE(at != std::string::npos);
-  const auto from = at + open.size();
-  return parse_json(page.substr(from, page.find("</script>", from) - from)).as_object();
-}
-
-}  // namespace
 
 // Work that one side no longer does: a data loader on the main thread on control only,
 // one step a side (nothing testable, as across vendors). It keeps its place and width:

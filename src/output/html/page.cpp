@@ -3,11 +3,13 @@
 // ({{{css}}}, {{{chart_js}}}, {{{report_js}}}), {{{data_json}}} (json_string-escaped)
 // and the blocks rendered from templates of their own: {{{table_rows}}} (table.cpp)
 // and {{{launchers}}} (launchers.cpp). This file sets
-//   control_label, test_label, generator, csp, css, chart_js, report_js, flame_js, table_rows, tree_json, launchers
+//   control_label, test_label, generator, csp, css, chart_js, report_js, flame_js, table_rows, row_data,
+//   tree_json, launchers
 //   per_step (the default mode; false in --hta-compat, which keeps HTA's totals), unit ("step")
 // and each section the keys listed at the top of its file: headline.cpp, findings.cpp,
 // steps.cpp, groups.cpp, families.cpp, charts.cpp, table.cpp, launchers.cpp, tree.cpp, diagnostics.cpp.
 #include <future>
+#include <utility>
 #include <stdexcept>
 #include <string>
 #include <string_view>
@@ -42,8 +44,10 @@ void write_html(const model::DiffReport& report, std::ostream& out) {
   const auto anchors = make_anchors(report);
   // The table's rows are half the page: a second thread renders them while this one
   // builds and renders the rest; they are written out where the page has them.
-  auto rows = std::async(std::launch::async, [&] { return render_table_rows(report, anchors); });
-  auto tree = std::async(std::launch::async, [&] { return render_tree_json(report); });
+  auto rows = std::async(std::launch::async, [&] {
+    return std::pair(render_table_rows(report, anchors), render_row_data(report, anchors));
+  });
+  auto tree = std::async(std::launch::async, [&] { return render_tree_json(report, anchors); });
 
   auto tmpl = templates::load("report.html.mustache");
   templates::StreamSink sink(out);
@@ -54,13 +58,13 @@ void write_html(const model::DiffReport& report, std::ostream& out) {
   ctx.set("test_label", test);
   ctx.set("generator", std::string("tracediff ") + TRACEDIFF_VERSION);
   // No network at all; scripts only ours (by hash), so injected markup could run nothing.
-  ctx.set("csp", "default-src 'none'; script-src " + script_hash("chart.umd.min.js") + " " +
+  ctx.set("csp", "default-src 'none'; script-src " + script_hash("chart.bar.min.js") + " " +
                      script_hash("report.js") + " " + script_hash("flame.js") +
                      "; style-src 'unsafe-inline'; img-src data:; base-uri 'none'; form-action 'none'");
   // The assets go straight from the binary to the output.
-  for (const auto* name : {"report.css", "chart.umd.min.js", "report.js", "flame.js"}) asset(name);  // throws if missing
+  for (const auto* name : {"report.css", "chart.bar.min.js", "report.js", "flame.js"}) asset(name);  // throws if missing
   put(ctx, "css", templates::block(sink, [] { return asset("report.css"); }));
-  put(ctx, "chart_js", templates::block(sink, [] { return asset("chart.umd.min.js"); }));
+  put(ctx, "chart_js", templates::block(sink, [] { return asset("chart.bar.min.js"); }));
   put(ctx, "report_js", templates::block(sink, [] { return asset("report.js"); }));
   put(ctx, "flame_js", templates::block(sink, [] { return asset("flame.js"); }));
 
@@ -100,11 +104,14 @@ void write_html(const model::DiffReport& report, std::ostream& out) {
         tree_json = tree.get();
         return std::string_view(tree_json);
       }));
-  std::string table;
-  put(ctx, "table_rows", templates::block(sink, [&] {
-        table = rows.get();
-        return std::string_view(table);
-      }));
+  std::pair<std::string, std::string> table;  // rows, row data
+  bool table_done = false;
+  const auto table_part = [&]() -> const std::pair<std::string, std::string>& {
+    if (!table_done) table = rows.get(), table_done = true;
+    return table;
+  };
+  put(ctx, "table_rows", templates::block(sink, [&] { return std::string_view(table_part().first); }));
+  put(ctx, "row_data", templates::block(sink, [&] { return std::string_view(table_part().second); }));
 
   tmpl.render(ctx, sink);
   templates::check(tmpl, "report.html.mustache");

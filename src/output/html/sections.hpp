@@ -26,13 +26,17 @@ void add_table(const DiffReport& r, const Anchors& a, data& ctx);
 void add_launchers(const DiffReport& r, const Anchors& a, data& ctx);
 void add_diagnostics(const DiffReport& r, data& ctx);
 // The call tree: a static table of its top levels; render_tree_json is the data
-// assets/flame.js draws from (empty when the page has no tree).
+// assets/flame.js draws from (empty when the page has no tree), naming the table's
+// rows by their place in it (a).
 void add_tree(const DiffReport& r, data& ctx);
-std::string render_tree_json(const DiffReport& r);
+std::string render_tree_json(const DiffReport& r, const Anchors& a);
 
 // The long lists, rendered on their own (render_list) for {{{table_rows}}} and
 // {{{launchers}}}; the latter empty when the report has no launcher section.
 std::string render_table_rows(const DiffReport& r, const Anchors& a);
+// The default mode's rows as the script needs them (sort and filter keys, sparklines),
+// the page's #row-data (table.cpp says the format); empty in --hta-compat.
+std::string render_row_data(const DiffReport& r, const Anchors& a);
 std::string render_launchers(const DiffReport& r, const Anchors& a);
 
 }  // namespace tracediff::output::html

@@ -4,10 +4,12 @@
 // table_row_hta.html.mustache in --hta-compat.
 //   has_rows, row_count, has_left_out, shown_count, left_out_count, lazy_table, pct_basis,
 //   rows[] {id, nm, has_tip, tip, cat, dev, chg, chg_sym, chg_v, cls, ...}
-//     per_step: vd, vd_key, vd_sym, vd_v, has_vd_tip, vd_tip, has_lb, lb, has_lb_href, lb_href,
-//       cells[] {cls, v, has_s, sv, two, t, st} (C/step, T/step, Δ/step, Δ %, C total, T total),
-//       calls, calls_v, calls_tip, has_spark, spark (an inline SVG: both sides' time in each step unit)
+//     per_step: vd, vd_sym, has_vd_tip, vd_tip, has_lb, lb, has_lb_href, lb_href,
+//       cells[] {two, t, st} (C/step, T/step, Δ/step, Δ %, C total, T total), calls, calls_tip, fl
 //     hta-compat: cc, tc, cd, td, dc, dd, dp, arrow, has_arrow, and *_v: raw sort keys
+// In the default mode what only the script needs of a row (the filters' keys, the sort
+// keys, the sparkline) is not in the row's markup but in render_row_data's JSON, a
+// dozen numbers a row (the table is half the page): see render_row_data below.
 //   change_toggles[] {group, n}, device_toggles[] {device, n}, verdict_toggles[] {verdict, key, sym, cls, n}
 #include <algorithm>
 #include <array>
@@ -92,16 +94,10 @@ void totals_row(const DiffRow& row, Fields& f) {
   f.flag("has_arrow", dd != 0);
 }
 
-// One numeric cell of the per-step table: the inclusive value, and the self value
-// when it differs (data-s for sorting; both texts when they read differently).
-void cell(Fields f, const char* cls, const std::string& v, const std::string& txt, const std::string& sv,
-          const std::string& stxt) {
-  f.text("cls", cls);
-  f.text("v", v);
-  const bool has_s = !sv.empty() && sv != v;
-  f.flag("has_s", has_s);
-  f.text("sv", sv);
-  f.flag("two", has_s && stxt != txt);
+// One numeric cell of the per-step table: the inclusive text, and the self text when
+// it reads differently (the page switches them by CSS). Its sort keys are in the row data.
+void cell(Fields f, const std::string& txt, const std::string& stxt) {
+  f.flag("two", stxt != txt);
   f.text("t", txt);
   f.text("st", stxt);
 }
@@ -123,35 +119,39 @@ std::vector<double> spark_values(const model::Samples& s) {
   return sum;
 }
 
-// Both sides' values per step unit as a small SVG (one scale for both): the spread behind
-// the verdict, warm-up steps, bimodal steps and noise at a glance. Numbers only, so the
-// markup is written as it is ({{{spark}}}); empty with fewer than two units a side.
+// Both sides' values per step unit for the sparkline (one scale for both): the spread
+// behind the verdict, warm-up steps, bimodal steps and noise at a glance. Each point
+// is its y in the 72 × 18 box report.js draws (px from the top, whole ones); "0" with
+// fewer than two units a side.
 std::string sparkline(const DiffRow& row) {
   const auto c = spark_values(row.control_samples), t = spark_values(row.test_samples);
-  if (c.size() < 2 && t.size() < 2) return {};
+  if (c.size() < 2 && t.size() < 2) return "0";
   double top = 0;
   for (double v : c) top = std::max(top, std::abs(v));
   for (double v : t) top = std::max(top, std::abs(v));
-  constexpr double w = 72, h = 18;
-  // Whole units of a 72 × 18 box (report.css sizes it): the shortest markup.
-  std::string svg = "<svg class=\"spark\" viewBox=\"0 0 72 18\">";
-  const auto line = [&](const std::vector<double>& v, const char* cls) {
-    if (v.size() < 2) return;
-    svg += "<polyline class=\"";
-    svg += cls;
-    svg += "\" points=\"";
-    char buf[32];
-    for (std::size_t i = 0; i < v.size(); ++i) {
-      const double x = 1 + (w - 2) * static_cast<double>(i) / static_cast<double>(v.size() - 1);
-      const double y = top > 0 ? h - 1 - (h - 2) * std::abs(v[i]) / top : h - 1;
-      std::snprintf(buf, sizeof buf, "%s%.0f,%.0f", i ? " " : "", x, y);
-      svg += buf;
-    }
-    svg += "\"/>";
+  constexpr double h = 18;
+  std::string out = "[";
+  const auto line = [&](const std::vector<double>& v) {
+    out += '[';
+    if (v.size() >= 2)
+      for (std::size_t i = 0; i < v.size(); ++i) {
+        const double y = top > 0 ? h - 1 - (h - 2) * std::abs(v[i]) / top : h - 1;
+        if (i) out += ',';
+        out += std::to_string(static_cast<int>(std::nearbyint(y)));  // as printf rounds
+      }
+    out += ']';
   };
-  line(c, "c");
-  line(t, "t");
-  return svg + "</svg>";
+  line(c);
+  out += ',';
+  line(t);
+  return out + "]";
+}
+
+// A sort key as JSON: a number, null where there is none, "Infinity" as a string.
+void key_json(std::string& out, const std::string& k) {
+  if (k.empty()) out += "null";
+  else if (k == "Infinity") out += "\"Infinity\"";
+  else out += k;
 }
 
 // The default mode: per step first (inclusive and self), totals after, verdict.
@@ -161,9 +161,7 @@ void per_step_row(const DiffRow& row, const Anchors& a, Fields& f) {
   const auto look = verdict_look(row.verdict);
   f.text("cls", look.cls);
   f.text("vd", (row.by_calls || row.waits_for_gpu) && row.significant ? model::row_words(row) : look.word);
-  f.text("vd_key", model::verdict_name(row.verdict));
   f.text("vd_sym", look.sym);
-  f.text("vd_v", std::to_string(look.ord));
   const bool judged = row.verdict != model::Verdict::untestable;
   f.flag("has_vd_tip", judged);
   f.text("vd_tip", judged ? "median " + dur(row.median_diff_ns, true) + "; \xCF\x83 from one to the next: " +
@@ -177,20 +175,17 @@ void per_step_row(const DiffRow& row, const Anchors& a, Fields& f) {
   f.text("lb_href", l != a.launcher.end() ? tag("#l", l->second) : std::string());
 
   auto& cells = f.objects("cells", 6);
-  const auto key = [](double v) { return std::to_string(round_ns(v)); };
-  cell(f.item(cells, 0), "n", key(cs.total_ns), dur(cs.total_ns, false), key(cs.self_ns), dur(cs.self_ns, false));
-  cell(f.item(cells, 1), "n", key(ts.total_ns), dur(ts.total_ns, false), key(ts.self_ns), dur(ts.self_ns, false));
-  cell(f.item(cells, 2), "n d", key(row.diff_per_step_ns()), dur(row.diff_per_step_ns(), true),
-       key(row.diff_self_per_step_ns()), dur(row.diff_self_per_step_ns(), true));
   const bool is_new = row.is_new();
   const auto pct = row.diff_pct();
   const bool self_new = row.self_is_new();
-  cell(f.item(cells, 3), "n d", pct_key(pct, is_new), pct_text(pct, is_new), pct_key(row.self_pct, self_new),
-       pct_text(row.self_pct, self_new));
-  cell(f.item(cells, 4), "n tot", std::to_string(row.control.total_ns), format_duration_ns(row.control.total_ns, false),
-       std::to_string(row.control.self_ns), format_duration_ns(row.control.self_ns, false));
-  cell(f.item(cells, 5), "n tot", std::to_string(row.test.total_ns), format_duration_ns(row.test.total_ns, false),
-       std::to_string(row.test.self_ns), format_duration_ns(row.test.self_ns, false));
+  cell(f.item(cells, 0), dur(cs.total_ns, false), dur(cs.self_ns, false));
+  cell(f.item(cells, 1), dur(ts.total_ns, false), dur(ts.self_ns, false));
+  cell(f.item(cells, 2), dur(row.diff_per_step_ns(), true), dur(row.diff_self_per_step_ns(), true));
+  cell(f.item(cells, 3), pct_text(pct, is_new), pct_text(row.self_pct, self_new));
+  cell(f.item(cells, 4), format_duration_ns(row.control.total_ns, false),
+       format_duration_ns(row.control.self_ns, false));
+  cell(f.item(cells, 5), format_duration_ns(row.test.total_ns, false),
+       format_duration_ns(row.test.self_ns, false));
 
   // --by-shape: FLOPs per call and TFLOP/s, in a column shown when any row has them.
   f.flag("has_flops", a.has_flops);
@@ -203,17 +198,55 @@ void per_step_row(const DiffRow& row, const Anchors& a, Fields& f) {
         fl += " \xC2\xB7 " + tf(row.control_tflops) + " \xE2\x86\x92 " + tf(row.test_tflops) + " TFLOP/s";
     }
     f.text("fl", fl);
-    f.text("fl_v", row.flops_per_call ? key3(*row.flops_per_call) : std::string());
   }
 
   const auto cc = format_count_per_step(cs.count, false), tc = format_count_per_step(ts.count, false);
   f.text("calls", cc == tc ? cc : cc + " \xE2\x86\x92 " + tc);
-  f.text("calls_v", key3(ts.count - cs.count));
   f.text("calls_tip", format_count(static_cast<std::int64_t>(row.control.count), false) + " \xE2\x86\x92 " +
                           format_count(static_cast<std::int64_t>(row.test.count), false) + " calls in all");
-  const auto spark = sparkline(row);
-  f.flag("has_spark", !spark.empty());
-  f.text("spark", spark);
+}
+
+// What the script needs of a row of the default mode, in the page's #row-data:
+//   [change, device, verdict, calls, spark, C/step, T/step, Δ/step, Δ %, C total, T total(, FLOPs)]
+// change, device: positions in the lists "changes", "devices"; verdict: its order (the
+// verdict column's sort key), a position in "verdicts"; calls: Δ calls per unit; spark:
+// see sparkline(); then each numeric cell's sort key, or [inclusive, self] where the self
+// time's differs; the FLOPs column's only with --by-shape.
+void row_data(const DiffRow& row, const Anchors& a, std::string& out) {
+  const auto& cs = row.control_step;
+  const auto& ts = row.test_step;
+  const auto key = [](double v) { return std::to_string(round_ns(v)); };
+  out += '[';
+  out += std::to_string(static_cast<int>(row.change));
+  out += ',';
+  out += std::to_string(static_cast<int>(row.device));
+  out += ',';
+  out += std::to_string(verdict_look(row.verdict).ord);
+  out += ',';
+  out += key3(ts.count - cs.count);
+  out += ',';
+  out += sparkline(row);
+  const auto both = [&](const std::string& v, const std::string& sv) {
+    out += ',';
+    if (sv.empty() || sv == v) return key_json(out, v);
+    out += '[';
+    key_json(out, v);
+    out += ',';
+    key_json(out, sv);
+    out += ']';
+  };
+  const bool is_new = row.is_new();
+  both(key(cs.total_ns), key(cs.self_ns));
+  both(key(ts.total_ns), key(ts.self_ns));
+  both(key(row.diff_per_step_ns()), key(row.diff_self_per_step_ns()));
+  both(pct_key(row.diff_pct(), is_new), pct_key(row.self_pct, row.self_is_new()));
+  both(std::to_string(row.control.total_ns), std::to_string(row.control.self_ns));
+  both(std::to_string(row.test.total_ns), std::to_string(row.test.self_ns));
+  if (a.has_flops) {
+    out += ',';
+    key_json(out, row.flops_per_call ? key3(*row.flops_per_call) : std::string());
+  }
+  out += ']';
 }
 
 // Row p of the table.
@@ -230,9 +263,10 @@ void table_row(const DiffReport& r, const Anchors& a, std::size_t p, Fields& f) 
   f.flag("has_tip", !tip.empty());
   f.text("tip", tip);
   f.text("cat", fit(row.category, k_short_bytes));
-  f.text("dev", model::device_name(row.device));
   f.text("chg", model::change_name(row.change));
   f.text("chg_sym", model::change_symbol(row.change));
+  if (per_step_mode(r)) return;  // the rest is in the row data
+  f.text("dev", model::device_name(row.device));
   f.text("chg_v", std::to_string(static_cast<int>(row.change)));
 }
 
@@ -258,6 +292,29 @@ void add_table(const DiffReport& r, const Anchors& a, data& ctx) {
 std::string render_table_rows(const DiffReport& r, const Anchors& a) {
   return render_list(per_step_mode(r) ? "table_row.html.mustache" : "table_row_hta.html.mustache", "rows",
                      a.order.size(), 1280, [&](std::size_t p, Fields& row) { table_row(r, a, p, row); });
+}
+
+std::string render_row_data(const DiffReport& r, const Anchors& a) {
+  if (!per_step_mode(r)) return {};
+  // The names of the positions the rows give (model order), for the filters' keys.
+  std::string out = "{\"changes\":[";
+  for (int i = 0; i <= static_cast<int>(Change::unchanged); ++i)
+    out += (i ? ",\"" : "\"") + std::string(model::change_name(static_cast<Change>(i))) + "\"";
+  out += "],\"devices\":[";
+  for (int i = 0; i <= static_cast<int>(model::Device::other); ++i)
+    out += (i ? ",\"" : "\"") + std::string(model::device_name(static_cast<model::Device>(i))) + "\"";
+  std::array<const char*, 4> verdicts{};
+  for (auto v : {model::Verdict::slower, model::Verdict::faster, model::Verdict::same, model::Verdict::untestable})
+    verdicts[static_cast<std::size_t>(verdict_look(v).ord)] = model::verdict_name(v);
+  out += "],\"verdicts\":[";
+  for (std::size_t i = 0; i < verdicts.size(); ++i) out += (i ? ",\"" : "\"") + std::string(verdicts[i]) + "\"";
+  out += "],\"rows\":[";
+  out.reserve(out.size() + a.order.size() * 110);
+  for (std::size_t p = 0; p < a.order.size(); ++p) {
+    out += p ? ",\n" : "\n";
+    row_data(r.rows[a.order[p]], a, out);
+  }
+  return out + "]}";
 }
 
 }  // namespace tracediff::output::html

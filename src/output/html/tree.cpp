@@ -4,10 +4,15 @@
 //   has_tree, tree_nodes, tree_left_out, has_tree_left_out, tree_folded,
 //   has_tree_folded, tree_static[] {pad (em), name, tip, c, t, d, pct, cls, sym, word, gpu}
 //
-// render_tree_json (the page's {{{tree_json}}}, made on a thread of its own):
-//   {"labels": [control, test], "unit": "step", "names": [[label, full]...],
-//   "nodes": [[parent, name, flags, c, t, cs, ts, cg, tg, cn, tn, v, gv]...], "left_out": n}
-//   parent: position in "nodes" (-1: top level); flags: 1 GPU work, 2 "(other)";
+// render_tree_json (the page's {{{tree_json}}}, made on a thread of its own), compact
+// because a tree has thousands of nodes (docs/reading-the-report.md, "The page's data"):
+//   {"labels": [control, test], "unit": "step", "names": [p | [label] | [label, full]...],
+//   "nodes": [[back, name, flags, c, t, cn, tn, v, gv, (cs, ts), (cg, tg)]...], "left_out": n}
+//   names: p, a number, is the table's row r<p>: its label and full name are that row's
+//   (the page has them once); a name without a row on the page is written out.
+//   back: how many nodes before this one its parent is (0: top level); name: position
+//   in "names"; flags: 1 GPU work, 2 "(other)", 4 self time = inclusive (cs, ts left
+//   out), 8 GPU time launched within = inclusive, 16 none (cg, tg left out in both);
 //   c/t inclusive, cs/ts self, cg/tg GPU time launched within: ns per unit, rounded;
 //   cn/tn calls per unit; v/gv the verdict of the inclusive and the GPU time:
 //   0 slower, 1 faster, 2 same within noise, 3 not testable.
@@ -39,7 +44,7 @@ std::string label_of(const DiffReport& r, const model::CallNode& n) {
   return n.row < r.rows.size() && !r.rows[n.row].label.empty() ? r.rows[n.row].label : n.name;
 }
 
-std::string tree_json(const DiffReport& r, const std::vector<std::uint32_t>& embedded) {
+std::string tree_json(const DiffReport& r, const Anchors& a, const std::vector<std::uint32_t>& embedded) {
   const auto& nodes = r.call_tree.nodes;
   constexpr std::size_t k_none = SIZE_MAX;
   std::vector<std::size_t> position(nodes.size(), k_none);  // node -> position in "nodes"
@@ -49,6 +54,7 @@ std::string tree_json(const DiffReport& r, const std::vector<std::uint32_t>& emb
   std::unordered_map<std::string_view, std::size_t> by_text;
   std::unordered_map<std::string, std::size_t> by_label;  // (label, full name) -> entry
   std::string names, out;
+  std::size_t entries = 0;  // in names
   const auto name_of = [&](const model::CallNode& n) {
     auto* slot = n.row < r.rows.size() ? &by_row[n.row] : nullptr;
     if (slot && *slot != k_none) return *slot;
@@ -56,11 +62,19 @@ std::string tree_json(const DiffReport& r, const std::vector<std::uint32_t>& emb
       auto it = by_text.find(n.name);
       if (it != by_text.end()) return it->second;
     }
+    // A row on the page: its position, the page's script reads the row's names.
+    const auto at = slot && n.row < a.pos.size() ? a.pos[n.row] : Anchors::none;
+    if (at != Anchors::none) {
+      names += (names.empty() ? "" : ",");
+      names += std::to_string(at);
+      return *slot = entries++;
+    }
     const auto label = fit(label_of(r, n), k_label_bytes, Escaped::json);
     const auto full = fit(n.name, k_full_bytes, Escaped::json);
     // Two names may read alike once cut: one entry per (label, name) shown.
-    const auto [it, fresh] = by_label.try_emplace(label + '\0' + full, by_label.size());
+    const auto [it, fresh] = by_label.try_emplace(label + '\0' + full, entries);
     if (fresh) {
+      ++entries;
       names += (names.empty() ? "" : ",");
       names += "[" + json_string(label) + (full != label ? "," + json_string(full) : std::string()) + "]";
     }
@@ -78,15 +92,24 @@ std::string tree_json(const DiffReport& r, const std::vector<std::uint32_t>& emb
     position[embedded[k]] = k;
     const auto name = name_of(n);
     const auto parent = n.parent < nodes.size() ? position[n.parent] : k_none;
+    const std::int64_t c = round_ns(n.time.control), t = round_ns(n.time.test);
+    const std::int64_t cs = round_ns(n.control.self_ns), ts = round_ns(n.test.self_ns);
+    const std::int64_t cg = round_ns(n.gpu.control), tg = round_ns(n.gpu.test);
+    // Most nodes are leaves (self = inclusive) and many launch nothing or are GPU work
+    // themselves: their repeated numbers are left out.
+    const bool self_same = cs == c && ts == t;
+    const bool gpu_same = cg == c && tg == t, no_gpu = cg == 0 && tg == 0;
+    int flags = (n.device == model::Device::gpu ? 1 : 0) | (n.other ? 2 : 0) | (self_same ? 4 : 0);
+    flags |= no_gpu ? 16 : gpu_same ? 8 : 0;
     out += k ? ",\n[" : "\n[";
-    integer(parent == k_none ? -1 : static_cast<std::int64_t>(parent));
+    integer(parent == k_none ? 0 : static_cast<std::int64_t>(k - parent));
     out += ',';
     integer(static_cast<std::int64_t>(name));
     out += ',';
-    integer((n.device == model::Device::gpu ? 1 : 0) | (n.other ? 2 : 0));
-    for (double v : {n.time.control, n.time.test, n.control.self_ns, n.test.self_ns, n.gpu.control, n.gpu.test}) {
+    integer(flags);
+    for (auto v : {c, t}) {
       out += ',';
-      integer(round_ns(v));
+      integer(v);
     }
     out += ',';
     out += key3(n.control.count);
@@ -96,6 +119,16 @@ std::string tree_json(const DiffReport& r, const std::vector<std::uint32_t>& emb
     integer(verdict_code(n.time.verdict));
     out += ',';
     integer(verdict_code(n.gpu.verdict));
+    if (!self_same)
+      for (auto v : {cs, ts}) {
+        out += ',';
+        integer(v);
+      }
+    if (!no_gpu && !gpu_same)
+      for (auto v : {cg, tg}) {
+        out += ',';
+        integer(v);
+      }
     out += ']';
   }
   return "{\"labels\":[" + json_string(side_label(r.control, false)) + ',' + json_string(side_label(r.test, true)) +
@@ -117,9 +150,9 @@ std::vector<std::uint32_t> embedded_nodes(const DiffReport& r) {
 
 }  // namespace
 
-std::string render_tree_json(const DiffReport& r) {
+std::string render_tree_json(const DiffReport& r, const Anchors& a) {
   const auto embedded = embedded_nodes(r);
-  return per_step_mode(r) && !embedded.empty() ? tree_json(r, embedded) : std::string();
+  return per_step_mode(r) && !embedded.empty() ? tree_json(r, a, embedded) : std::string();
 }
 
 void add_tree(const DiffReport& r, data& ctx) {

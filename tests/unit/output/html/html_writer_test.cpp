@@ -1,3 +1,4 @@
+#include <boost/json.hpp>
 #include <boost/test/unit_test.hpp>
 
 #include <algorithm>
@@ -265,20 +266,30 @@ std::vector<std::string> table_rows(const std::string& html) {
   return rows;
 }
 
-// data-v values of one row's cells, in column order ("" where a cell has none).
-std::vector<std::string> cell_values(const std::string& tr) {
-  std::vector<std::string> v;
-  for (auto p = tr.find("<td"); p != std::string::npos; p = tr.find("<td", p + 1)) {
-    const auto close = tr.find('>', p);
-    const auto a = tr.find("data-v=\"", p);
-    if (a != std::string::npos && a < close) {
-      const auto b = tr.find('"', a + 8);
-      v.push_back(tr.substr(a + 8, b - a - 8));
-    } else {
-      v.push_back("");
-    }
-  }
-  return v;
+// The page's #row-data (src/output/html/table.cpp): what the script needs of each row
+// of the table, in the table's order.
+boost::json::object row_data(const std::string& html) {
+  const std::string open = "<script type=\"application/json\" id=\"row-data\">";
+  const auto a = html.find(open);
+  BOOST_REQUIRE(a != std::string::npos);
+  const auto b = a + open.size();
+  return boost::json::parse(html.substr(b, html.find("</script>", b) - b)).as_object();
+}
+
+// A numeric cell's sort key in a row's data (k: 0 C/step ... 5 T total), inclusive or self
+// (the same when the row has one); NaN where there is none, Infinity for "Infinity".
+double row_key(const boost::json::value& row, std::size_t k, bool self = false) {
+  auto v = row.as_array().at(5 + k);
+  if (v.is_array()) v = v.as_array().at(self ? 1 : 0);
+  if (v.is_null()) return std::nan("");
+  if (v.is_string()) return v.as_string() == "Infinity" ? HUGE_VAL : std::nan("");
+  return v.to_number<double>();
+}
+bool has_self_key(const boost::json::value& row, std::size_t k) { return row.as_array().at(5 + k).is_array(); }
+
+// A row's filter keys, by name (as the script sets data-change, data-device, data-verdict).
+std::string row_word(const boost::json::object& data, const boost::json::value& row, const char* list, std::size_t at) {
+  return std::string(data.at(list).as_array().at(row.as_array().at(at).to_number<std::size_t>()).as_string());
 }
 
 // The inline scripts' contents (without type=application/json).
@@ -309,9 +320,9 @@ BOOST_AUTO_TEST_CASE(hostile_name_is_never_markup) {
   const auto html = render(small_report());
   BOOST_TEST(html.find("<img") == std::string::npos);
   BOOST_TEST(html.find("onerror=alert(1)>") == std::string::npos);
-  // Our own scripts (three, and the waterfall's data when the step has a GPU timeline),
-  // each closed once: nothing else closes a <script>.
-  const std::size_t scripts = html.find("id=\"why-data\"") != std::string::npos ? 4u : 3u;
+  // Our own scripts (three, the rows' data, and the waterfall's data when the step has a
+  // GPU timeline), each closed once: nothing else closes a <script>.
+  const std::size_t scripts = html.find("id=\"why-data\"") != std::string::npos ? 5u : 4u;
   BOOST_TEST(count(html, "<script") == scripts);
   BOOST_TEST(count(html, "</script") == scripts);
   // Shown as text in the table, the groups, the chart fallback, the diagnostics...
@@ -354,7 +365,7 @@ BOOST_AUTO_TEST_CASE(csp_allows_no_network_and_only_our_scripts) {
   BOOST_TEST(csp.find("connect-src") == std::string::npos);
   const auto scripts = inline_scripts(html);
   BOOST_REQUIRE(scripts.size() == 2u);
-  BOOST_TEST(scripts[0] == std::string(embedded_file("chart.umd.min.js")));
+  BOOST_TEST(scripts[0] == std::string(embedded_file("chart.bar.min.js")));
   BOOST_TEST(scripts[1] == std::string(embedded_file("report.js")));
   for (const auto& s : scripts)
     BOOST_TEST(csp.find("&#39;sha256-" + test::sha256_base64(s) + "&#39;") != std::string::npos);
@@ -369,7 +380,7 @@ BOOST_AUTO_TEST_CASE(sha256_matches_known_vectors) {
 
 // The CSP hashes are computed at build time (cmake/EmbedScript.cmake).
 BOOST_AUTO_TEST_CASE(build_time_hashes_match_the_embedded_bytes) {
-  for (const auto* name : {"chart.umd.min.js", "report.js", "report.css", "report.html.mustache",
+  for (const auto* name : {"chart.bar.min.js", "report.js", "report.css", "report.html.mustache",
                            "table_row.html.mustache", "table_row_hta.html.mustache", "launchers.html.mustache"}) {
     BOOST_TEST_CONTEXT(name) {
       BOOST_TEST(!embedded_file(name).empty());
@@ -392,24 +403,32 @@ BOOST_AUTO_TEST_CASE(no_js_table_has_every_row_in_impact_order) {
   const auto rows = table_rows(html);
   BOOST_REQUIRE(rows.size() == report.rows.size());
   double prev = 1e300;
+  const auto data = row_data(html);
+  const auto& keys = data.at("rows").as_array();
+  BOOST_REQUIRE(keys.size() == rows.size());
   for (std::size_t i = 0; i < rows.size(); ++i) {
-    const auto v = cell_values(rows[i]);
     // Name, Category, Verdict, C/step, T/step, Δ/step, Δ %, C total, T total, Calls/step, Change.
-    BOOST_REQUIRE(v.size() == 11u);
+    BOOST_TEST(count(rows[i], "<td") == 11u);
+    // Their keys: change, device, verdict, calls, sparkline and the six numeric cells'.
+    BOOST_REQUIRE(keys[i].as_array().size() == 11u);
     const auto& row = report.rows[report.by_impact[i]];
-    const auto dd = std::stoll(v[5]);  // Δ per step
-    BOOST_TEST(dd == std::llround(row.diff_per_step_ns()));
-    BOOST_TEST(std::stoll(v[7]) == row.control.total_ns);
-    BOOST_TEST(std::stoll(v[8]) == row.test.total_ns);
-    BOOST_TEST(std::abs(static_cast<double>(dd)) <= prev + 1);
-    prev = std::abs(static_cast<double>(dd));
+    const auto dd = row_key(keys[i], 2);  // Δ per step
+    BOOST_TEST(dd == static_cast<double>(std::llround(row.diff_per_step_ns())));
+    BOOST_TEST(row_key(keys[i], 4) == static_cast<double>(row.control.total_ns));
+    BOOST_TEST(row_key(keys[i], 5) == static_cast<double>(row.test.total_ns));
+    BOOST_TEST(std::abs(dd) <= prev + 1);
+    prev = std::abs(dd);
   }
-  // Regressions and improvements differ by colour class and by verdict symbol and word.
-  BOOST_TEST(html.find("class=\"worse\" data-change") != std::string::npos);
-  BOOST_TEST(html.find("class=\"better\" data-change") != std::string::npos);
-  BOOST_TEST(html.find("<span aria-hidden=\"true\">\xE2\x96\xB2</span> slower<svg class=\"spark\"") != std::string::npos);  // ▲
-  BOOST_TEST(html.find("<span aria-hidden=\"true\">\xE2\x96\xBC</span> faster<svg class=\"spark\"") != std::string::npos);  // ▼
-  BOOST_TEST(html.find("<span aria-hidden=\"true\">\xE2\x89\x88</span> same within noise<svg class=\"spark\"") != std::string::npos);  // ≈
+  // Regressions and improvements differ by colour class and by verdict symbol and word;
+  // the sparklines are drawn by the script from the rows' data.
+  BOOST_TEST(html.find("class=\"worse\"><td class=\"nm\"") != std::string::npos);
+  BOOST_TEST(html.find("class=\"better\"><td class=\"nm\"") != std::string::npos);
+  BOOST_TEST(html.find("<span aria-hidden=\"true\">\xE2\x96\xB2</span> slower<td>") != std::string::npos);  // ▲
+  BOOST_TEST(html.find("<span aria-hidden=\"true\">\xE2\x96\xBC</span> faster<td>") != std::string::npos);  // ▼
+  BOOST_TEST(html.find("<span aria-hidden=\"true\">\xE2\x89\x88</span> same within noise<td>") != std::string::npos);  // ≈
+  std::size_t sparks = 0;
+  for (const auto& k : keys) sparks += k.as_array().at(4).is_array();
+  BOOST_TEST(sparks > 0u);
 }
 
 BOOST_AUTO_TEST_CASE(table_cells_show_per_step_totals_self_and_verdicts) {
@@ -421,19 +440,25 @@ BOOST_AUTO_TEST_CASE(table_cells_show_per_step_totals_self_and_verdicts) {
     return r.find(">aten::mm<") != std::string::npos;
   });
   BOOST_REQUIRE(mm != rows.end());
+  const auto data = row_data(html);
+  const auto& keys = data.at("rows").as_array();
+  BOOST_REQUIRE(keys.size() == rows.size());
+  const auto& mk = keys[static_cast<std::size_t>(mm - rows.begin())];
   BOOST_TEST(mm->find("class=\"same\"") != std::string::npos);
-  BOOST_TEST(mm->find("data-verdict=\"same\"") != std::string::npos);
+  BOOST_TEST(row_word(data, mk, "verdicts", 2) == "same");
   BOOST_TEST(mm->find("<span class=\"i\">2.00 ms</span><span class=\"s\">1.20 ms</span>") != std::string::npos);
   BOOST_TEST(mm->find("<span class=\"i\">2.07 ms</span><span class=\"s\">1.24 ms</span>") != std::string::npos);
   BOOST_TEST(mm->find("<span class=\"i\">+66.7 \xC2\xB5s</span><span class=\"s\">+40.0 \xC2\xB5s</span>") !=
              std::string::npos);
-  BOOST_TEST(mm->find("data-v=\"3.333\">+3.3%<") != std::string::npos);  // same text either way: one
-  BOOST_TEST(mm->find("data-v=\"2000000\" data-s=\"1200000\"") != std::string::npos);
+  BOOST_TEST(mm->find("<td>+3.3%<td>") != std::string::npos);  // same text either way: one
+  BOOST_TEST(row_key(mk, 3) == 3.333);
+  BOOST_TEST(row_key(mk, 0) == 2000000.0);
+  BOOST_TEST(row_key(mk, 0, true) == 1200000.0);
   BOOST_TEST(mm->find("<span class=\"i\">12.0 ms</span><span class=\"s\">7.20 ms</span>") != std::string::npos);
   BOOST_TEST(mm->find("<span class=\"i\">12.4 ms</span><span class=\"s\">7.44 ms</span>") != std::string::npos);
   BOOST_TEST(mm->find(">8<") != std::string::npos);  // calls per step, unchanged
   BOOST_TEST(mm->find("title=\"48 \xE2\x86\x92 48 calls in all\"") != std::string::npos);
-  BOOST_TEST(mm->find("data-change=\"unchanged\"") != std::string::npos);
+  BOOST_TEST(row_word(data, mk, "changes", 0) == "unchanged");
   BOOST_TEST(mm->find("title=\"median +66.7 \xC2\xB5s; \xCF\x83 from one to the next: 40.0 \xC2\xB5s \xE2\x86\x92 41.3 "
                       "\xC2\xB5s\"") != std::string::npos);
   // aten::add_: 500 µs -> 350 µs per step, -30%: faster; calls 16.67 -> 13.33 per step.
@@ -441,28 +466,30 @@ BOOST_AUTO_TEST_CASE(table_cells_show_per_step_totals_self_and_verdicts) {
     return r.find(">aten::add_<") != std::string::npos;
   });
   BOOST_REQUIRE(add != rows.end());
-  BOOST_TEST(add->find("data-verdict=\"faster\"") != std::string::npos);
+  const auto& ak = keys[static_cast<std::size_t>(add - rows.begin())];
+  BOOST_TEST(row_word(data, ak, "verdicts", 2) == "faster");
   BOOST_TEST(add->find("class=\"better\"") != std::string::npos);
   BOOST_TEST(add->find(">16.67 \xE2\x86\x92 13.33<") != std::string::npos);
-  BOOST_TEST(add->find("data-v=\"-3.333\"") != std::string::npos);
+  BOOST_TEST(ak.as_array().at(3).to_number<double>() == -3.333);  // Δ calls per step
   BOOST_TEST(add->find("-30.0%") != std::string::npos);
   // GPU work: self = inclusive, so one value and no data-s; the launcher on a second line.
   const auto kernel = std::find_if(rows.begin(), rows.end(), [](const std::string& r) {
     return r.find("vectorized_elementwise_kernel") != std::string::npos;
   });
   BOOST_REQUIRE(kernel != rows.end());
-  BOOST_TEST(kernel->find("data-s=") == std::string::npos);
+  const auto& kk = keys[static_cast<std::size_t>(kernel - rows.begin())];
+  for (std::size_t k = 0; k < 6; ++k) BOOST_TEST(!has_self_key(kk, k));
   BOOST_TEST(kernel->find("<span class=\"i\">") == std::string::npos);
   BOOST_TEST(kernel->find("<small class=\"lb\">launched by <a href=\"#l0\">aten::add</a></small>") !=
              std::string::npos);
-  BOOST_TEST(kernel->find("data-verdict=\"slower\"") != std::string::npos);
+  BOOST_TEST(row_word(data, kk, "verdicts", 2) == "slower");
   // The hostile row is new: no base for a percentage; its launcher is hostile too, escaped.
-  const auto evil = std::find_if(rows.begin(), rows.end(), [](const std::string& r) {
-    return r.find("data-change=\"added\"") != std::string::npos;
-  });
-  BOOST_REQUIRE(evil != rows.end());
+  std::size_t at = 0;
+  while (at < keys.size() && row_word(data, keys[at], "changes", 0) != "added") ++at;
+  BOOST_REQUIRE(at < keys.size());
+  const auto evil = rows.begin() + static_cast<std::ptrdiff_t>(at);
   BOOST_TEST(evil->find(">new<") != std::string::npos);
-  BOOST_TEST(evil->find("data-v=\"Infinity\"") != std::string::npos);
+  BOOST_TEST(row_key(keys[at], 3) == HUGE_VAL);
   BOOST_TEST(evil->find("launched by <a href=\"#l1\">&lt;/script&gt;&lt;img src=x onerror=alert(1)&gt;</a>") !=
              std::string::npos);
   // The inclusive/self switch, the verdict filter and the threshold in words.
@@ -639,7 +666,8 @@ BOOST_AUTO_TEST_CASE(hta_compat_keeps_the_totals_only_report) {
   BOOST_TEST(mm->find(">12.4 ms<") != std::string::npos);
   BOOST_TEST(mm->find("+400 \xC2\xB5s<") != std::string::npos);
   BOOST_TEST(mm->find(">+3.3%<") != std::string::npos);
-  BOOST_TEST(cell_values(*mm).size() == 11u);
+  BOOST_TEST(count(*mm, "<td") == 11u);
+  BOOST_TEST(html.find("id=\"row-data\"") == std::string::npos);  // the rows carry their keys
   const auto start = full.find("<script type=\"application/json\" id=\"data\">");
   const auto json = full.substr(start, full.find("</script>", start) - start);
   BOOST_TEST(json.find("\"self\":") == std::string::npos);
@@ -843,8 +871,13 @@ BOOST_AUTO_TEST_CASE(a_report_past_every_bound_stays_under_ten_megabytes) {
   // What is left out is said, with where the rest is.
   BOOST_TEST(table_rows(html).size() == analysis::detail::k_embedded_rows);
   // Every row shows both sides' spread, each at its bound of 20 points.
-  BOOST_TEST(count(html, "<svg class=\"spark\"") == analysis::detail::k_embedded_rows);
-  BOOST_TEST(count(html, "<svg class=\"spark\" viewBox=\"0 0 72 18\"><polyline class=\"c\"") == analysis::detail::k_embedded_rows);
+  std::size_t full_sparks = 0;
+  const auto data = row_data(html);  // kept: the loop reads into it
+  for (const auto& k : data.at("rows").as_array()) {
+    const auto& sp = k.as_array().at(4);
+    full_sparks += sp.is_array() && sp.as_array().at(0).as_array().size() == 20u && sp.as_array().at(1).as_array().size() == 20u;
+  }
+  BOOST_TEST(full_sparks == analysis::detail::k_embedded_rows);
   BOOST_TEST(html.find("<strong>4,000 rows left out</strong> of this page") != std::string::npos);
   BOOST_TEST(html.find("<code>--csv FILE</code>, <code>--json FILE</code>") != std::string::npos);
   BOOST_TEST(html.find("<strong>350 launching operators left out</strong>") != std::string::npos);
