@@ -207,7 +207,7 @@ class ShapedNames {
 };
 
 struct Nesting {
-  std::pmr::vector<std::int64_t> self_ns;    // per event; GPU and other device events keep dur
+  std::pmr::vector<std::int64_t> self_ns;    // per host event; 0 for the others (their self time is their dur)
   // (event, inclusive time) of the events an open event of their key encloses (what
   // sticks out of it), by event; every other event's inclusive time is its dur. Few
   // events nest in their own name, so this is kept apart rather than per event.

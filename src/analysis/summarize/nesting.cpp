@@ -102,11 +102,9 @@ Nesting nest(const model::TraceFile& f, NameFacts& names, const KeyIds& keys, St
   Nesting n{std::pmr::vector<std::int64_t>(memory), {}, std::pmr::vector<std::uint32_t>(memory),
             std::pmr::vector<std::uint32_t>(memory), std::pmr::vector<std::uint8_t>(memory), {}, {}};
   n.profiler.assign(ev.size(), 0);
-  n.self_ns.resize(ev.size());
+  n.self_ns.resize(ev.size());  // a host event's starts at its duration when it is met
   n.launcher.assign(ev.size(), ~0u);
   n.node.assign(ev.size(), model::k_tree_top);
-  // self_ns starts at the duration; children's time is subtracted as they are met.
-  for (std::size_t i = 0; i < ev.size(); ++i) n.self_ns[i] = ev[i].dur_ns;
   std::vector<std::uint32_t> group_end;
   auto order = by_thread(ev, group_end, memory);
   const auto before = [&](std::uint32_t a, std::uint32_t b) {
@@ -188,6 +186,7 @@ Nesting nest(const model::TraceFile& f, NameFacts& names, const KeyIds& keys, St
         owed.pop_back();
       }
       if (!owed.empty() && end > t) n.self_ns[owed.back().event] -= end - t;
+      n.self_ns[i] = ev[i].dur_ns;  // less the time of the children met from here on
       owed.push_back({i, end});
       const std::uint32_t outer_launcher = stack.empty() ? k_none : stack.back().launcher;
       const std::uint32_t outer_context = stack.empty() ? k_none : stack.back().context;

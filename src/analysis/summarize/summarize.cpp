@@ -279,7 +279,8 @@ model::FileSummary summarize_file(const model::TraceFile& f, const SummarizeOpti
     const bool nested = incl_at < nesting.incl_less.size() && nesting.incl_less[incl_at].first == i;
     c.nested += nested;
     detail::add_sat(c.total_ns, nested ? nesting.incl_less[incl_at].second : e.dur_ns);
-    detail::add_sat(c.self_ns, nesting.self_ns[i]);
+    const std::int64_t self_ns = is_host(e.kind) ? nesting.self_ns[i] : e.dur_ns;
+    detail::add_sat(c.self_ns, self_ns);
     // An occurrence nested in one of its key adds no wait: the outer one holds it.
     while (wait_at < nesting.wait_in.size() && nesting.wait_in[wait_at].first < i) ++wait_at;
     if (wait_at < nesting.wait_in.size() && nesting.wait_in[wait_at].first == i && !nested)
@@ -295,7 +296,7 @@ model::FileSummary summarize_file(const model::TraceFile& f, const SummarizeOpti
         tc.count += 1;
         detail::add_sat(tc.total_ns, e.dur_ns);
       }
-      detail::add_sat(tc.self_ns, nesting.self_ns[i]);
+      detail::add_sat(tc.self_ns, self_ns);
     }
     if (model::is_gpu_work(e.kind)) {
       std::uint32_t who;
@@ -328,7 +329,7 @@ model::FileSummary summarize_file(const model::TraceFile& f, const SummarizeOpti
         break;
       case Kind::gpu_memcpy: detail::add_sat(d.memcpy_ns, e.dur_ns); break;
       case Kind::gpu_memset: detail::add_sat(d.memset_ns, e.dur_ns); break;
-      case Kind::cpu_op: detail::add_sat(d.cpu_self_ns, nesting.self_ns[i]); break;
+      case Kind::cpu_op: detail::add_sat(d.cpu_self_ns, self_ns); break;
       case Kind::runtime: detail::add_sat(d.runtime_ns, e.dur_ns); break;
       default: break;
     }
