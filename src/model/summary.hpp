@@ -24,8 +24,11 @@ namespace tracediff::model {
 // unlaunched_ns; launchers "(launch not recorded) stream S").
 // 5: the step's timeline split (model::k_step_fields: GPU parts, idle by cause, exposed
 // communication by collective, host waiting and idle; a cell's wait, its sixth figure).
+// 6: compact: one table of strings for the set, columns of integers, durations in a
+// unit per file, and figures written only where they differ from a prediction
+// (model/summary_format.hpp). Same content as 5.
 // Older files are refused: they would compare unlike their traces.
-constexpr int k_summary_schema_version = 5;
+constexpr int k_summary_schema_version = 6;
 
 // The launcher of GPU work whose launch the trace lacks, per stream: "(launch not
 // recorded) stream 7" (a tid of "7" or "stream 7").

@@ -55,6 +55,8 @@ class JsonEmit {
     m_out << v;
     return *this;
   }
+  // Any JSON value already written out (a summary's columns of integers, "[1,2,3]").
+  JsonEmit& raw(std::string_view json) { return number(json); }
   JsonEmit& boolean(bool v) { return number(std::string_view(v ? "true" : "false")); }
   JsonEmit& null() { return number(std::string_view("null")); }
 

@@ -1,5 +1,12 @@
 #include "output/summary_writer.hpp"
 
+#include <algorithm>
+#include <charconv>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "model/summary_format.hpp"
 #include "output/json_emit.hpp"
 
 namespace tracediff::output {
@@ -29,6 +36,222 @@ void diagnostics(JsonEmit& j, const model::Diagnostics& d) {
   j.end_array().end_object();
 }
 
+// A column of integers, "[1,-2,3]": no spaces, most of a summary is these.
+class Column {
+ public:
+  Column() { m_text = "["; }
+  void add(std::int64_t v) {
+    if (m_text.size() > 1) m_text += ',';
+    char buf[24];
+    const auto r = std::to_chars(buf, buf + sizeof buf, v);
+    m_text.append(buf, r.ptr);
+  }
+  void add_u(std::uint64_t v) { add(static_cast<std::int64_t>(v)); }  // wrapped: read back modulo 2^64
+  // Only the rows where v is not 0: [gap, value, ...], gap = rows skipped since the last one.
+  void sparse(std::size_t row, std::uint64_t v) {
+    if (!v) return;
+    add(static_cast<std::int64_t>(row - m_last));
+    add_u(v);
+    m_last = row + 1;
+  }
+  std::string_view text() {
+    m_text += ']';
+    return m_text;
+  }
+
+ private:
+  std::string m_text;
+  std::size_t m_last = 0;
+};
+
+// Rows of (index, step), written as runs of consecutive steps of one index:
+// [index - previous run's index, first step, length, ...]. Any order reads back as it was.
+template <typename Row, typename Index>
+std::string runs(const std::vector<Row>& rows, Index index) {
+  Column c;
+  std::int64_t prev = 0;
+  for (std::size_t i = 0; i < rows.size();) {
+    const auto idx = static_cast<std::int64_t>(index(rows[i]));
+    std::size_t n = 1;
+    while (i + n < rows.size() && static_cast<std::int64_t>(index(rows[i + n])) == idx &&
+           rows[i + n].step == rows[i].step + n)
+      ++n;
+    c.add(idx - prev);
+    c.add(rows[i].step);
+    c.add(static_cast<std::int64_t>(n));
+    prev = idx;
+    i += n;
+  }
+  return std::string(c.text());
+}
+
+// Every string of the set once: the files refer to them by index.
+class Strings {
+ public:
+  std::uint32_t operator()(const std::string& s) {
+    const auto [it, fresh] = m_index.try_emplace(s, static_cast<std::uint32_t>(m_all.size()));
+    if (fresh) m_all.push_back(&it->first);
+    return it->second;
+  }
+  const std::vector<const std::string*>& all() const { return m_all; }
+
+ private:
+  std::unordered_map<std::string, std::uint32_t> m_index;
+  std::vector<const std::string*> m_all;
+};
+
+void file_strings(const model::FileSummary& f, Strings& str) {
+  for (const auto& k : f.keys) {
+    str(k.category);
+    str(k.name);
+    str(model::kind_name(k.kind));
+    if (!k.shape.empty()) str(k.shape);
+  }
+  for (const auto& l : f.launchers) str(l);
+  for (const auto& l : f.launcher_shapes) str(l);
+  for (const auto& k : f.collective_keys) str(k.name);
+}
+
+void write_file(JsonEmit& j, const model::FileSummary& f, Strings& str) {
+  namespace sf = model::summary_format;
+  j.line(2).begin_object().key("path").string(f.path).key("rank").number(f.rank);
+  j.key("rank_source").string(model::rank_source_name(f.rank_source)).key("world_size");
+  optional_number(j, f.world_size);
+  j.key("gpu_names");
+  strings(j, f.gpu_names);
+  j.key("cuda_runtime_version");
+  optional_number(j, f.cuda_runtime_version);
+  j.key("cuda_driver_version");
+  optional_number(j, f.cuda_driver_version);
+  j.key("cuda_graphs").boolean(f.cuda_graphs).key("compiled").boolean(f.compiled);
+  j.key("gpus_with_work").number(f.gpus_with_work).key("events").number(f.events);
+  j.key("json_bytes").number(f.json_bytes).key("truncated").boolean(f.truncated);
+  j.key("has_steps").boolean(f.has_steps);
+  if (!f.launcher_level.empty()) j.key("launcher").string(f.launcher_level);  // unknown in older summaries
+  if (f.step_marker_shape != model::StepMarkerShape::none)  // only then: summaries without a marker as before
+    j.key("step_marker").begin_object().key("pattern").string(f.step_marker).key("shape")
+        .string(f.step_marker_shape == model::StepMarkerShape::spans ? "spans" : "markers")
+        .key("matches").number(f.step_marker_matches).end_object();
+  j.line(3).key("diagnostics");
+  diagnostics(j, f.diagnostics);
+  const auto unit = sf::unit_of(f);
+  const auto u = [unit](std::int64_t v) { return sf::in_units(v, unit); };
+  j.line(3).key("unit").number(unit);
+
+  Column keys, shapes;
+  for (std::size_t i = 0; i < f.keys.size(); ++i) {
+    const auto& k = f.keys[i];
+    keys.add(str(k.category));
+    keys.add(str(k.name));
+    keys.add(str(model::kind_name(k.kind)));
+    if (!k.shape.empty()) {
+      shapes.add(static_cast<std::int64_t>(i));
+      shapes.add(str(k.shape));
+    }
+  }
+  j.key("keys").raw(keys.text());
+  if (std::any_of(f.keys.begin(), f.keys.end(), [](const auto& k) { return !k.shape.empty(); }))
+    j.key("key_shapes").raw(shapes.text());  // --by-shape
+  Column launchers;
+  for (const auto& l : f.launchers) launchers.add(str(l));
+  j.key("launchers").raw(launchers.text());
+  if (!f.graph_launchers.empty()) {  // optional: summaries without graphs read as before
+    Column g;
+    for (const auto l : f.graph_launchers) g.add(l);
+    j.key("graph_launchers").raw(g.text());
+  }
+  if (!f.launcher_shapes.empty()) {  // --by-shape
+    Column c;
+    for (const auto& l : f.launcher_shapes) c.add(str(l));
+    j.key("launcher_shapes").raw(c.text());
+  }
+
+  Column steps, figures;
+  for (const auto& step : f.steps) steps.add(step.step);
+  for (const auto& field : model::k_step_fields)
+    for (const auto& step : f.steps) figures.add_u(u(step.detail.*field.field));
+  j.line(3).key("steps").raw(steps.text()).key("step_figures").raw(figures.text());
+
+  // Key cells: where they differ from the sum of their tree nodes' cells.
+  {
+    const auto guesses = sf::cell_guesses(f, unit);
+    Column count, total, self, wait, nested;
+    for (std::size_t i = 0; i < f.cells.size(); ++i) {
+      const auto& c = f.cells[i];
+      const auto it = guesses.find(sf::node_step(c.key, c.step));
+      const auto g = it == guesses.end() ? sf::CellGuess{} : it->second;
+      count.sparse(i, c.count - g.count);
+      total.sparse(i, u(c.total_ns) - g.total);
+      self.sparse(i, u(c.self_ns) - g.self);
+      wait.sparse(i, u(c.wait_ns));
+      nested.sparse(i, c.nested);
+    }
+    j.line(3).key("cells").begin_object().key("at").raw(runs(f.cells, [](const model::Cell& c) { return c.key; }));
+    j.key("count").raw(count.text()).key("total").raw(total.text()).key("self").raw(self.text());
+    j.key("wait").raw(wait.text()).key("nested").raw(nested.text()).end_object();
+  }
+  {
+    Column at, total;
+    std::int64_t launcher = 0, key = 0;
+    for (std::size_t i = 0; i < f.launches.size();) {
+      const auto& l = f.launches[i];
+      std::size_t n = 1;
+      while (i + n < f.launches.size() && f.launches[i + n].launcher == l.launcher && f.launches[i + n].key == l.key &&
+             f.launches[i + n].step == l.step + n)
+        ++n;
+      at.add(l.launcher - launcher);
+      at.add(l.key - key);
+      at.add(l.step);
+      at.add(static_cast<std::int64_t>(n));
+      launcher = l.launcher;
+      key = l.key;
+      i += n;
+    }
+    for (const auto& l : f.launches) total.add_u(u(l.total_ns));
+    j.line(3).key("launches").begin_object().key("at").raw(at.text()).key("total").raw(total.text()).end_object();
+  }
+  {
+    Column tree;
+    for (std::size_t i = 0; i < f.tree.size(); ++i) {
+      const auto& n = f.tree[i];
+      tree.add(n.parent == model::k_tree_top ? 0 : static_cast<std::int64_t>(i) - n.parent);
+      tree.add(n.key == model::k_tree_other ? -1 : n.key == model::k_tree_other_gpu ? -2 : std::int64_t{n.key});
+    }
+    j.line(3).key("tree").raw(tree.text());
+  }
+  {
+    // A node's count as a change from its previous cell; its self time as the
+    // difference from its total less its host children's.
+    const auto children = sf::tree_child_time(f, unit);
+    Column count, total, self;
+    for (std::size_t i = 0; i < f.tree_cells.size(); ++i) {
+      const auto& c = f.tree_cells[i];
+      const bool same = i > 0 && f.tree_cells[i - 1].node == c.node;
+      count.sparse(i, c.count - (same ? f.tree_cells[i - 1].count : 0));
+      total.add_u(u(c.total_ns));
+      self.sparse(i, u(c.total_ns) - u(c.self_ns) - children[i]);
+    }
+    j.line(3).key("tree_cells").begin_object().key("at").raw(runs(f.tree_cells, [](const model::TreeCell& c) {
+      return c.node;
+    }));
+    j.key("count").raw(count.text()).key("total").raw(total.text()).key("self").raw(self.text()).end_object();
+  }
+  j.key("tree_folded").number(f.tree_folded);
+  if (!f.collective_keys.empty()) {  // optional: files without collectives as before
+    j.line(3).key("collective_keys").begin_array();
+    for (const auto& k : f.collective_keys) j.begin_array().number(str(k.name)).boolean(k.by_seq).end_array();
+    Column calls;
+    for (const auto& c : f.collectives) {
+      calls.add(c.step);
+      calls.add(c.key);
+      calls.add(c.seq);
+      calls.add_u(u(c.dur_ns));
+    }
+    j.end_array().line(3).key("collectives").raw(calls.text());
+  }
+  j.end_object();
+}
+
 }  // namespace
 
 void write_summary(const model::SetSummary& s, std::ostream& out) {
@@ -40,82 +263,13 @@ void write_summary(const model::SetSummary& s, std::ostream& out) {
   strings(j, s.inputs);
   j.line(1).key("diagnostics");
   diagnostics(j, s.diagnostics);
+  Strings str;
+  for (const auto& f : s.files) file_strings(f, str);
+  j.line(1).key("strings").begin_array();
+  for (const auto* t : str.all()) j.string(*t);
+  j.end_array();
   j.line(1).key("files").begin_array();
-  for (const auto& f : s.files) {
-    j.line(2).begin_object().key("path").string(f.path).key("rank").number(f.rank);
-    j.key("rank_source").string(model::rank_source_name(f.rank_source)).key("world_size");
-    optional_number(j, f.world_size);
-    j.key("gpu_names");
-    strings(j, f.gpu_names);
-    j.key("cuda_runtime_version");
-    optional_number(j, f.cuda_runtime_version);
-    j.key("cuda_driver_version");
-    optional_number(j, f.cuda_driver_version);
-    j.key("cuda_graphs").boolean(f.cuda_graphs).key("compiled").boolean(f.compiled);
-    j.key("gpus_with_work").number(f.gpus_with_work).key("events").number(f.events);
-    j.key("json_bytes").number(f.json_bytes).key("truncated").boolean(f.truncated);
-    j.key("has_steps").boolean(f.has_steps);
-    if (!f.launcher_level.empty()) j.key("launcher").string(f.launcher_level);  // unknown in older summaries
-    if (f.step_marker_shape != model::StepMarkerShape::none)  // only then: summaries without a marker as before
-      j.key("step_marker").begin_object().key("pattern").string(f.step_marker).key("shape")
-          .string(f.step_marker_shape == model::StepMarkerShape::spans ? "spans" : "markers")
-          .key("matches").number(f.step_marker_matches).end_object();
-    j.line(3).key("diagnostics");
-    diagnostics(j, f.diagnostics);
-    j.line(3).key("keys").begin_array();
-    for (const auto& k : f.keys) {
-      j.begin_array().string(k.category).string(k.name).string(model::kind_name(k.kind));
-      if (!k.shape.empty()) j.string(k.shape);
-      j.end_array();
-    }
-    j.end_array().line(3).key("launchers");
-    strings(j, f.launchers);
-    if (!f.graph_launchers.empty()) {  // optional: summaries without graphs read as before
-      j.line(3).key("graph_launchers").begin_array();
-      for (const auto l : f.graph_launchers) j.number(l);
-      j.end_array();
-    }
-    if (!f.launcher_shapes.empty()) {  // --by-shape
-      j.line(3).key("launcher_shapes");
-      strings(j, f.launcher_shapes);
-    }
-    j.line(3).key("steps").begin_array();
-    for (const auto& step : f.steps) {
-      j.begin_array().number(step.step);
-      for (const auto& field : model::k_step_fields) j.number(step.detail.*field.field);
-      j.end_array();
-    }
-    j.end_array().line(3).key("cells").begin_array();
-    for (const auto& c : f.cells)
-      j.begin_array().number(c.key).number(c.step).number(c.count).number(c.total_ns).number(c.self_ns)
-          .number(c.wait_ns).number(c.nested).end_array();
-    j.end_array().line(3).key("launches").begin_array();
-    for (const auto& l : f.launches)
-      j.begin_array().number(l.launcher).number(l.key).number(l.step).number(l.total_ns).end_array();
-    j.end_array().line(3).key("tree").begin_array();
-    for (const auto& n : f.tree) {
-      j.begin_array();
-      if (n.parent == model::k_tree_top) j.number(-1);
-      else j.number(n.parent);
-      if (n.key == model::k_tree_other) j.number(-1);
-      else if (n.key == model::k_tree_other_gpu) j.number(-2);
-      else j.number(n.key);
-      j.end_array();
-    }
-    j.end_array().line(3).key("tree_cells").begin_array();
-    for (const auto& c : f.tree_cells)
-      j.begin_array().number(c.node).number(c.step).number(c.count).number(c.total_ns).number(c.self_ns).end_array();
-    j.end_array().key("tree_folded").number(f.tree_folded);
-    if (!f.collective_keys.empty()) {  // optional: files without collectives as before
-      j.line(3).key("collective_keys").begin_array();
-      for (const auto& k : f.collective_keys) j.begin_array().string(k.name).boolean(k.by_seq).end_array();
-      j.end_array().line(3).key("collectives").begin_array();
-      for (const auto& c : f.collectives)
-        j.begin_array().number(c.step).number(c.key).number(c.seq).number(c.dur_ns).end_array();
-      j.end_array();
-    }
-    j.end_object();
-  }
+  for (const auto& f : s.files) write_file(j, f, str);
   j.end_array(1).end_object();
   out << '\n';
 }

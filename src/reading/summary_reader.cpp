@@ -7,11 +7,13 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <array>
 #include <cerrno>
 #include <cstring>
 #include <type_traits>
 #include <unordered_set>
 
+#include "model/summary_format.hpp"
 #include "reading/byte_source.hpp"
 #include "util/errors.hpp"
 
@@ -42,6 +44,10 @@ struct Reader {
   const char* item = nullptr;
   std::size_t item_no = 0;
   std::int64_t version = model::k_summary_schema_version;
+  std::vector<std::string> table{};  // "strings": what the files' indices name
+  std::uint64_t bytes = 0;         // of the document: bounds the rows runs may make
+  std::uint64_t unit = 1;          // of the file being read
+  std::uint64_t events = 0;        // of the file being read
 
   [[noreturn]] void fail(const std::string& what) const {
     std::string where;
@@ -144,33 +150,87 @@ struct Reader {
   }
 
 
-  // Cells [index, step, count, total, self] of a file (index: a key, or a tree node),
-  // a key's with its wait sixth: each of its events counted in one cell at most.
-  template <typename C>
-  std::vector<C> cells(const json::value& v, const char* what, std::size_t indices, const char* index_what,
-                       const model::FileSummary& f) {
-    std::vector<C> out;
-    std::uint64_t counted = 0;
-    item = what;
-    item_no = 0;
-    for (const auto& c : array(v, what)) {
-      constexpr bool waits = std::is_same_v<C, model::Cell>;
-      const auto& t = tuple(c, waits ? 7 : 5, what);
-      const auto i = index(t[0], indices, index_what);
-      const auto step = index(t[1], f.steps.size(), "step");
-      const auto n = count(t[2], "count");
-      if (n > f.events - counted)
-        fail(std::string(what) + "s count more events than the file's " + std::to_string(f.events));
-      counted += n;
-      out.push_back({i, step, n, duration(t[3], "total"), duration(t[4], "self")});
-      if constexpr (waits) {
-        out.back().wait_ns = duration(t[5], "wait");
-        out.back().nested = count(t[6], "nested");
-        if (out.back().nested > n) fail("more nested calls than calls");
+  // Schema 6's columns (docs/summaries.md "The format"; model/summary_format.hpp).
+  const std::string& str(const json::value& v, const char* what) const {
+    const auto i = count(v, what);
+    if (i >= table.size())
+      fail(std::string(what) + ": string " + std::to_string(i) + " out of range (" + std::to_string(table.size()) +
+           " strings)");
+    return table[i];
+  }
+  // A flat array of integers in tuples of n.
+  const json::array& flat(const json::value& v, std::size_t n, const char* what) const {
+    const auto& a = array(v, what);
+    if (a.size() % n) fail(std::string(what) + " has " + std::to_string(a.size()) + " numbers, not a multiple of " + std::to_string(n));
+    return a;
+  }
+  // A value in units back in ns.
+  std::int64_t scaled(std::uint64_t v, const char* what) const {
+    if (v > static_cast<std::uint64_t>(INT64_MAX) / unit)
+      fail(std::string(what) + " " + std::to_string(static_cast<std::int64_t>(v)) + " x unit " + std::to_string(unit) +
+           " is not a duration");
+    return static_cast<std::int64_t>(v * unit);
+  }
+  // Integers as written, modulo 2^64 (a difference from a prediction).
+  std::uint64_t wrapped(const json::value& v, const char* what) const {
+    if (v.is_uint64()) return v.get_uint64();
+    if (v.is_int64()) return static_cast<std::uint64_t>(v.get_int64());
+    fail(std::string(what) + " is not an integer");
+  }
+  // [gap, value, ...]: the rows (of `rows`) whose value is not 0.
+  template <typename Set>
+  void sparse(const json::value& v, std::size_t rows, const char* what, Set set) const {
+    const auto& a = flat(v, 2, what);
+    std::size_t row = 0;
+    for (std::size_t i = 0; i < a.size(); i += 2) {
+      const auto gap = count(a[i], what);
+      if (gap >= rows - std::min<std::uint64_t>(row, rows))
+        fail(std::string(what) + ": row " + std::to_string(row + gap) + " out of range (" + std::to_string(rows) + " rows)");
+      row += gap;
+      set(row, wrapped(a[i + 1], what));
+      ++row;
+    }
+  }
+  // Runs of consecutive steps of one index, [index delta, first step, length, ...] (the
+  // launches' with two indices, launcher and key): the rows' (indices..., step), at
+  // most `limit` rows.
+  template <std::size_t N>
+  std::vector<std::array<std::uint32_t, N + 1>> runs(const json::value& v, const std::array<std::size_t, N>& sizes,
+                                                      const std::array<const char*, N>& whats, std::size_t steps,
+                                                      std::size_t limit, const char* what) const {
+    const auto& a = flat(v, N + 2, what);
+    std::vector<std::array<std::uint32_t, N + 1>> out;
+    std::array<std::int64_t, N> prev{};
+    for (std::size_t i = 0; i < a.size(); i += N + 2) {
+      std::array<std::uint32_t, N + 1> row{};
+      for (std::size_t k = 0; k < N; ++k) {
+        const auto d = integer(a[i + k], whats[k]);
+        if (d < -prev[k] || d >= static_cast<std::int64_t>(sizes[k]) - prev[k])
+          fail(std::string(what) + ": " + whats[k] + " " + std::to_string(prev[k] + d) + " out of range (" +
+               std::to_string(sizes[k]) + " " + whats[k] + "s)");
+        prev[k] += d;
+        row[k] = static_cast<std::uint32_t>(prev[k]);
       }
-      ++item_no;
+      const auto first = count(a[i + N], "step");
+      const auto n = count(a[i + N + 1], "run length");
+      if (n == 0 || first >= steps || n > steps - first)
+        fail(std::string(what) + ": steps " + std::to_string(first) + " + " + std::to_string(n) + " out of range (" +
+             std::to_string(steps) + " steps)");
+      if (n > limit - out.size()) fail(std::string(what) + ": more rows than its columns hold");
+      for (std::uint64_t s = 0; s < n; ++s) {
+        row[N] = static_cast<std::uint32_t>(first + s);
+        out.push_back(row);
+      }
     }
     return out;
+  }
+
+  // Cells' counts: each event counted in one cell at most.
+  std::uint64_t cell_count(std::uint64_t n, std::uint64_t& counted, const char* what) const {
+    if (n > static_cast<std::uint64_t>(INT64_MAX)) fail(std::string(what) + " count is negative");
+    if (n > events - counted) fail(std::string(what) + "s count more events than the file's " + std::to_string(events));
+    counted += n;
+    return n;
   }
 
   model::FileSummary file(const json::value& v) {
@@ -211,20 +271,29 @@ struct Reader {
       if (!f.has_steps) fail("step_marker in a file without steps (has_steps false)");
     }
     f.diagnostics = diagnostics(at(o, "diagnostics"));
+    namespace sf = model::summary_format;
+    unit = count(at(o, "unit"), "unit");
+    if (unit == 0) fail("unit 0");
+    events = f.events;
     item = "key";
     item_no = 0;
-    for (const auto& k : array(at(o, "keys"), "keys")) {
-      // A fourth field: the key's input shapes (--by-shape).
-      const auto& t = tuple(k, k.is_array() && k.get_array().size() == 4 ? 4 : 3, "key");
-      f.keys.push_back({string(t[0], "category"), string(t[1], "name"), kind(string(t[2], "kind")),
-                        t.size() == 4 ? string(t[3], "shape") : std::string()});
-      if (t.size() == 4 && f.keys.back().shape.empty()) fail("an empty shape (a key without one has 3 fields)");
-      ++item_no;
+    const auto& keys = flat(at(o, "keys"), 3, "keys");
+    for (std::size_t i = 0; i < keys.size(); i += 3, ++item_no)
+      f.keys.push_back({str(keys[i], "category"), str(keys[i + 1], "name"), kind(str(keys[i + 2], "kind"))});
+    if (const auto* shapes = o.if_contains("key_shapes")) {  // --by-shape
+      const auto& a = flat(*shapes, 2, "key_shapes");
+      for (std::size_t i = 0; i < a.size(); i += 2) {
+        item_no = index(a[i], f.keys.size(), "key");
+        auto& shape = f.keys[item_no].shape;
+        if (!shape.empty()) fail("a second shape");
+        shape = str(a[i + 1], "shape");
+        if (shape.empty()) fail("an empty shape (a key without one is not listed)");
+      }
     }
     item = nullptr;
-    f.launchers = strings(at(o, "launchers"), "launchers");
+    for (const auto& l : array(at(o, "launchers"), "launchers")) f.launchers.push_back(str(l, "launcher"));
     if (const auto* ls = o.if_contains("launcher_shapes")) {  // --by-shape only
-      f.launcher_shapes = strings(*ls, "launcher_shapes");
+      for (const auto& l : array(*ls, "launcher_shapes")) f.launcher_shapes.push_back(str(l, "launcher shape"));
       if (f.launcher_shapes.size() != f.launchers.size())
         fail("launcher_shapes has " + std::to_string(f.launcher_shapes.size()) + " entries for " +
              std::to_string(f.launchers.size()) + " launchers");
@@ -242,82 +311,150 @@ struct Reader {
     item = "step";
     item_no = 0;
     for (const auto& s : array(at(o, "steps"), "steps")) {
-      const auto& t = tuple(s, std::size(model::k_step_fields) + 1, "step");
       model::StepSummary st;
-      st.step = integer(t[0], "step number");
+      st.step = integer(s, "step number");
       if (!f.has_steps && st.step != model::k_whole_trace_step)
         fail("step number " + std::to_string(st.step) + " in a file without steps (has_steps false)");
       if (f.has_steps && (st.step < 0 || st.step > k_max_step))
         fail("step number " + std::to_string(st.step) + " is not a ProfilerStep number");
       if (!seen.insert(st.step).second) fail("step number " + std::to_string(st.step) + " twice");
-      for (std::size_t i = 0; i + 1 < t.size(); ++i)
-        st.detail.*model::k_step_fields[i].field = duration(t[i + 1], "step figure");
       f.steps.push_back(st);
       ++item_no;
     }
     item = nullptr;
     if (f.steps.empty()) fail("a file without steps");
-    f.cells = cells<model::Cell>(at(o, "cells"), "cell", f.keys.size(), "key", f);
-    item = "launch";
-    item_no = 0;
-    for (const auto& l : array(at(o, "launches"), "launches")) {
-      const auto& t = tuple(l, 4, "launch");
-      f.launches.push_back({index(t[0], f.launchers.size(), "launcher"), index(t[1], f.keys.size(), "key"),
-                            index(t[2], f.steps.size(), "step"), duration(t[3], "total")});
-      ++item_no;
-    }
-    // The call tree: a node's parent comes before it (-1: top level), so it is a tree;
-    // its key is one of the file's, or -1 / -2 for the "(other)" nodes of the budget.
-    // Paths end at k_tree_depth host levels, with GPU work one below.
+    const auto steps = f.steps.size();
+    const auto& figures = array(at(o, "step_figures"), "step_figures");
+    if (figures.size() != std::size(model::k_step_fields) * steps)
+      fail("step_figures has " + std::to_string(figures.size()) + " numbers, not " +
+           std::to_string(std::size(model::k_step_fields)) + " per step");
+    for (std::size_t k = 0, i = 0; k < std::size(model::k_step_fields); ++k)
+      for (auto& st : f.steps) st.detail.*model::k_step_fields[k].field = scaled(count(figures[i++], "step figure"), "step figure");
+
+    // The call tree: a node's parent comes before it (gap 0: top level), so it is a
+    // tree; its key is one of the file's, or -1 / -2 for the "(other)" nodes of the
+    // budget. Paths end at k_tree_depth host levels, with GPU work one below.
     item = "tree node";
     item_no = 0;
     std::vector<std::uint32_t> depth;
-    for (const auto& n : array(at(o, "tree"), "tree")) {
-      const auto& t = tuple(n, 2, "tree node");
-      const auto parent = integer(t[0], "parent");
-      if (parent < -1 || parent >= static_cast<std::int64_t>(f.tree.size()))
-        fail("parent " + std::to_string(parent) + " is not an earlier node");
-      depth.push_back(parent < 0 ? 1 : depth[static_cast<std::size_t>(parent)] + 1);
+    const auto& tree = flat(at(o, "tree"), 2, "tree");
+    for (std::size_t i = 0; i < tree.size(); i += 2, ++item_no) {
+      const auto gap = integer(tree[i], "parent");
+      if (gap < 0 || gap > static_cast<std::int64_t>(f.tree.size()))
+        fail("parent " + std::to_string(static_cast<std::int64_t>(f.tree.size()) - gap) + " is not an earlier node");
+      const auto parent = gap == 0 ? model::k_tree_top : static_cast<std::uint32_t>(f.tree.size() - static_cast<std::size_t>(gap));
+      depth.push_back(gap == 0 ? 1 : depth[parent] + 1);
       if (depth.back() > model::k_tree_depth + 1)
         fail("deeper than the " + std::to_string(model::k_tree_depth + 1) + " levels a call tree has");
-      const auto key = integer(t[1], "key");
+      const auto key = integer(tree[i + 1], "key");
       if (key < -2 || key >= static_cast<std::int64_t>(f.keys.size()))
         fail("key " + std::to_string(key) + " out of range (" + std::to_string(f.keys.size()) + " keys)");
-      f.tree.push_back({parent < 0 ? model::k_tree_top : static_cast<std::uint32_t>(parent),
-                        key == -1 ? model::k_tree_other : key == -2 ? model::k_tree_other_gpu
-                                                                    : static_cast<std::uint32_t>(key)});
-      ++item_no;
+      f.tree.push_back({parent, key == -1 ? model::k_tree_other : key == -2 ? model::k_tree_other_gpu
+                                                                            : static_cast<std::uint32_t>(key)});
     }
-    f.tree_cells = cells<model::TreeCell>(at(o, "tree_cells"), "tree cell", f.tree.size(), "node", f);
+    item = nullptr;
+    {
+      const auto& tc = at(o, "tree_cells");
+      const auto& t = object(tc, "tree_cells");
+      const auto& totals = array(at(t, "total"), "tree cell totals");
+      const auto rows = runs<1>(at(t, "at"), {f.tree.size()}, {"node"}, steps, totals.size(), "tree cells");
+      if (rows.size() != totals.size())
+        fail("tree cells: " + std::to_string(rows.size()) + " rows and " + std::to_string(totals.size()) + " totals");
+      f.tree_cells.resize(rows.size());
+      std::vector<std::uint64_t> count_change(rows.size()), self_miss(rows.size());
+      sparse(at(t, "count"), rows.size(), "tree cell counts", [&](std::size_t r, std::uint64_t v) { count_change[r] = v; });
+      sparse(at(t, "self"), rows.size(), "tree cell self times", [&](std::size_t r, std::uint64_t v) { self_miss[r] = v; });
+      for (std::size_t r = 0; r < rows.size(); ++r) {
+        auto& c = f.tree_cells[r];
+        c.node = rows[r][0];
+        c.step = rows[r][1];
+        c.total_ns = scaled(count(totals[r], "tree cell total"), "tree cell total");
+      }
+      const auto children = sf::tree_child_time(f, unit);
+      std::uint64_t counted = 0;
+      item = "tree cell";
+      for (std::size_t r = 0; r < rows.size(); ++r) {
+        item_no = r;
+        auto& c = f.tree_cells[r];
+        const bool same = r > 0 && f.tree_cells[r - 1].node == c.node;
+        c.count = cell_count((same ? f.tree_cells[r - 1].count : 0) + count_change[r], counted, "tree cell");
+        c.self_ns = scaled(sf::in_units(c.total_ns, unit) - children[r] - self_miss[r], "self");
+      }
+      item = nullptr;
+    }
+    {
+      const auto& t = object(at(o, "cells"), "cells");
+      // At most a row per event counted and per tree cell: hostile runs cannot make more.
+      const auto rows = runs<1>(at(t, "at"), {f.keys.size()}, {"key"}, steps,
+                                static_cast<std::size_t>(std::min<std::uint64_t>(f.events, bytes)) + f.tree_cells.size(),
+                                "cells");
+      std::vector<std::uint64_t> col[5];
+      const char* names[5] = {"count", "total", "self", "wait", "nested"};
+      for (std::size_t k = 0; k < 5; ++k) {
+        col[k].assign(rows.size(), 0);
+        sparse(at(t, names[k]), rows.size(), names[k], [&](std::size_t r, std::uint64_t v) { col[k][r] = v; });
+      }
+      const auto guesses = sf::cell_guesses(f, unit);
+      std::uint64_t counted = 0;
+      item = "cell";
+      f.cells.resize(rows.size());
+      for (std::size_t r = 0; r < rows.size(); ++r) {
+        item_no = r;
+        auto& c = f.cells[r];
+        c.key = rows[r][0];
+        c.step = rows[r][1];
+        const auto it = guesses.find(sf::node_step(c.key, c.step));
+        const auto g = it == guesses.end() ? sf::CellGuess{} : it->second;
+        c.count = cell_count(g.count + col[0][r], counted, "cell");
+        c.total_ns = scaled(g.total + col[1][r], "total");
+        c.self_ns = scaled(g.self + col[2][r], "self");
+        c.wait_ns = scaled(col[3][r], "wait");
+        c.nested = col[4][r];
+        if (c.nested > c.count) fail("more nested calls than calls");
+      }
+      item = nullptr;
+    }
+    {
+      const auto& t = object(at(o, "launches"), "launches");
+      const auto& totals = array(at(t, "total"), "launch totals");
+      const auto rows = runs<2>(at(t, "at"), {f.launchers.size(), f.keys.size()}, {"launcher", "key"}, steps,
+                                totals.size(), "launches");
+      if (rows.size() != totals.size())
+        fail("launches: " + std::to_string(rows.size()) + " rows and " + std::to_string(totals.size()) + " totals");
+      item = "launch";
+      for (std::size_t r = 0; r < rows.size(); ++r) {
+        item_no = r;
+        f.launches.push_back({rows[r][0], rows[r][1], rows[r][2], scaled(count(totals[r], "total"), "total")});
+      }
+      item = nullptr;
+    }
     // As summarize_file leaves them; stable, so that cells of one (node, step) (a summary
     // made by hand) keep their order and the summary writes back the same.
     std::stable_sort(f.tree_cells.begin(), f.tree_cells.end(), [](const model::TreeCell& a, const model::TreeCell& b) {
       return a.node != b.node ? a.node < b.node : a.step < b.step;
     });
-    item = nullptr;
     f.tree_folded = figure(at(o, "tree_folded"), "tree_folded");
     if (const auto* keys = o.if_contains("collective_keys")) {  // optional: files without collectives
       item = "collective key";
       item_no = 0;
       for (const auto& k : array(*keys, "collective_keys")) {
         const auto& t = tuple(k, 2, "collective key");
-        f.collective_keys.push_back({string(t[0], "collective key"), boolean(t[1], "by_seq")});
+        f.collective_keys.push_back({str(t[0], "collective key"), boolean(t[1], "by_seq")});
         ++item_no;
       }
       item = "collective";
       item_no = 0;
       std::size_t in_step = 0;
-      for (const auto& c : array(at(o, "collectives"), "collectives")) {
-        const auto& t = tuple(c, 4, "collective");
-        model::CollectiveCall call{index(t[0], f.steps.size(), "step"), index(t[1], f.collective_keys.size(), "key"),
-                                   integer(t[2], "seq"), duration(t[3], "duration")};
+      const auto& calls = flat(at(o, "collectives"), 4, "collectives");
+      for (std::size_t i = 0; i < calls.size(); i += 4, ++item_no) {
+        model::CollectiveCall call{index(calls[i], steps, "step"), index(calls[i + 1], f.collective_keys.size(), "key"),
+                                   integer(calls[i + 2], "seq"), scaled(count(calls[i + 3], "duration"), "duration")};
         if (!f.collectives.empty() && call.step < f.collectives.back().step) fail("collectives not in step order");
         in_step = !f.collectives.empty() && call.step == f.collectives.back().step ? in_step + 1 : 1;
         if (in_step > model::k_collectives_per_step)
           fail("more than " + std::to_string(model::k_collectives_per_step) + " collectives in a step");
         if (call.seq < 0) fail("seq " + std::to_string(call.seq) + " is negative");
         f.collectives.push_back(call);
-        ++item_no;
       }
       item = nullptr;
     }
@@ -397,17 +534,21 @@ model::SetSummary read_summary_bytes(std::string_view bytes, const std::string& 
   r.version = version;
   // Older summaries lack figures this one compares (3: the call tree; 4: GPU work
   // without a recorded launch; 5: the step's timeline split): they would compare
-  // unlike their traces.
+  // unlike their traces; 5's layout is not 6's.
   if (version < model::k_summary_schema_version)
     throw Fatal(path + ": summary schema version " + std::to_string(version) +
                 " was written by an older tracediff; this one reads version " +
                 std::to_string(model::k_summary_schema_version) +
-                " (it adds the step's timeline split: GPU parts, idle by cause, exposed communication, the host "
-                "waiting for the GPU): summarize the traces again");
+                (version == 5 ? " (the same figures in a compact layout, a fraction of the size)"
+                              : " (it adds the step's timeline split: GPU parts, idle by cause, exposed communication, "
+                                "the host waiting for the GPU)") +
+                ": summarize the traces again");
   model::SetSummary s;
   s.label = r.string(r.at(top, "label"), "label");
   s.inputs = r.strings(r.at(top, "inputs"), "inputs");
   s.diagnostics = r.diagnostics(r.at(top, "diagnostics"));
+  r.bytes = bytes.size();
+  r.table = r.strings(r.at(top, "strings"), "strings");
   for (const auto& f : r.array(r.at(top, "files"), "files")) {
     r.file_no = s.files.size();
     s.files.push_back(r.file(f));

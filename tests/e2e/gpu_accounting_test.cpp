@@ -110,7 +110,7 @@ BOOST_AUTO_TEST_CASE(summaries_carry_it) {
   BOOST_TEST(find_by(from_summary, "by_launcher", "launcher", "(launch not recorded) stream 7"));
 
   auto v3 = read_file(sum);
-  v3.replace(v3.find("\"schema_version\": 5"), 19, "\"schema_version\": 4");
+  v3.replace(v3.find("\"schema_version\": 6"), 19, "\"schema_version\": 4");
   write_file(dir + "/v3.tdsum.json", v3);
   const auto old = run_cli({c, dir + "/v3.tdsum.json", "--csv", "-"});
   BOOST_TEST(old.exit_code == 1);

@@ -95,13 +95,13 @@ BOOST_AUTO_TEST_CASE(summaries_are_validated) {
   BOOST_REQUIRE(run_cli({"summarize", gen, "-o", dir + "/ok.tdsum.json", "-q"}).exit_code == 0);
   const auto ok = read_file(dir + "/ok.tdsum.json");
   auto newer = ok;
-  newer.replace(newer.find("\"schema_version\": 5"), 19, "\"schema_version\": 99");
+  newer.replace(newer.find("\"schema_version\": 6"), 19, "\"schema_version\": 99");
   write_file(dir + "/newer.tdsum.json", newer);
   auto older = ok;
-  older.replace(older.find("\"schema_version\": 5"), 19, "\"schema_version\": 2");
+  older.replace(older.find("\"schema_version\": 6"), 19, "\"schema_version\": 2");
   write_file(dir + "/older.tdsum.json", older);
   auto broken = ok;
-  broken.replace(broken.find("\"cells\": [["), 11, "\"cells\": [[999999, 0, 1, 1, 1, 0, 0], [");
+  broken.replace(broken.find("\"cells\": {\"at\": ["), 17, "\"cells\": {\"at\": [999999, 0, 1, ");
   write_file(dir + "/broken.tdsum.json", broken);
   write_file(dir + "/notsum.tdsum.json", "{\"traceEvents\": []}");
   for (const auto& [file, needle] : std::vector<std::pair<std::string, std::string>>{
@@ -120,18 +120,23 @@ BOOST_AUTO_TEST_CASE(summaries_are_validated) {
 
 namespace {
 
-// A small valid summary: one file, two steps, two keys, one launch.
-const std::string k_small = R"({"format": "tracediff-summary", "schema_version": 5, "label": "t", "inputs": ["x"],
+// A small valid summary: one file, two steps, two keys, one launch. Written by hand in
+// the unit 1, so its figures read as they are: steps' figures field by field (dur 100,
+// 100; gpu_busy 50, 50; ...); tree cells (node, step) (0, 0), (0, 1), (1, 0) with counts
+// 3, 3, 2 (changes 3, 0, 2), totals 60, 60, 50 and self 30, 30, 50 (total less self
+// less host children: 30, 30, 0); the key cells equal their nodes' (all columns empty).
+const std::string k_small = R"({"format": "tracediff-summary", "schema_version": 6, "label": "t", "inputs": ["x"],
  "diagnostics": {"counts": {"rank_duplicate": 1}, "samples": []},
+ "strings": ["cpu_op", "aten::mm", "kernel", "gemm"],
  "files": [{"path": "x", "rank": 3, "rank_source": "distributedInfo", "world_size": 4, "gpu_names": ["H100"],
   "cuda_runtime_version": 12040, "cuda_driver_version": null, "cuda_graphs": false, "compiled": true, "gpus_with_work": 1,
   "events": 10, "json_bytes": 1000, "truncated": false, "has_steps": true,
-  "diagnostics": {"counts": {}, "samples": []},
-  "keys": [["cpu_op", "aten::mm", "cpu_op"], ["kernel", "gemm", "kernel"]], "launchers": ["aten::mm"],
-  "steps": [[7, 100, 50, 50, 50, 0, 0, 0, 30, 0, 0, 40, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0], [8, 100, 50, 50, 50, 0, 0, 0, 30, 0, 5, 40, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0]],
-  "cells": [[0, 0, 3, 60, 30, 0, 0], [0, 1, 3, 60, 30, 0, 0], [1, 0, 2, 50, 50, 0, 0]],
-  "launches": [[0, 1, 0, 50]],
-  "tree": [[-1, 0], [0, 1]], "tree_cells": [[0, 0, 3, 60, 30], [0, 1, 3, 60, 30], [1, 0, 2, 50, 50]],
+  "diagnostics": {"counts": {}, "samples": []}, "unit": 1,
+  "keys": [0, 1, 0, 2, 3, 2], "launchers": [1],
+  "steps": [7, 8], "step_figures": [100, 100, 50, 50, 50, 50, 50, 50, 0, 0, 0, 0, 0, 0, 30, 30, 0, 0, 0, 5, 40, 40, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0],
+  "cells": {"at": [0, 0, 2, 1, 0, 1], "count": [], "total": [], "self": [], "wait": [], "nested": []},
+  "launches": {"at": [0, 1, 0, 1], "total": [50]},
+  "tree": [0, 0, 1, 1], "tree_cells": {"at": [0, 0, 2, 1, 0, 1], "count": [0, 3, 1, 2], "total": [60, 60, 50], "self": [0, 30, 0, 30]},
   "tree_folded": 0}]})";
 
 // k_small with `from` (which must be there) replaced by `to`.
@@ -184,39 +189,52 @@ BOOST_AUTO_TEST_CASE(a_small_summary_reads_and_compares_equal_to_itself) {
 BOOST_AUTO_TEST_CASE(inconsistent_or_impossible_summaries_are_fatal_and_say_where) {
   const std::string max = "9223372036854775807";
   const std::vector<std::pair<std::string, std::string>> cases = {
-      // Durations past int64 (large ones are clamped, see below).
-      {small_with("[0, 0, 3, 60, 30, 0, 0]", "[0, 0, 3, 9223372036854775808, 30, 0, 0]"), "cell 0: total 9223372036854775808 is too large"},
-      {small_with("[0, 0, 3, 60, 30, 0, 0]", "[0, 0, 3, -60, 30, 0, 0]"), "cell 0: total is negative"},
-      {small_with("[0, 0, 3, 60, 30, 0, 0]", "[0, 0, 3, 60, 30]"), "cell 0: cell has 5 fields, not 7"},
-      {small_with("[0, 0, 3, 60, 30, 0, 0]", "[0, 0, 3, 60, 30, -1, 0]"), "cell 0: wait is negative"},
-      {small_with("[7, 100, 50,", "[7, 100, -50,"), "step figure is negative"},
+      // Durations past int64 (large ones are clamped, see below), as written or as the
+      // prediction plus what is written.
+      {small_with("\"total\": [], \"self\"", "\"total\": [0, 9223372036854775808], \"self\""), "cell 0: total"},
+      {small_with("\"total\": [], \"self\"", "\"total\": [0, -61], \"self\""), "cell 0: total -1"},
+      {small_with("\"count\": [], \"total\"", "\"count\": [0], \"total\""), "count has 1 numbers, not a multiple of 2"},
+      {small_with("\"wait\": []", "\"wait\": [0, -1]"), "cell 0: wait -1"},
+      {small_with("\"wait\": []", "\"wait\": [3, 1]"), "wait: row 3 out of range (3 rows)"},
+      {small_with("\"total\": [60, 60, 50]", "\"total\": [60, -60, 50]"), "tree cell total is negative"},
+      {small_with("\"unit\": 1", "\"unit\": 0"), "unit 0"},
+      {small_with("\"unit\": 1", "\"unit\": 4611686018427387904"), "is not a duration"},
+      {small_with("\"step_figures\": [100,", "\"step_figures\": [-100,"), "step figure is negative"},
+      {small_with("0, 0],\n  \"cells\"", "0],\n  \"cells\""), "step_figures has 59 numbers, not 30 per step"},
       {small_with("\"rank_duplicate\": 1", "\"rank_duplicate\": 18446744073709551615"),
        "diagnostic count 18446744073709551615 is too large"},
       // Counts: a cell cannot count more events than its file has, whatever the number.
-      {small_with("[1, 0, 2, 50, 50, 0, 0]", "[1, 0, 1000000000000, 50, 50, 0, 0]"), "cell 2: cells count more events than the file's 10"},
+      {small_with("\"count\": [], \"total\"", "\"count\": [2, 1000000000000], \"total\""), "cell 2: cells count more events than the file's 10"},
       {small_with("\"events\": 10", "\"events\": 1e12"), "events is not an integer"},
       // Ranks and steps.
       {small_with("\"rank\": 3", "\"rank\": 4294967296"), "rank 4294967296 is not in [0, 2^30)"},
       {small_with("\"rank\": 3", "\"rank\": -1"), "rank -1 is not in [0, 2^30)"},
       {small_with("\"world_size\": 4", "\"world_size\": 2147483648"), "world_size 2147483648"},
-      {small_with("[8, 100,", "[7, 100,"), "step 1: step number 7 twice"},
-      {small_with("[7, 100,", "[-7, 100,"), "step number -7 is not a ProfilerStep number"},
+      {small_with("\"steps\": [7, 8]", "\"steps\": [7, 7]"), "step 1: step number 7 twice"},
+      {small_with("\"steps\": [7, 8]", "\"steps\": [-7, 8]"), "step number -7 is not a ProfilerStep number"},
       {small_with("\"has_steps\": true", "\"has_steps\": false"), "step number 7 in a file without steps"},
-      {small_with("[0, 1, 3, 60, 30, 0, 0]", "[0, 2, 3, 60, 30, 0, 0]"), "cell 1: step 2 out of range (2 steps)"},
-      {small_with("[0, 1, 0, 50]", "[0, 2, 0, 50]"), "launch 0: key 2 out of range (2 keys)"},
-      {small_with("\"launchers\": [\"aten::mm\"]", "\"launchers\": []"), "launch 0: launcher 0 out of range (0 launchers)"},
+      {small_with("\"cells\": {\"at\": [0, 0, 2,", "\"cells\": {\"at\": [0, 0, 3,"), "cells: steps 0 + 3 out of range (2 steps)"},
+      {small_with("\"cells\": {\"at\": [0, 0, 2,", "\"cells\": {\"at\": [0, 0, 0,"), "cells: steps 0 + 0 out of range"},
+      {small_with("\"cells\": {\"at\": [0, 0, 2, 1,", "\"cells\": {\"at\": [0, 0, 2, -1,"), "cells: key -1 out of range"},
+      {small_with("\"at\": [0, 1, 0, 1]", "\"at\": [0, 2, 0, 1]"), "launches: key 2 out of range (2 keys)"},
+      {small_with("\"launchers\": [1]", "\"launchers\": []"), "launches: launcher 0 out of range (0 launchers)"},
+      {small_with("\"launchers\": [1]", "\"launchers\": [4]"), "launcher: string 4 out of range (4 strings)"},
+      {small_with("\"at\": [0, 1, 0, 1]", "\"at\": [0, 1, 0, 2]"), "launches: more rows than its columns hold"},
       // The call tree: a tree of the file's keys, over its steps and events.
-      {small_with("\"tree\": [[-1, 0], [0, 1]]", "\"tree\": [[-1, 0], [1, 1]]"), "tree node 1: parent 1 is not an earlier node"},
-      {small_with("\"tree\": [[-1, 0], [0, 1]]", "\"tree\": [[-2, 0]]"), "tree node 0: parent -2"},
-      {small_with("\"tree\": [[-1, 0], [0, 1]]", "\"tree\": [[-1, 2], [0, 1]]"), "tree node 0: key 2 out of range"},
-      {small_with("\"tree\": [[-1, 0], [0, 1]]", "\"tree\": [[-1, -3], [0, 1]]"), "tree node 0: key -3 out of range"},
-      {small_with("[1, 0, 2, 50, 50]],\n  \"tree_folded", "[2, 0, 2, 50, 50]],\n  \"tree_folded"), "tree cell 2: node 2 out of range (2 nodes)"},
-      {small_with("[1, 0, 2, 50, 50]],\n  \"tree_folded", "[1, 5, 2, 50, 50]],\n  \"tree_folded"), "tree cell 2: step 5 out of range"},
-      {small_with("[1, 0, 2, 50, 50]],\n  \"tree_folded", "[1, 0, 9, 50, 50]],\n  \"tree_folded"), "tree cells count more events"},
+      {small_with("\"tree\": [0, 0, 1, 1]", "\"tree\": [0, 0, 2, 1]"), "tree node 1: parent -1 is not an earlier node"},
+      {small_with("\"tree\": [0, 0, 1, 1]", "\"tree\": [-1, 0]"), "tree node 0: parent 1 is not an earlier node"},
+      {small_with("\"tree\": [0, 0, 1, 1]", "\"tree\": [0, 2, 1, 1]"), "tree node 0: key 2 out of range"},
+      {small_with("\"tree\": [0, 0, 1, 1]", "\"tree\": [0, -3, 1, 1]"), "tree node 0: key -3 out of range"},
+      {small_with("\"tree\": [0, 0, 1, 1]", "\"tree\": [0, 0, 1]"), "tree has 3 numbers"},
+      {small_with("\"at\": [0, 0, 2, 1, 0, 1], \"count\": [0, 3", "\"at\": [0, 0, 2, 2, 0, 1], \"count\": [0, 3"), "tree cells: node 2 out of range (2 nodes)"},
+      {small_with("\"at\": [0, 0, 2, 1, 0, 1], \"count\": [0, 3", "\"at\": [0, 0, 2, 1, 5, 1], \"count\": [0, 3"), "tree cells: steps 5 + 1 out of range"},
+      {small_with("\"total\": [60, 60, 50]", "\"total\": [60, 60]"), "tree cells: more rows than its columns hold"},
+      {small_with("\"count\": [0, 3, 1, 2]", "\"count\": [0, 3, 1, 9]"), "tree cells count more events"},
+      {small_with("\"self\": [0, 30, 0, 30]", "\"self\": [0, 61, 0, 30]"), "tree cell 0: self -1"},
       {small_with("\"tree_folded\": 0", "\"tree_folded\": -1"), "tree_folded is negative"},
-      {small_with("\"tree\": [[-1, 0], [0, 1]]", "\"tree\": [[-1, 0]" + [] {
+      {small_with("\"tree\": [0, 0, 1, 1]", "\"tree\": [0, 0" + [] {
          std::string deep;
-         for (int d = 0; d < 201; ++d) deep += ", [" + std::to_string(d) + ", 0]";
+         for (int d = 0; d < 201; ++d) deep += ", 1, 0";
          return deep;
        }() + "]"), "tree node 201: deeper than the 201 levels"},
       {small_with("\"tree_folded\": 0", "\"x\": 0"), "missing \"tree_folded\""},
@@ -225,7 +243,9 @@ BOOST_AUTO_TEST_CASE(inconsistent_or_impossible_summaries_are_fatal_and_say_wher
       {small_with("\"rank\": 3", "\"rank\": \"3\""), "rank is not an integer"},
       {small_with("\"events\": 10", "\"events\": NaN"), "JSON error"},
       {small_with("\"events\": 10", "\"events\": 1e400"), "events is not an integer"},
-      {small_with("[\"cpu_op\", \"aten::mm\", \"cpu_op\"]", "[\"cpu_op\", \"aten::mm\"]"), "key 0: key has 2 fields, not 3"},
+      {small_with("\"keys\": [0, 1, 0, 2, 3, 2]", "\"keys\": [0, 1, 0, 2, 3]"), "keys has 5 numbers, not a multiple of 3"},
+      {small_with("\"keys\": [0, 1, 0, 2, 3, 2]", "\"keys\": [0, 1, 1, 2, 3, 2]"), "key 0: unknown kind \"aten::mm\""},
+      {small_with("\"strings\": [", "\"x\": ["), "missing \"strings\""},
       {std::string(100000, '[') + std::string(100000, ']'), "JSON error"},
       {k_small.substr(0, k_small.size() / 2), "JSON error"},
   };
@@ -243,7 +263,7 @@ BOOST_AUTO_TEST_CASE(figures_up_to_the_limit_compare_without_overflow) {
   // Step 7's duration: 2^61 less k_small's other durations (645 in steps, 280 in
   // cells, 50 in launches, 280 in tree cells; counts and sizes are bounded apart).
   const std::int64_t edge = (std::int64_t{1} << 61) - 1155;
-  const auto s = tracediff::reading::read_summary_bytes(small_with("[7, 100,", "[7, " + std::to_string(edge) + ","),
+  const auto s = tracediff::reading::read_summary_bytes(small_with("\"step_figures\": [100,", "\"step_figures\": [" + std::to_string(edge) + ","),
                                                         "edge.tdsum.json");
   BOOST_TEST(s.files[0].diagnostics.count(tracediff::model::DiagId::summary_durations_clamped) == 0u);
   const auto report = tracediff::analysis::compare_summaries(s, s, {});
@@ -256,11 +276,14 @@ BOOST_AUTO_TEST_CASE(figures_up_to_the_limit_compare_without_overflow) {
 // counted, and the summary reads and compares (it used to be refused).
 BOOST_AUTO_TEST_CASE(durations_past_the_limit_are_clamped_and_counted) {
   const std::string max = "9223372036854775807";
-  for (const auto& bytes : {small_with("[0, 0, 3, 60, 30, 0, 0], [0, 1, 3, 60, 30, 0, 0]",
-                                       "[0, 0, 3, " + max + ", " + max + ", 0, 0], [0, 1, 3, " + max + ", 30, 0, 0]"),
-                            small_with("[0, 1, 0, 50]", "[0, 1, 0, " + max + "]"),
-                            small_with("[7, 100,", "[7, " + max + ","),
-                            small_with("[7, 100,", "[7, 2305843009213693952,")}) {
+  // Cells 0 and 1 at the maximum (what is written is the difference from their tree
+  // cells' 60 and 30), a launch, a step.
+  const auto less = [&](int n) { return std::to_string(INT64_MAX - n); };
+  for (const auto& bytes : {small_with("\"total\": [], \"self\": []",
+                                       "\"total\": [0, " + less(60) + ", 0, " + less(60) + "], \"self\": [0, " + less(30) + "]"),
+                            small_with("\"total\": [50]", "\"total\": [" + max + "]"),
+                            small_with("\"step_figures\": [100,", "\"step_figures\": [" + max + ","),
+                            small_with("\"step_figures\": [100,", "\"step_figures\": [2305843009213693952,")}) {
     BOOST_TEST(read_error(bytes) == "");
     auto s = tracediff::reading::read_summary_bytes(bytes, "big.tdsum.json");
     BOOST_TEST(s.files[0].diagnostics.count(tracediff::model::DiagId::summary_durations_clamped) >= 1u);
@@ -291,9 +314,9 @@ BOOST_AUTO_TEST_CASE(durations_past_the_limit_are_clamped_and_counted) {
 BOOST_AUTO_TEST_CASE(summaries_of_one_side_share_the_limit) {
   const std::int64_t big = (std::int64_t{1} << 61) - 10'000;
   const auto dir = temp_dir("sum-limit");
-  write_file(dir + "/a.tdsum.json", small_with("[7, 100,", "[7, " + std::to_string(big) + ","));
-  write_file(dir + "/b.tdsum.json", small_with("[7, 100,", "[7, " + std::to_string(big) + ",").replace(
-                                        k_small.find("\"rank\": 3"), 9, "\"rank\": 5"));
+  const auto step = [&] { return small_with("\"step_figures\": [100,", "\"step_figures\": [" + std::to_string(big) + ","); };
+  write_file(dir + "/a.tdsum.json", step());
+  write_file(dir + "/b.tdsum.json", step().replace(k_small.find("\"rank\": 3"), 9, "\"rank\": 5"));
   auto r = run_cli({dir + "/a.tdsum.json", dir + "/b.tdsum.json", "--csv", "-", "-q"});
   BOOST_TEST(r.exit_code == 0, r.err);
   r = run_cli({dir + "/a.tdsum.json", dir + "/a.tdsum.json", "--add-control", dir + "/b.tdsum.json", "--json", "-"});

@@ -39,12 +39,15 @@ std::vector<FileSteps> summary_steps(const std::string& input) {
   std::vector<FileSteps> files;
   for (const auto& f : j.at("files").as_array()) {
     FileSteps fs{std::string(f.at("path").as_string()), f.at("gpus_with_work").to_number<std::int64_t>(), {}};
-    for (const auto& row : f.at("steps").as_array()) {
-      const auto& t = row.as_array();
-      BOOST_REQUIRE(t.size() == std::size(tracediff::model::k_step_fields) + 1);
-      auto& figures = fs.steps[t[0].to_number<std::int64_t>()];
+    // Steps' numbers, then each figure's values over the steps, in the file's unit.
+    const auto unit = f.at("unit").to_number<std::int64_t>();
+    const auto& steps = f.at("steps").as_array();
+    const auto& values = f.at("step_figures").as_array();
+    BOOST_REQUIRE(values.size() == std::size(tracediff::model::k_step_fields) * steps.size());
+    for (std::size_t s = 0; s < steps.size(); ++s) {
+      auto& figures = fs.steps[steps[s].to_number<std::int64_t>()];
       for (std::size_t i = 0; i < std::size(tracediff::model::k_step_fields); ++i)
-        figures[tracediff::model::k_step_fields[i].name] = t[i + 1].to_number<std::int64_t>();
+        figures[tracediff::model::k_step_fields[i].name] = values[i * steps.size() + s].to_number<std::int64_t>() * unit;
     }
     files.push_back(std::move(fs));
   }

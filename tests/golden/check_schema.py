@@ -107,11 +107,13 @@ else:
 if summaries:
     s0 = next(iter(summaries.values()))
     edits = {
-        "another schema version": lambda d: d.__setitem__("schema_version", 4),
-        "a cell of six fields": lambda d: d["files"][0]["cells"][0].pop(),
-        "a step row one field short": lambda d: d["files"][0]["steps"][0].pop(),
+        "another schema version": lambda d: d.__setitem__("schema_version", 5),
+        "cells without their wait column": lambda d: d["files"][0]["cells"].pop("wait"),
+        "a string in place of a key's index": lambda d: d["files"][0]["keys"].__setitem__(0, "cpu_op"),
+        "a unit of 0": lambda d: d["files"][0].__setitem__("unit", 0),
+        "no strings": lambda d: d.pop("strings"),
         "an unknown file key": lambda d: d["files"][0].__setitem__("extra", []),
-        "an unknown key kind": lambda d: d["files"][0]["keys"][0].__setitem__(2, "gpu_thing"),
+        "an unknown cells column": lambda d: d["files"][0]["cells"].__setitem__("extra", []),
     }
     for what, edit in edits.items():
         d = copy.deepcopy(s0)
@@ -132,10 +134,9 @@ if os.path.exists(report_hpp):
         text = f.read()
     block = text[text.find("k_step_fields[] = {"):]
     fields = re.findall(r'\{"(\w+)", &StepDetail::', block[: block.find("};")])
-    steps = summary_schema["$defs"]["file"]["properties"]["steps"]["items"]
-    if fields and len(steps["prefixItems"]) != 1 + len(fields):
-        fail("docs/summary.schema.json: a step row has %d fields, model::k_step_fields %d (+ the step)"
-             % (len(steps["prefixItems"]), len(fields)))
+    steps = summary_schema["$defs"]["file"]["properties"]["step_figures"]["x-step-fields"]
+    if fields and steps != fields:
+        fail("docs/summary.schema.json: step_figures' x-step-fields %s are not model::k_step_fields %s" % (steps, fields))
 
 checked = len(reports) + len(summaries)
 if failures:
