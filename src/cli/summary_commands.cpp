@@ -2,7 +2,12 @@
 
 #include <CLI/CLI.hpp>
 
+#include <algorithm>
+#include <cstdint>
 #include <iostream>
+#include <map>
+#include <set>
+#include <unordered_map>
 
 #include "analysis/summarize/summarize.hpp"
 #include "cli/load.hpp"
@@ -101,6 +106,102 @@ void declare_merge_options(CLI::App& app, MergeArgs& a) {
   app.add_flag("-q,--quiet", a.quiet, "No warnings on stderr (merge has none; accepted as everywhere)");
 }
 
+namespace {
+
+// One file of one part, where the merged summary lists it.
+struct MergeEntry {
+  int rank = 0;
+  std::string path;
+  std::size_t part = 0, file = 0;
+  std::vector<std::uint32_t> strings;  // its strings, as numbers of `pool`
+};
+
+// `tracediff merge` one part at a time: a first pass reads each part and keeps only
+// where its files go and the numbers of their strings (memory grows with the distinct
+// names, not with ranks x names); the second reads the parts again, in the merged
+// order, and writes each file as it comes. Parts whose ranks interleave (rare: a
+// part of ranks 0 and 2, another of 1 and 3) are all held at once instead.
+void merge_parts(const std::vector<std::string>& inputs, const std::string& out) {
+  std::string label;
+  std::vector<std::string> merged_inputs;
+  model::Diagnostics diagnostics;
+  std::vector<MergeEntry> entries;
+  std::unordered_map<std::string, std::uint32_t> pool_index;
+  std::vector<std::string> pool;
+  std::map<int, std::pair<std::size_t, std::string>> owner;  // rank -> (part, a file with it)
+  std::uint64_t figures = 0;  // the merged summary must be readable too
+  for (std::size_t pi = 0; pi < inputs.size(); ++pi) {
+    auto part = reading::read_summary_file(inputs[pi], &figures);
+    if (label.empty()) label = part.label;
+    merged_inputs.insert(merged_inputs.end(), part.inputs.begin(), part.inputs.end());
+    diagnostics.merge(part.diagnostics);
+    for (std::size_t fi = 0; fi < part.files.size(); ++fi) {
+      const auto& f = part.files[fi];
+      auto [it, fresh] = owner.emplace(f.rank, std::make_pair(pi, f.path));
+      if (!fresh && it->second.first != pi)
+        throw Fatal("rank " + std::to_string(f.rank) + " is in two summaries (" + it->second.second + ", " + f.path +
+                    "); merge combines summaries of disjoint ranks");
+      MergeEntry e{f.rank, f.path, pi, fi, {}};
+      output::summary_strings(f, [&](const std::string& t) {
+        const auto [at, added] = pool_index.try_emplace(t, static_cast<std::uint32_t>(pool.size()));
+        if (added) pool.push_back(t);
+        e.strings.push_back(at->second);
+      });
+      entries.push_back(std::move(e));
+    }
+  }
+  pool_index = {};
+  std::stable_sort(entries.begin(), entries.end(), [](const MergeEntry& a, const MergeEntry& b) {
+    return a.rank != b.rank ? a.rank < b.rank : a.path < b.path;
+  });
+  // The table in the merged order, as write_summary would list it.
+  std::vector<std::string> strings;
+  {
+    std::vector<char> listed(pool.size(), 0);
+    for (auto& e : entries) {
+      for (const auto id : e.strings)
+        if (!listed[id]) {
+          listed[id] = 1;
+          strings.push_back(std::move(pool[id]));
+        }
+      e.strings = {};
+    }
+    pool = {};
+  }
+  std::size_t runs = 0;
+  for (std::size_t i = 0; i < entries.size(); ++i) runs += i == 0 || entries[i].part != entries[i - 1].part;
+  std::set<std::size_t> parts_with_files;
+  for (const auto& e : entries) parts_with_files.insert(e.part);
+  const bool hold_all = runs > parts_with_files.size();
+
+  OutputSet set;
+  set.add(out, [&](std::ostream& os) {
+    output::SummaryWriter w(os, label, merged_inputs, diagnostics, strings);
+    std::vector<model::SetSummary> held(hold_all ? inputs.size() : 0);
+    if (hold_all)
+      for (std::size_t pi : parts_with_files) held[pi] = reading::read_summary_file(inputs[pi]);
+    model::SetSummary current;
+    std::size_t current_part = SIZE_MAX;
+    std::uint64_t total = 0;  // each part is bounded, their union may not be
+    for (const auto& e : entries) {
+      if (!hold_all && e.part != current_part) {
+        current = reading::read_summary_file(inputs[e.part]);
+        current_part = e.part;
+      }
+      auto& f = (hold_all ? held[e.part] : current).files.at(e.file);
+      if (f.rank != e.rank || f.path != e.path) throw Fatal(inputs[e.part] + ": changed while it was merged");
+      model::bound_durations(f, total);
+      w.file(f);
+      f = {};  // written: its tables can go
+    }
+    w.finish();
+  });
+  set.write_files();
+  set.write_stdout();
+}
+
+}  // namespace
+
 int run_merge(int argc, const char* const* argv) {
   CLI::App app;
   MergeArgs a;
@@ -109,12 +210,7 @@ int run_merge(int argc, const char* const* argv) {
   if (!parse(app, argc, argv)) return k_exit_ok;
   prepare_standard_streams();
   check_output_path(out, inputs);
-  std::vector<model::SetSummary> parts;
-  std::uint64_t figures = 0;  // the merged summary must be readable too
-  for (const auto& in : inputs) parts.push_back(reading::read_summary_file(in, &figures));
-  auto merged = analysis::merge_summaries(std::move(parts));
-  model::bound_durations(merged);  // each part is bounded, their union may not be
-  write(out, merged);
+  merge_parts(inputs, out);
   return k_exit_ok;
 }
 

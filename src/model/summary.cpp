@@ -5,9 +5,9 @@
 
 namespace tracediff::model {
 
-void bound_durations(SetSummary& set) {
-  std::uint64_t total = 0;
-  const auto bound = [&](std::int64_t& v, std::uint64_t& clamped) {
+void bound_durations(FileSummary& f, std::uint64_t& total) {
+  std::uint64_t clamped = 0;
+  const auto bound = [&](std::int64_t& v) {
     v = std::max<std::int64_t>(v, 0);  // no path makes one negative; a negative must not wrap the total
     const auto n = static_cast<std::uint64_t>(v);
     const auto left = k_max_durations - total;
@@ -17,25 +17,27 @@ void bound_durations(SetSummary& set) {
     }
     total += static_cast<std::uint64_t>(v);
   };
-  for (auto& f : set.files) {
-    std::uint64_t clamped = 0;
-    for (auto& st : f.steps)
-      for (const auto& f : k_step_fields) bound(st.detail.*f.field, clamped);
-    for (auto& c : f.cells) {
-      bound(c.total_ns, clamped);
-      bound(c.self_ns, clamped);
-      bound(c.wait_ns, clamped);
-    }
-    for (auto& l : f.launches) bound(l.total_ns, clamped);
-    for (auto& c : f.tree_cells) {
-      bound(c.total_ns, clamped);
-      bound(c.self_ns, clamped);
-    }
-    if (clamped)
-      f.diagnostics.report(DiagId::summary_durations_clamped, f.path, 0,
-                           std::to_string(clamped) + " durations clamped: the side's durations add up past 2^61 ns",
-                           clamped);
+  for (auto& st : f.steps)
+    for (const auto& field : k_step_fields) bound(st.detail.*field.field);
+  for (auto& c : f.cells) {
+    bound(c.total_ns);
+    bound(c.self_ns);
+    bound(c.wait_ns);
   }
+  for (auto& l : f.launches) bound(l.total_ns);
+  for (auto& c : f.tree_cells) {
+    bound(c.total_ns);
+    bound(c.self_ns);
+  }
+  if (clamped)
+    f.diagnostics.report(DiagId::summary_durations_clamped, f.path, 0,
+                         std::to_string(clamped) + " durations clamped: the side's durations add up past 2^61 ns",
+                         clamped);
+}
+
+void bound_durations(SetSummary& set) {
+  std::uint64_t total = 0;
+  for (auto& f : set.files) bound_durations(f, total);
 }
 
 }  // namespace tracediff::model

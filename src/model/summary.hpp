@@ -195,6 +195,8 @@ struct SetSummary {
 // a hostile one (thousands of 78-hour events) compares with clamped figures instead
 // of overflowing, and its summary reads back as it was written.
 void bound_durations(SetSummary& set);
+// The same, a file at a time in the set's order (`total`: the durations before it).
+void bound_durations(FileSummary& file, std::uint64_t& total);
 constexpr std::uint64_t k_max_durations = std::uint64_t{1} << 61;
 
 }  // namespace tracediff::model

@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <charconv>
+#include <functional>
+#include <memory>
 #include <string>
 #include <unordered_map>
 #include <vector>
@@ -85,34 +87,37 @@ std::string runs(const std::vector<Row>& rows, Index index) {
   return std::string(c.text());
 }
 
-// Every string of the set once: the files refer to them by index.
-class Strings {
- public:
-  std::uint32_t operator()(const std::string& s) {
-    const auto [it, fresh] = m_index.try_emplace(s, static_cast<std::uint32_t>(m_all.size()));
-    if (fresh) m_all.push_back(&it->first);
-    return it->second;
+}  // namespace
+
+void summary_strings(const model::FileSummary& f, const std::function<void(const std::string&)>& add) {
+  for (const auto& k : f.keys) {
+    add(k.category);
+    add(k.name);
+    add(model::kind_name(k.kind));
+    if (!k.shape.empty()) add(k.shape);
   }
-  const std::vector<const std::string*>& all() const { return m_all; }
+  for (const auto& l : f.launchers) add(l);
+  for (const auto& l : f.launcher_shapes) add(l);
+  for (const auto& k : f.collective_keys) add(k.name);
+}
+
+// The strings' numbers; a string the table lacks is a bug of the caller.
+class SummaryWriter::Strings {
+ public:
+  explicit Strings(const std::vector<std::string>& all) {
+    m_index.reserve(all.size());
+    for (std::size_t i = 0; i < all.size(); ++i) m_index.try_emplace(all[i], static_cast<std::uint32_t>(i));
+  }
+  std::uint32_t operator()(const std::string& s) const { return m_index.at(s); }
 
  private:
   std::unordered_map<std::string, std::uint32_t> m_index;
-  std::vector<const std::string*> m_all;
 };
 
-void file_strings(const model::FileSummary& f, Strings& str) {
-  for (const auto& k : f.keys) {
-    str(k.category);
-    str(k.name);
-    str(model::kind_name(k.kind));
-    if (!k.shape.empty()) str(k.shape);
-  }
-  for (const auto& l : f.launchers) str(l);
-  for (const auto& l : f.launcher_shapes) str(l);
-  for (const auto& k : f.collective_keys) str(k.name);
-}
+namespace {
 
-void write_file(JsonEmit& j, const model::FileSummary& f, Strings& str) {
+template <typename Str>
+void write_file(JsonEmit& j, const model::FileSummary& f, const Str& str) {
   namespace sf = model::summary_format;
   j.line(2).begin_object().key("path").string(f.path).key("rank").number(f.rank);
   j.key("rank_source").string(model::rank_source_name(f.rank_source)).key("world_size");
@@ -254,24 +259,42 @@ void write_file(JsonEmit& j, const model::FileSummary& f, Strings& str) {
 
 }  // namespace
 
-void write_summary(const model::SetSummary& s, std::ostream& out) {
+SummaryWriter::SummaryWriter(std::ostream& out, const std::string& label, const std::vector<std::string>& inputs,
+                             const model::Diagnostics& diagnostics_, const std::vector<std::string>& strings)
+    : m_out(out), m_json(std::make_unique<JsonEmit>(out, true)), m_strings(std::make_unique<Strings>(strings)) {
   // Strings byte for byte: two names that differ only in invalid UTF-8 stay two names,
   // as they are when the traces are compared (the summary reader allows such bytes).
-  JsonEmit j(out, true);
+  auto& j = *m_json;
   j.begin_object().key("format").string("tracediff-summary").key("schema_version").number(model::k_summary_schema_version);
-  j.key("tool_version").string(TRACEDIFF_VERSION).line(1).key("label").string(s.label).key("inputs");
-  strings(j, s.inputs);
+  j.key("tool_version").string(TRACEDIFF_VERSION).line(1).key("label").string(label).key("inputs");
+  output::strings(j, inputs);
   j.line(1).key("diagnostics");
-  diagnostics(j, s.diagnostics);
-  Strings str;
-  for (const auto& f : s.files) file_strings(f, str);
+  diagnostics(j, diagnostics_);
   j.line(1).key("strings").begin_array();
-  for (const auto* t : str.all()) j.string(*t);
+  for (const auto& t : strings) j.string(t);
   j.end_array();
   j.line(1).key("files").begin_array();
-  for (const auto& f : s.files) write_file(j, f, str);
-  j.end_array(1).end_object();
-  out << '\n';
+}
+
+SummaryWriter::~SummaryWriter() = default;
+
+void SummaryWriter::file(const model::FileSummary& f) { write_file(*m_json, f, *m_strings); }
+
+void SummaryWriter::finish() {
+  m_json->end_array(1).end_object();
+  m_out << '\n';
+}
+
+void write_summary(const model::SetSummary& s, std::ostream& out) {
+  std::vector<std::string> strings;
+  std::unordered_map<std::string, std::uint32_t> seen;
+  for (const auto& f : s.files)
+    summary_strings(f, [&](const std::string& t) {
+      if (seen.try_emplace(t, 0).second) strings.push_back(t);
+    });
+  SummaryWriter w(out, s.label, s.inputs, s.diagnostics, strings);
+  for (const auto& f : s.files) w.file(f);
+  w.finish();
 }
 
 }  // namespace tracediff::output

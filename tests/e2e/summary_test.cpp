@@ -66,6 +66,37 @@ BOOST_AUTO_TEST_CASE(merge_of_per_rank_summaries_equals_the_whole_set) {
   BOOST_TEST(dup.err.find("rank 0") != std::string::npos, dup.err);
 }
 
+// merge holds one part at a time: a merge writes the files and the strings the whole
+// set's summary writes, whatever the order of its parts, and parts whose ranks
+// interleave (held all at once) too.
+BOOST_AUTO_TEST_CASE(merge_writes_what_summarize_writes_in_any_order) {
+  const auto gen = temp_dir("merge-order-gen");
+  BOOST_REQUIRE(std::system((std::string("'") + TRACEGEN_BINARY + "' --out '" + gen +
+                             "' --ranks 4 --steps 3 --jitter 5 >/dev/null").c_str()) == 0);
+  const auto dir = temp_dir("merge-order");
+  const auto trace = [&](int r) { return gen + "/rank" + std::to_string(r) + ".pt.trace.json"; };
+  std::vector<std::string> reversed = {"merge"};
+  for (int r = 3; r >= 0; --r) {
+    const auto out = dir + "/r" + std::to_string(r) + ".tdsum.json";
+    BOOST_REQUIRE(run_cli({"summarize", trace(r), "-o", out, "-q"}).exit_code == 0);
+    reversed.push_back(out);
+  }
+  reversed.insert(reversed.end(), {"-o", dir + "/reversed.tdsum.json"});
+  BOOST_REQUIRE(run_cli(reversed).exit_code == 0);
+  BOOST_REQUIRE(run_cli({"summarize", trace(0), trace(2), "-o", dir + "/even.tdsum.json", "-q"}).exit_code == 0);
+  BOOST_REQUIRE(run_cli({"summarize", trace(1), trace(3), "-o", dir + "/odd.tdsum.json", "-q"}).exit_code == 0);
+  const auto merged = run_cli({"merge", dir + "/odd.tdsum.json", dir + "/even.tdsum.json", "-o", dir + "/interleaved.tdsum.json"});
+  BOOST_REQUIRE_MESSAGE(merged.exit_code == 0, merged.err);
+  BOOST_REQUIRE(run_cli({"summarize", trace(0), trace(1), trace(2), trace(3), "-o", dir + "/whole.tdsum.json", "-q"}).exit_code == 0);
+  const auto whole = parse_json(read_file(dir + "/whole.tdsum.json"));
+  for (const char* name : {"reversed", "interleaved"}) {
+    const auto m = parse_json(read_file(dir + "/" + name + ".tdsum.json"));
+    BOOST_TEST(m.at("files").as_array().size() == 4u, name);
+    BOOST_TEST(boost::json::serialize(m.at("files")) == boost::json::serialize(whole.at("files")), name);
+    BOOST_TEST(boost::json::serialize(m.at("strings")) == boost::json::serialize(whole.at("strings")), name);
+  }
+}
+
 // A summary says which --launcher level attributed its launches; sides made with other
 // levels are said to differ, since their launcher tables compare different things.
 BOOST_AUTO_TEST_CASE(summaries_record_their_launcher_level) {

@@ -40,8 +40,4 @@ model::SetSummary summarize_set(const model::TraceSet& set, const SummarizeOptio
 // The same, taking each file's summary instead of copying it (the set is left without).
 model::SetSummary summarize_set(model::TraceSet&& set, const SummarizeOptions& options = {});
 
-// Summaries of disjoint ranks as one set (`tracediff merge`): files, inputs and
-// diagnostics together. Throws Fatal when two summaries hold the same rank.
-model::SetSummary merge_summaries(std::vector<model::SetSummary> parts);
-
 }  // namespace tracediff::analysis
