@@ -21,13 +21,14 @@ DATA=$ROOT/bench/data
 RUNS=5
 SETS=a,b,c,d
 SETS_GIVEN=0
+# Set e is not in the default list: about 1.8 GB of JSON to generate and read.
 DO_BUILD=1
 CHECK=0
 BUDGET=$ROOT/bench/budget.tsv
 
 usage() {
   cat <<EOF
-usage: bash scripts/bench.sh [--runs N] [--quick] [--sets a,b,c,d] [--no-build] [--check]
+usage: bash scripts/bench.sh [--runs N] [--quick] [--sets a,b,c,d,e] [--no-build] [--check]
 
   --runs N      timed runs of tracediff and of the floor per set (default 5)
   --quick       only set (a); same as --sets a
@@ -37,6 +38,9 @@ usage: bash scripts/bench.sh [--runs N] [--quick] [--sets a,b,c,d] [--no-build] 
                   c  1 file x ~1 GB of JSON per side, gzip (tracegen, cached in bench/data/)
                   d  10,000 steps x 40,000 names that each run in one step, gzip (tracegen
                      --many-names): memory must grow with names + steps, not their product
+                  e  1,000 ranks x 8 steps per side, gzip, --jitter 3 (tracegen, cached in
+                     bench/data/): the 2,000 traces compared directly, and their summaries
+                     (one per side, made once and cached) compared
   --no-build    use the binaries already in the build directory
   --check       measure the sets bench/budget.tsv names (unless --sets) and exit 1 when a
                 median passes its budget there (wall/floor ratio, peak RSS, report size)
@@ -79,7 +83,7 @@ fi
 IFS=, read -r -a SET_LIST <<<"$SETS"
 ((${#SET_LIST[@]})) || die "--sets: empty"
 for s in "${SET_LIST[@]}"; do
-  [[ $s == a || $s == b || $s == c || $s == d ]] || die "--sets: unknown set '$s' (expected a, b, c or d)"
+  [[ $s == a || $s == b || $s == c || $s == d || $s == e ]] || die "--sets: unknown set '$s' (expected a, b, c, d or e)"
 done
 
 # --- Tools ------------------------------------------------------------------
@@ -134,7 +138,7 @@ gen_side() {
   mv "$tmp" "$dir"
 }
 
-declare -A CONTROL TEST LABEL RSS_TARGET RATIO_TARGET
+declare -A CONTROL TEST LABEL RSS_TARGET RATIO_TARGET WALL_TARGET
 LABEL[a]="hta-trace-diff (real)"
 CONTROL[a]=$SHARED/traces/hta-trace-diff/control
 TEST[a]=$SHARED/traces/hta-trace-diff/test
@@ -151,6 +155,16 @@ LABEL[d]="10k steps x 40k names, gz"
 CONTROL[d]=$DATA/names/control
 TEST[d]=$DATA/names/test
 RSS_TARGET[d]=512
+LABEL[e]="1000 ranks x 8 steps, gz"
+CONTROL[e]=$DATA/ranks/control
+TEST[e]=$DATA/ranks/test
+RSS_TARGET[e]=256
+WALL_TARGET[e]=2  # issue 28: seconds, not a ratio to the floor
+# Set e's summaries (tracediff summarize, one per side) and their comparison's targets.
+E_SUMMARIES=$DATA/ranks/summaries
+E_SUM_WALL_TARGET=0.5
+E_SUM_RSS_TARGET=128
+E_SUM_SIZE_TARGET_PCT=1
 
 # The budget file's limits are the sets' targets where it has them.
 for line in "${BUDGET_LINES[@]}"; do
@@ -179,6 +193,19 @@ for s in "${SET_LIST[@]}"; do
     d)
       gen_side "${CONTROL[d]}" --ranks 1 --steps 10000 --layers 1 --many-names 40000 --seed 1 --gzip
       gen_side "${TEST[d]}" --ranks 1 --steps 10000 --layers 1 --many-names 40000 --many-names-from 100 --seed 2 --gzip
+      ;;
+    e)
+      gen_side "${CONTROL[e]}" --ranks 1000 --steps 8 --jitter 3 --seed 1 --gzip
+      gen_side "${TEST[e]}" --ranks 1000 --steps 8 --jitter 3 --seed 2 --gzip --slowdown aten::mm=1.2
+      # Remade whenever the traces or tracediff are newer (the layout may have changed).
+      mkdir -p "$E_SUMMARIES"
+      for side in control test; do
+        sum=$E_SUMMARIES/$side.tdsum.json
+        if [[ ! -f $sum || $sum -ot $TD || $sum -ot $DATA/ranks/$side/.tracegen-args ]]; then
+          echo "== summarizing set e's $side" >&2
+          "$TD" summarize "$DATA/ranks/$side" -o "$sum" -q || die "tracediff summarize failed on set e"
+        fi
+      done
       ;;
   esac
 done
@@ -264,9 +291,10 @@ for s in "${SET_LIST[@]}"; do
   fpsc=$(printf '%s\n' "${fl_parsec[@]}" | median)
   frss=$(printf '%s\n' "${fl_rss[@]}" | fmax | awk '{printf "%.1f", $1 / 1024}')
   read -r mb mbps ratio cratio wt wok rok < <(awk -v j="$json_bytes" -v tw="$tw" -v fw="$fw" -v tc="$tc" -v fc="$fc" \
-    -v r="$trss" -v rt="${RSS_TARGET[$s]}" -v k="${RATIO_TARGET[$s]:-0}" \
-    'BEGIN {printf "%.1f %.0f %.2f %.2f %.3f %s %s\n", j / 1e6, j / 1e6 / tw, tw / fw, (fc > 0 ? tc / fc : 0), k * fw,
-            (k == 0 ? "none" : tw <= k * fw ? "yes" : "no"), (r <= rt ? "yes" : "no")}')
+    -v r="$trss" -v rt="${RSS_TARGET[$s]}" -v k="${RATIO_TARGET[$s]:-0}" -v wtt="${WALL_TARGET[$s]:-}" \
+    'BEGIN {t = (wtt != "" ? wtt : k * fw);  # set e: seconds, not a ratio to the floor
+            printf "%.1f %.0f %.2f %.2f %.3f %s %s\n", j / 1e6, j / 1e6 / tw, tw / fw, (fc > 0 ? tc / fc : 0), t,
+            (wtt == "" && k == 0 ? "none" : tw <= t ? "yes" : "no"), (r <= rt ? "yes" : "no")}')
   printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' \
     "$s" "${LABEL[$s]}" "$files" "$in_bytes" "$json_bytes" "$RUNS" "$tw" "$tc" "$tu" "$tsy" "$trss" "$mbps" \
     "$fw" "$fc" "$frd" "$finf" "$fps" "$frdc" "$finfc" "$fpsc" "$frss" "$ratio" "$cratio" "$wt" "$wok" "${RSS_TARGET[$s]}" "$rok" >>"$RESULTS"
@@ -275,11 +303,40 @@ for s in "${SET_LIST[@]}"; do
   EXACT_RATIO[$s]=$(awk -v tw="$tw" -v fw="$fw" 'BEGIN {printf "%.4f", tw / fw}')
 done
 
+# Set e's summaries compared, R times (wall from bash's time, RSS from GNU time).
+E_ROW=
+if [[ " ${SET_LIST[*]} " == *" e "* ]]; then
+  echo "== set e: the two summaries compared" >&2
+  ec=$E_SUMMARIES/control.tdsum.json et=$E_SUMMARIES/test.tdsum.json
+  e_wall=() e_rss=()
+  tf=$(mktemp)
+  TMPDIRS+=("$tf" "$tf.time")
+  for ((i = 1; i <= RUNS; i++)); do
+    { time "$TD" "$ec" "$et" -o "$OUTDIR/set-e-summaries.html" -q >/dev/null 2>&1; } 2>"$tf.time" ||
+      die "tracediff failed on set e's summaries (run $i)"
+    read -r w _ _ <"$tf.time"
+    "$TIME" -o "$tf" -f '%M' "$TD" "$ec" "$et" -o "$OUTDIR/set-e-summaries.html" -q >/dev/null 2>&1 ||
+      die "tracediff failed on set e's summaries (run $i, RSS)"
+    read -r m <"$tf"
+    e_wall+=("$w") e_rss+=("$m")
+    printf '%s\t%d\tsummaries\t%s\t\t\t%s\t\t\t\t\t\t\n' e "$i" "$w" "$m" >>"$RUNLOG"
+  done
+  ew=$(printf '%s\n' "${e_wall[@]}" | median)
+  erss=$(printf '%s\n' "${e_rss[@]}" | fmax | awk '{printf "%.1f", $1 / 1024}')
+  # The summaries' size against the JSON they stand for (each file's json_bytes).
+  ebytes=$(($(stat -c %s "$ec") + $(stat -c %s "$et")))
+  ejson=$(grep -ho '"json_bytes": [0-9]*' "$ec" "$et" | awk '{s += $2} END {print s + 0}')
+  E_ROW=$(awk -v w="$ew" -v r="$erss" -v b="$ebytes" -v j="$ejson" -v wt="$E_SUM_WALL_TARGET" -v rt="$E_SUM_RSS_TARGET" \
+    -v st="$E_SUM_SIZE_TARGET_PCT" 'BEGIN {p = (j > 0 ? 100 * b / j : 0);
+      printf "e   summaries (2 files, %.1f MB, %.2f%% of the JSON): wall %.3f s, RSS %.1f MiB   target: <= %.1f s %s, <= %d MiB %s, <= %d%% %s\n",
+        b / 1e6, p, w, r, wt, (w <= wt ? "ok" : "MISS"), rt, (r <= rt ? "ok" : "MISS"), st, (p <= st ? "ok" : "MISS")}')
+fi
+
 # --- Report -----------------------------------------------------------------
 
 echo "== load average at end: $(cut -d' ' -f1-3 /proc/loadavg)" >&2
 echo
-echo "tracediff vs floor; medians of $RUNS runs (RSS: max); targets: bench/budget.tsv's ratio and RSS where it has them, else RSS <= 32/128/256/512 MiB (a/b/c/d)"
+echo "tracediff vs floor; medians of $RUNS runs (RSS: max); targets: bench/budget.tsv's ratio and RSS where it has them, else RSS <= 32/128/256/512 MiB (a/b/c/d); set e: wall <= 2 s, RSS <= 256 MiB"
 echo "wall s/CPU s/RSS: the whole tracediff command; floor: one thread, whole-file libdeflate + null Boost.JSON parse;"
 echo "ratio: tracediff wall / floor wall; CPU r.: tracediff CPU (user+sys, all threads) / floor CPU"
 echo
@@ -296,6 +353,10 @@ for s in "${SET_LIST[@]}"; do
     "$(printf %.3f "$fw")" "$(printf %.3f "$fc")" "$(printf %.2fx "$ratio")" "$(printf %.2fx "$cratio")" \
     "$wall_target, <= ${RSS_TARGET[$s]} MiB $(verdict "$rok")"
 done
+if [[ -n $E_ROW ]]; then
+  echo
+  echo "$E_ROW"
+fi
 echo
 echo "floor breakdown (one thread; medians, s; phases in thread CPU time, which load on the machine barely affects):"
 fmt2='%-3s %8s %8s %8s %8s %9s %9s\n'
