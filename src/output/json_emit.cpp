@@ -20,10 +20,11 @@ void new_line(std::ostream& out, int n) {
 
 // Text json_string would write as it is, quoted: printable ASCII without " \ < > &
 // (keys, names of verdicts and most operators). Written straight to the stream.
-bool plain(std::string_view s) {
+bool plain(std::string_view s, bool markup_escaped) {
   for (const char ch : s) {
     const auto c = static_cast<unsigned char>(ch);
-    if (c < 0x20 || c >= 0x7F || c == '"' || c == '\\' || c == '<' || c == '>' || c == '&') return false;
+    if (c < 0x20 || c >= 0x7F || c == '"' || c == '\\') return false;
+    if (markup_escaped && (c == '<' || c == '>' || c == '&')) return false;
   }
   return true;
 }
@@ -65,16 +66,16 @@ JsonEmit& JsonEmit::close(char bracket, int indent) {
 
 JsonEmit& JsonEmit::key(std::string_view k) {
   separate();
-  if (plain(k)) m_out << '"' << k << "\": ";
-  else m_out << json_string(k, m_keep_invalid) << ": ";
+  if (plain(k, m_escape_markup)) m_out << '"' << k << "\": ";
+  else m_out << json_string(k, m_keep_invalid, m_escape_markup) << ": ";
   m_after_key = true;
   return *this;
 }
 
 JsonEmit& JsonEmit::string(std::string_view s) {
   separate();
-  if (plain(s)) m_out << '"' << s << '"';
-  else m_out << json_string(s, m_keep_invalid);
+  if (plain(s, m_escape_markup)) m_out << '"' << s << '"';
+  else m_out << json_string(s, m_keep_invalid, m_escape_markup);
   return *this;
 }
 

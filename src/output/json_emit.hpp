@@ -22,7 +22,9 @@ namespace tracediff::output {
 class JsonEmit {
  public:
   // keep_invalid: strings keep invalid UTF-8 byte for byte (summaries), else U+FFFD.
-  explicit JsonEmit(std::ostream& out, bool keep_invalid = false) : m_out(out), m_keep_invalid(keep_invalid) {}
+  // escape_markup false: < > & as they are (summaries; util json_string).
+  explicit JsonEmit(std::ostream& out, bool keep_invalid = false, bool escape_markup = true)
+      : m_out(out), m_keep_invalid(keep_invalid), m_escape_markup(escape_markup) {}
 
   JsonEmit& begin_object() { return open('{'); }
   JsonEmit& begin_array() { return open('['); }
@@ -70,6 +72,7 @@ class JsonEmit {
 
   std::ostream& m_out;
   bool m_keep_invalid;
+  bool m_escape_markup;
   std::string m_first;  // per open container: '1' until its first key or value
   bool m_after_key = false;
   int m_break = -1;

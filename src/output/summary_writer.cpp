@@ -261,9 +261,10 @@ void write_file(JsonEmit& j, const model::FileSummary& f, const Str& str) {
 
 SummaryWriter::SummaryWriter(std::ostream& out, const std::string& label, const std::vector<std::string>& inputs,
                              const model::Diagnostics& diagnostics_, const std::vector<std::string>& strings)
-    : m_out(out), m_json(std::make_unique<JsonEmit>(out, true)), m_strings(std::make_unique<Strings>(strings)) {
+    : m_out(out), m_json(std::make_unique<JsonEmit>(out, true, false)), m_strings(std::make_unique<Strings>(strings)) {
   // Strings byte for byte: two names that differ only in invalid UTF-8 stay two names,
-  // as they are when the traces are compared (the summary reader allows such bytes).
+  // as they are when the traces are compared (the summary reader allows such bytes);
+  // < > & as they are (no page embeds a summary; kernel names are full of them).
   auto& j = *m_json;
   j.begin_object().key("format").string("tracediff-summary").key("schema_version").number(model::k_summary_schema_version);
   j.key("tool_version").string(TRACEDIFF_VERSION).line(1).key("label").string(label).key("inputs");

@@ -61,7 +61,7 @@ void html_escape_append(std::string& out, std::string_view s) {
   out.append(s, run);
 }
 
-std::string json_string(std::string_view raw, bool keep_invalid) {
+std::string json_string(std::string_view raw, bool keep_invalid, bool escape_markup) {
   static constexpr char hex[] = "0123456789abcdef";
   const std::string s = keep_invalid ? std::string(raw) : utf8_sanitize(raw);
   std::string out;
@@ -85,7 +85,8 @@ std::string json_string(std::string_view raw, bool keep_invalid) {
       case '<':
       case '>':
       case '&':
-        u_escape(c);
+        if (escape_markup) u_escape(c);
+        else out += static_cast<char>(c);
         break;
       default:
         // The other controls (C0, DEL, C1, bidi; U+2028/U+2029 also end a line in

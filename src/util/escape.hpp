@@ -21,8 +21,10 @@ void html_escape_append(std::string& out, std::string_view s);
 // and every control character (C0, DEL, C1, bidi) as \uXXXX, so the text shows no
 // raw escape sequence on a terminal (--json -) while the string stays the same.
 // Invalid UTF-8 becomes U+FFFD, unless keep_invalid: then its bytes are copied as
-// they are (summaries keep names byte for byte; their reader allows it).
-std::string json_string(std::string_view s, bool keep_invalid = false);
+// they are (summaries keep names byte for byte; their reader allows it). Without
+// escape_markup, < > & are written as they are (summaries: no page embeds them, and a
+// kernel name has dozens).
+std::string json_string(std::string_view s, bool keep_invalid = false, bool escape_markup = true);
 
 // One CSV field per RFC 4180: quoted when it holds , " CR or LF; quotes doubled.
 std::string csv_field(std::string_view s);

@@ -136,6 +136,20 @@ BOOST_AUTO_TEST_CASE(launches_name_the_operator_around_them) {
   BOOST_TEST(f.at("launches").at("total").as_array().at(0).as_int64() * f.at("unit").as_int64() == 50000);
 }
 
+// Names keep < > & as they are (a kernel name has dozens; no page embeds a summary),
+// and control characters escaped.
+BOOST_AUTO_TEST_CASE(markup_as_it_is_controls_escaped) {
+  const auto trace = test::trace_json({
+      test::x_event("user_annotation", "ProfilerStep#1", 1, 1, 0, 1000),
+      test::x_event("cpu_op", "f<int>&g\u001b", 1, 1, 10, 20),
+  });
+  std::ostringstream out;
+  output::write_summary(summary_of(trace), out);
+  BOOST_TEST(out.str().find("\"f<int>&g\\u001b\"") != std::string::npos, out.str());
+  const auto j = test::parse_json(out.str()).as_object();
+  BOOST_TEST(key_index(j, j.at("files").as_array()[0].as_object(), "f<int>&g\x1b") >= 0);
+}
+
 BOOST_AUTO_TEST_CASE(shapes_only_with_by_shape) {
   const auto with_args = test::trace_json({
       test::x_event("user_annotation", "ProfilerStep#1", 1, 1, 0, 1000),
