@@ -22,6 +22,7 @@ SplitInputs split(const std::vector<std::string>& inputs) {
 // Summarise on the reading thread (with the side's step marker) and drop the events.
 void summarise_and_drop(model::TraceFile& f, const analysis::SummarizeOptions& options) {
   f.summary = std::make_shared<model::FileSummary>(analysis::summarize_file(f, options));
+  model::shrink_to_fit(*f.summary);  // kept until the comparison ends, for every file
   f.events = {};
   f.events.shrink_to_fit();
   f.pool = {};

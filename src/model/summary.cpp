@@ -5,6 +5,21 @@
 
 namespace tracediff::model {
 
+void shrink_to_fit(FileSummary& f) {
+  f.gpu_names.shrink_to_fit();
+  f.keys.shrink_to_fit();
+  f.launchers.shrink_to_fit();
+  f.launcher_shapes.shrink_to_fit();
+  f.graph_launchers.shrink_to_fit();
+  f.steps.shrink_to_fit();
+  f.cells.shrink_to_fit();
+  f.launches.shrink_to_fit();
+  f.tree.shrink_to_fit();
+  f.tree_cells.shrink_to_fit();
+  f.collective_keys.shrink_to_fit();
+  f.collectives.shrink_to_fit();
+}
+
 void bound_durations(FileSummary& f, std::uint64_t& total) {
   std::uint64_t clamped = 0;
   const auto bound = [&](std::int64_t& v) {

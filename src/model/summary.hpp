@@ -186,6 +186,11 @@ struct SetSummary {
   Diagnostics diagnostics;         // set-level: skipped files, duplicate ranks
 };
 
+// Gives back what the file's tables reserved beyond their size: a set keeps every
+// file's summary until the comparison ends (2,000 files: the slack of doubling
+// vectors was a third of the memory).
+void shrink_to_fit(FileSummary& file);
+
 // The one rule for durations, applied wherever a set of summaries is made (traces
 // summarised for a comparison or for `tracediff summarize`, a summary read, summaries
 // merged): the durations of a set (step figures, cell totals and self times, launch

@@ -433,6 +433,7 @@ struct Reader {
     std::stable_sort(f.tree_cells.begin(), f.tree_cells.end(), [](const model::TreeCell& a, const model::TreeCell& b) {
       return a.node != b.node ? a.node < b.node : a.step < b.step;
     });
+    model::shrink_to_fit(f);  // kept until the comparison ends
     f.tree_folded = figure(at(o, "tree_folded"), "tree_folded");
     if (const auto* keys = o.if_contains("collective_keys")) {  // optional: files without collectives
       item = "collective key";
