@@ -85,11 +85,11 @@ void decide_memory(model::DiffReport& r, const NoiseRule& time_rule) {
   const auto& t = r.test.memory;
   if (r.control.step_details.empty() || r.test.step_details.empty()) return;
   if (c.empty() || t.empty()) {
-    const std::string which = c.empty() && t.empty() ? "neither side's traces have"
-                              : c.empty()            ? r.control.label + "'s traces have"
-                                                     : r.test.label + "'s traces have";
+    const std::string which = c.empty() && t.empty() ? "neither side's traces have memory events"
+                              : c.empty()            ? r.control.label + "'s traces have no memory events"
+                                                     : r.test.label + "'s traces have no memory events";
     r.notes.push_back("No memory figures: " + which +
-                      " no memory events (record them with torch.profiler.profile(profile_memory=True)).");
+                      " (record them with torch.profiler.profile(profile_memory=True)).");
     return;
   }
   // Sizes and counts: the relative rule alone (--min-change-us is a time).
