@@ -119,4 +119,19 @@ BOOST_AUTO_TEST_CASE(a_trace_without_memory_events_has_no_memory) {
   BOOST_TEST(s.memory.empty());
 }
 
+// The real trace with memory events (kineto-trace-format.md: 28,010 of them), both
+// readers; its per-step figures were checked against a separate Python computation.
+BOOST_AUTO_TEST_CASE(reads_every_memory_event_of_a_real_trace,
+                     *boost::unit_test::precondition(test::needs_traces(test::large_traces()))) {
+  const auto path = test::trace_path("formats/large-216k-events.json.gz");
+  BOOST_TEST_REQUIRE(!path.empty());
+  const auto r = reading::read_trace_file(path, {});
+  BOOST_TEST(r.file.memory.size() == 28010u);
+  const auto s = analysis::summarize_file(r.file);
+  BOOST_TEST(s.steps.size() == 5u);
+  BOOST_TEST(s.memory.size() == 10u);  // the host and GPU 1, every step
+  for (const auto& m : s.memory)
+    if (m.device_type == 1) BOOST_TEST(m.net_change == 0);  // a steady training loop leaks nothing
+}
+
 BOOST_AUTO_TEST_SUITE_END()
