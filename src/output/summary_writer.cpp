@@ -114,6 +114,14 @@ void write_summary(const model::SetSummary& s, std::ostream& out) {
         j.begin_array().number(c.step).number(c.key).number(c.seq).number(c.dur_ns).end_array();
       j.end_array();
     }
+    if (!f.memory.empty()) {  // optional: a file without [memory] events has none, and says so by that
+      j.line(3).key("memory").begin_array();
+      for (const auto& m : f.memory)
+        j.begin_array().number(m.step).number(int{m.device_type}).number(int{m.device_id}).number(m.peak_allocated)
+            .number(m.peak_reserved).number(m.peak_growth).number(m.net_change).number(m.allocated_bytes)
+            .number(m.allocations).end_array();
+      j.end_array();
+    }
     j.end_object();
   }
   j.end_array(1).end_object();

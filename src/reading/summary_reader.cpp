@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <tuple>
 #include <cerrno>
 #include <cstring>
 #include <type_traits>
@@ -319,6 +320,33 @@ struct Reader {
         f.collectives.push_back(call);
         ++item_no;
       }
+      item = nullptr;
+    }
+    if (const auto* memory = o.if_contains("memory")) {  // optional: files without [memory] events
+      item = "memory step";
+      item_no = 0;
+      for (const auto& m : array(*memory, "memory")) {
+        const auto& t = tuple(m, 9, "memory step");
+        model::MemoryStep ms;
+        ms.step = index(t[0], f.steps.size(), "step");
+        const auto type = integer(t[1], "device type"), id = integer(t[2], "device id");
+        if (type < -1 || type > 127 || id < -1 || id > 32767) fail("device " + std::to_string(type) + ":" + std::to_string(id) + " out of range");
+        ms.device_type = static_cast<std::int8_t>(type);
+        ms.device_id = static_cast<std::int16_t>(id);
+        ms.peak_allocated = integer(t[3], "peak allocated");
+        ms.peak_reserved = integer(t[4], "peak reserved");
+        ms.peak_growth = integer(t[5], "peak growth");
+        ms.net_change = integer(t[6], "net change");
+        ms.allocated_bytes = integer(t[7], "bytes allocated");
+        ms.allocations = count(t[8], "allocations");
+        if (ms.peak_allocated < -1 || ms.peak_reserved < -1 || ms.peak_growth < 0 || ms.allocated_bytes < 0)
+          fail("a negative size");
+        f.memory.push_back(ms);
+        ++item_no;
+      }
+      std::sort(f.memory.begin(), f.memory.end(), [](const model::MemoryStep& a, const model::MemoryStep& b) {
+        return std::tie(a.device_type, a.device_id, a.step) < std::tie(b.device_type, b.device_id, b.step);
+      });
       item = nullptr;
     }
     return f;

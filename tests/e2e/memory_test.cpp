@@ -85,6 +85,20 @@ BOOST_AUTO_TEST_CASE(peak_memory_is_compared_in_every_view_and_gated) {
   BOOST_TEST(r.out.find("profile_memory=True") == std::string::npos);
 }
 
+// A summary keeps each step's memory: summaries compare as their traces do.
+BOOST_AUTO_TEST_CASE(summaries_keep_memory) {
+  const auto c = tracegen("memsum-c", {"--ranks", "1", "--steps", "5", "--layers", "1", "--memory"});
+  const auto t = tracegen("memsum-t", {"--ranks", "1", "--steps", "5", "--layers", "1", "--memory", "--memory-leak",
+                                       "1000000"});
+  const auto dir = temp_dir("memsum-out");
+  for (const auto& [in, out] : {std::pair{c, dir + "/c.tdsum.json"}, std::pair{t, dir + "/t.tdsum.json"}})
+    BOOST_REQUIRE_MESSAGE(run_cli({"summarize", in, "-o", out}).exit_code == 0, out);
+  const auto from_traces = report_json(c, t), from_summaries = report_json(dir + "/c.tdsum.json", dir + "/t.tdsum.json");
+  BOOST_TEST_REQUIRE(!from_traces.at("memory").as_array().empty());
+  BOOST_TEST(from_traces.at("memory") == from_summaries.at("memory"));
+  BOOST_TEST(from_traces.at("headline") == from_summaries.at("headline"));
+}
+
 BOOST_AUTO_TEST_CASE(traces_without_memory_say_how_to_record_it) {
   const auto c = tracegen("nomem-c", {"--ranks", "1", "--steps", "4", "--layers", "1"});
   const auto t = tracegen("nomem-t", {"--ranks", "1", "--steps", "4", "--layers", "1", "--seed", "2"});
