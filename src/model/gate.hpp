@@ -20,6 +20,8 @@ enum class GateMetric : std::uint8_t {
   decreased,
   family,      // a kernel family's GPU time per step (pattern: its id, analysis/families)
   step_part,   // a part of the step (pattern: exposed_comm, a StepPart id, host_wait, host_idle)
+  peak_allocated,  // the headline's peak memory allocated (GPU) per step
+  peak_reserved,   // the headline's peak memory reserved (GPU) per step
 };
 
 enum class GateComparator : std::uint8_t { greater, greater_equal, less, less_equal };
@@ -28,6 +30,7 @@ enum class GateUnit : std::uint8_t {
   percent,  // relative change of the metric, in %
   ns,       // absolute change (Δ), threshold in nanoseconds
   count,    // a plain number: group sizes (time metrics accept only 0, read as 0 ns)
+  bytes,    // absolute change of a memory metric, threshold in bytes
 };
 
 struct GateCondition {
@@ -36,7 +39,7 @@ struct GateCondition {
   std::string pattern;   // the glob of op/kernel metrics; the family id of family metrics
   GateComparator comparator = GateComparator::greater;
   GateUnit unit = GateUnit::percent;
-  double threshold = 0;  // % for percent, ns for ns, a number for count
+  double threshold = 0;  // % for percent, ns for ns, bytes for bytes, a number for count
   // "raw:": the threshold alone decides, not the noise test (by default a time
   // condition fires only on a change the report calls significant).
   bool raw = false;

@@ -51,8 +51,16 @@ const char* row_words(const DiffRow& row) {
 }
 
 const char* figure_words(const Figure& f) {
-  if (f.direction_only && f.value.significant) return f.value.verdict == Verdict::slower ? "more" : "less";
+  if ((f.direction_only || f.bytes) && f.value.significant) return f.value.verdict == Verdict::slower ? "more" : "less";
   return verdict_words(f.value.verdict);
+}
+
+std::string memory_device_name(int device_type, int device_id) {
+  if (device_type < 0) return "device not recorded";
+  if (device_type == 0) return "CPU";
+  // CUDA, HIP (ROCm keeps CUDA's type in PyTorch's profiler, but HIP too is a GPU)
+  if (device_type == 1 || device_type == 6) return "GPU " + std::to_string(device_id);
+  return "device type " + std::to_string(device_type) + " id " + std::to_string(device_id);
 }
 
 const char* mark_name(Mark m) {

@@ -271,6 +271,27 @@ inline constexpr StepField k_step_fields[] = {
     {"profiler", &StepDetail::profiler_ns},
 };
 
+// One device's memory in one step (docs/reading-the-report.md "Memory"), from the
+// trace's [memory] events: in a FileSummary `step` indexes its steps, in a SideSummary
+// its step_details.
+struct MemoryStep {
+  std::uint32_t step = 0;
+  std::int16_t device_id = -1;
+  std::int8_t device_type = -1;  // c10::DeviceType: 0 the host, 1 CUDA, ...; -1 not recorded
+  // The allocator's largest totals in the step (what was allocated at its start
+  // included); -1 where the trace has no totals.
+  std::int64_t peak_allocated = -1;
+  std::int64_t peak_reserved = -1;
+  std::int64_t peak_growth = 0;      // the running sum of Bytes from the step's start, at its largest (>= 0)
+  std::int64_t net_change = 0;       // the sum of Bytes over the step: what it leaves allocated
+  std::int64_t allocated_bytes = 0;  // the sum of its allocations (Bytes > 0)
+  std::uint64_t allocations = 0;
+};
+// A device's name in every view: "GPU 0", "CPU", "device type 12 id 0", "device not recorded".
+std::string memory_device_name(int device_type, int device_id);
+// Memory on a GPU (any device but the host's), by c10::DeviceType.
+inline bool memory_on_gpu(int device_type) { return device_type > 0; }
+
 struct RankDetail {
   int rank = 0;
   std::size_t steps = 0;
@@ -347,6 +368,10 @@ struct SideSummary {
   SideMeta meta;
   std::vector<StepMarkerUse> step_markers;  // empty: steps from ProfilerStep (or none)
   CollectiveMatch collectives;              // several ranks: who waited for whom
+  // Each device's memory per step unit (MemoryStep::step indexes step_details), by
+  // (device_type, device_id, step); empty when its selected files have no [memory]
+  // events (or are summaries without them).
+  std::vector<MemoryStep> memory;
 };
 
 // GPU time by the host event that launched it (through the correlation id of the
@@ -417,7 +442,8 @@ struct Figure {
   std::string note;   // what it is made of, in a few words
   Comparison value;
   bool judged = true;  // false: no noise test applies (counts, --hta-compat's totals); shown without a verdict
-  bool duration = true;  // false: a count
+  bool duration = true;  // false: a count (or, with bytes, a size)
+  bool bytes = false;    // a size in bytes (memory): more is worse, its verdict reads "more" / "less"
   // Neither better nor worse when it moves (GPU idle, GPU work past the step's end):
   // a significant change reads "more" or "less", in no colour of its own.
   bool direction_only = false;
@@ -585,6 +611,16 @@ struct StepChange {
   std::string bottom_line;
 };
 
+// One device's memory figures, both sides (GPUs by Device Id, the host as "CPU"),
+// each judged by the noise rule over the step units that have that device.
+struct MemoryDevice {
+  std::string device;  // memory_device_name
+  int device_type = -1, device_id = -1;
+  // peak_allocated, peak_reserved (where the trace has totals), peak_growth, net_change,
+  // allocated, allocations; per step unit.
+  std::vector<Figure> figures;
+};
+
 struct DiffReport {
   SideSummary control, test;
   std::string device_filter = "all";  // cpu | gpu | all
@@ -627,6 +663,9 @@ struct DiffReport {
   ChartRows charts;                     // what the HTML report's charts draw
   Embedded embedded;                    // what the HTML report embeds of its long lists
   StepChange step_change;               // default mode: why the step moved
+  // Memory per device (default mode), when either side's traces have [memory] events;
+  // the headline then has "Peak memory allocated" / "reserved" (GPU, with totals).
+  std::vector<MemoryDevice> memory;
   CallTree call_tree;                   // default mode only
 
   // by_impact when it is a permutation of the rows (a report built by hand in a test

@@ -176,6 +176,10 @@ struct FileSummary {
   std::uint64_t tree_folded = 0;     // nodes folded into "(other)" nodes by the node budget
   std::vector<CollectiveKey> collective_keys;
   std::vector<CollectiveCall> collectives;  // sorted by (step, launch order)
+  // Each device's memory in each step (MemoryStep::step indexes steps), by (device_type,
+  // device_id, step): every step of a device the file has [memory] events of; empty
+  // without any (a summary that lacks them reads as empty: "no memory recorded").
+  std::vector<MemoryStep> memory;
   Diagnostics diagnostics;  // the file's own, plus events outside steps and unlinked GPU work
 };
 

@@ -92,6 +92,24 @@ struct CommTag {
   std::int64_t seq = 0;
 };
 
+// One allocation (bytes > 0) or free (bytes < 0) of PyTorch's memory events (`[memory]`
+// instant events, profile_memory=True): kept beside the events, in file order, never
+// in them (a file can hold as many of these as of operators).
+struct MemoryEvent {
+  std::int64_t ts_ns = 0;
+  std::int64_t bytes = 0;
+  // The allocator's totals after this event, -1 where the trace lacks them (PyTorch
+  // before ~1.10 wrote Bytes alone).
+  std::int64_t total_allocated = -1;
+  std::int64_t total_reserved = -1;
+  std::uint64_t addr = 0;     // args.Addr, 0 without
+  std::uint32_t pid = 0;      // StringPool ids of pid's and tid's text, as Event's: the
+  std::uint32_t tid = 0;      // thread a host event of the same text ran on
+  std::int16_t device_id = -1;     // args["Device Id"] (-1 on the host and without)
+  std::int8_t device_type = -1;    // args["Device Type"]: c10::DeviceType (0 host, 1 CUDA, ...), -1 without
+};
+static_assert(sizeof(MemoryEvent) == 56, "memory events are kept per event: keep them small");
+
 enum class RankSource : std::uint8_t { distributed_info, file_name, fallback };
 
 const char* rank_source_name(RankSource source);  // "distributedInfo", "file_name", "fallback"
@@ -114,6 +132,7 @@ struct TraceFile {
   EventArray events;                   // complete events with a category, in file order
   std::vector<HtaFields> hta;          // --hta-compat only
   std::vector<CommTag> comm_tags;      // by event index
+  std::vector<MemoryEvent> memory;     // [memory] events, in file order
   bool hta_float_mode = false;         // --hta-compat: a non-integer or missing ts somewhere (§2.2)
   bool truncated = false;
   Diagnostics diagnostics;

@@ -124,6 +124,16 @@ void comparison(JsonEmit& j, const model::Comparison& v) {
   j.key("verdict").string(model::verdict_name(v.verdict)).key("significant").boolean(v.significant);
 }
 
+// A size or count figure's values as they are (bytes, or a count), with the same keys.
+void plain_comparison(JsonEmit& j, const model::Comparison& v) {
+  const bool both = !v.control_missing && !v.test_missing;
+  j.key("control").number(v.control_missing ? "null" : decimal(v.control, 1));
+  j.key("test").number(v.test_missing ? "null" : decimal(v.test, 1));
+  j.key("diff").number(both ? decimal(v.diff(), 1) : "null");
+  j.key("diff_pct").number(pct_decimal(both ? v.pct : std::nullopt, "null"));
+  j.key("verdict").string(model::verdict_name(v.verdict)).key("significant").boolean(v.significant);
+}
+
 void comparison_object(JsonEmit& j, std::string_view key, const model::Comparison& v) {
   j.key(key).begin_object();
   comparison(j, v);
@@ -172,8 +182,29 @@ void straggler(JsonEmit& j, const std::optional<model::Straggler>& s) {
 void figures(JsonEmit& j, const std::vector<model::Figure>& v) {
   list(j, v, 4, [&](const model::Figure& f) {
     j.begin_object().key("figure").string(f.id).key("label").string(f.label);
-    comparison(j, f.value);
+    // Memory's figures say their unit; every other figure is in microseconds.
+    if (f.bytes) {
+      j.key("unit").string("bytes");
+      plain_comparison(j, f.value);
+    } else {
+      comparison(j, f.value);
+    }
     j.end_object();
+  });
+}
+
+// Memory per device (docs/output.md "memory"): each figure per step unit, judged.
+void memory(JsonEmit& j, const model::DiffReport& r) {
+  list(j, r.memory, 4, [&](const model::MemoryDevice& d) {
+    j.begin_object().key("device").string(d.device).key("device_type").number(d.device_type);
+    j.key("device_id").number(d.device_id).key("figures").begin_array();
+    for (const auto& f : d.figures) {
+      j.line(8).begin_object().key("figure").string(f.id).key("label").string(f.label);
+      j.key("unit").string(f.bytes ? "bytes" : "count");
+      plain_comparison(j, f.value);
+      j.end_object();
+    }
+    j.end_array(d.figures.empty() ? -1 : 6).end_object();
   });
 }
 
@@ -447,6 +478,8 @@ void write_json(const model::DiffReport& r, std::ostream& out, const JsonOptions
   figures(j, r.headline);
   j.line(2).key("breakdown");
   figures(j, r.breakdown);
+  j.line(2).key("memory");
+  memory(j, r);
   j.line(2).key("queue_backs_up").boolean(r.queue_backs_up);
   j.line(2).key("top_regressions");
   top_list(j, r, r.top_regressions);

@@ -119,8 +119,11 @@ std::string mark(model::Verdict v, bool hta) {
 
 std::string figure_row(const model::Figure& f, bool hta) {
   const auto& v = f.value;
-  return "| " + md_text(f.label) + " | " + format_duration_ns(to_ns(v.control), false) + " | " +
-         format_duration_ns(to_ns(v.test), false) + " | " + format_duration_ns(to_ns(v.diff()), true) + " | " +
+  const auto number = [&](double x, bool sign) {
+    return f.bytes ? format_size(x, sign) : format_duration_ns(to_ns(x), sign);
+  };
+  return "| " + md_text(f.label) + " | " + number(v.control, false) + " | " + number(v.test, false) + " | " +
+         number(v.diff(), true) + " | " +
          format_pct(v.pct, v.is_new()) + mark(v.verdict, hta || !f.judged) + " |\n";
 }
 
@@ -267,7 +270,8 @@ std::string headline(const DiffReport& r, const MarkdownOptions& o) {
   for (const auto& f : r.headline) out += figure_row(f, r.hta_compat);
   out += "\n";
   if (!r.hta_compat && !r.headline.empty())
-    out += "<sub>\xE2\x96\xB2 slower (GPU idle, past end: more) \xC2\xB7 \xE2\x96\xBC faster (less) \xC2\xB7 \xE2\x89\x88 "
+    out += std::string("<sub>\xE2\x96\xB2 slower (GPU idle, past end") + (r.memory.empty() ? "" : ", memory") +
+           ": more) \xC2\xB7 \xE2\x96\xBC faster (less) \xC2\xB7 \xE2\x89\x88 "
            "within noise \xC2\xB7 ? not testable (tracediff docs: Is it real?) \xC2\xB7 \xE2\x96\xB2 calls: more calls, "
            "each no slower (lists: medians per step; Calls: per step)</sub>\n\n";
 

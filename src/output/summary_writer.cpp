@@ -254,6 +254,23 @@ void write_file(JsonEmit& j, const model::FileSummary& f, const Str& str) {
     }
     j.end_array().line(3).key("collectives").raw(calls.text());
   }
+  if (!f.memory.empty()) {  // optional: a file without [memory] events has none, and says so by that
+    // Per (step, device): [step, device type, device id, peak allocated, peak reserved,
+    // peak growth, net change, bytes allocated, allocations, ...].
+    Column m;
+    for (const auto& ms : f.memory) {
+      m.add(ms.step);
+      m.add(ms.device_type);
+      m.add(ms.device_id);
+      m.add(ms.peak_allocated);
+      m.add(ms.peak_reserved);
+      m.add(ms.peak_growth);
+      m.add(ms.net_change);
+      m.add(ms.allocated_bytes);
+      m.add_u(ms.allocations);
+    }
+    j.line(3).key("memory").raw(m.text());
+  }
   j.end_object();
 }
 

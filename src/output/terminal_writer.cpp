@@ -213,10 +213,13 @@ std::vector<Cell> figure_line(const model::Figure& f, bool hta) {
   const char* colour = f.direction_only ? nullptr : tone(v.verdict);
   Cell m = mark(v.verdict, hta || !f.judged);
   if (f.direction_only) m.color = nullptr;
+  const auto number = [&](double x, bool sign) {
+    return f.bytes ? format_size(x, sign) : format_duration_ns(to_ns(x), sign);
+  };
   return {{f.label},
-          {format_duration_ns(to_ns(v.control), false)},
-          {format_duration_ns(to_ns(v.test), false)},
-          {format_duration_ns(to_ns(v.diff()), true), colour},
+          {number(v.control, false)},
+          {number(v.test, false)},
+          {number(v.diff(), true), colour},
           {format_pct(v.pct, v.is_new()), colour},
           m};
 }
@@ -376,7 +379,8 @@ void write_terminal_summary(const model::DiffReport& r, const TerminalOptions& o
   out << '\n';
   write_rows(out, head, widths({&head}, width, 12), o.color);
   if (!r.hta_compat && !r.headline.empty())
-    write_wrapped(out, "\xE2\x96\xB2 slower (idle, past end: more), \xE2\x96\xBC faster (less), \xE2\x89\x88 within noise, ? not "
+    write_wrapped(out, std::string("\xE2\x96\xB2 slower (idle, past end") + (r.memory.empty() ? "" : ", memory") +
+                           ": more), \xE2\x96\xBC faster (less), \xE2\x89\x88 within noise, ? not "
                        "testable; \xE2\x96\xB2 calls: more calls, each no slower",
                   width);
   for (const auto& n : r.notes) {

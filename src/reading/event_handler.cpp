@@ -7,7 +7,8 @@
 namespace tracediff::reading::detail {
 
 void EventHandler::PendingEvent::clear() {
-  for (Value* v : {&ph, &cat, &name, &pid, &tid, &ts, &dur, &correlation, &stream, &seq, &group}) {
+  for (Value* v : {&ph, &cat, &name, &pid, &tid, &ts, &dur, &correlation, &stream, &seq, &group, &bytes,
+                   &total_allocated, &total_reserved, &addr, &device_type, &device_id}) {
     v->type = ValueType::missing;
     v->text.clear();
   }
@@ -66,6 +67,12 @@ EventHandler::Field EventHandler::classify_key(std::string_view k) const {
     if (k == "stream") return Field::stream;
     if (k == "Seq" || k == "seq") return Field::seq;
     if (k == "Process Group Name") return Field::group;
+    if (k == "Bytes") return Field::bytes;
+    if (k == "Total Allocated") return Field::total_allocated;
+    if (k == "Total Reserved") return Field::total_reserved;
+    if (k == "Addr") return Field::addr;
+    if (k == "Device Type") return Field::device_type;
+    if (k == "Device Id") return Field::device_id;
     if (m_by_shape && k == "Input Dims") return Field::dims;
     if (m_by_shape && k == "Input type") return Field::types;
     return Field::none;
@@ -227,6 +234,15 @@ EventHandler::Value* EventHandler::target() {
     if (m_args_key == Field::stream) return &m_ev.stream;
     if (m_args_key == Field::seq) return &m_ev.seq;
     if (m_args_key == Field::group) return &m_ev.group;
+    switch (m_args_key) {
+      case Field::bytes: return &m_ev.bytes;
+      case Field::total_allocated: return &m_ev.total_allocated;
+      case Field::total_reserved: return &m_ev.total_reserved;
+      case Field::addr: return &m_ev.addr;
+      case Field::device_type: return &m_ev.device_type;
+      case Field::device_id: return &m_ev.device_id;
+      default: break;
+    }
   }
   return nullptr;
 }
@@ -332,7 +348,9 @@ void EventHandler::finish_event() {
   const auto view = [](const Value& v) { return FieldView{v.type, v.text}; };
   m_sink.add(EventFields{view(m_ev.ph), view(m_ev.cat), view(m_ev.name), view(m_ev.pid), view(m_ev.tid),
                          view(m_ev.ts), view(m_ev.dur), view(m_ev.correlation), view(m_ev.stream),
-                         m_dims_text, m_types_text, view(m_ev.seq), view(m_ev.group)},
+                         m_dims_text, m_types_text, view(m_ev.seq), view(m_ev.group), view(m_ev.bytes),
+                         view(m_ev.total_allocated), view(m_ev.total_reserved), view(m_ev.addr),
+                         view(m_ev.device_type), view(m_ev.device_id)},
              event_offset());
 }
 

@@ -90,6 +90,7 @@ class EventHandler {
   enum class Field : std::uint8_t {
     none, ph, cat, name, pid, tid, ts, dur, args,              // event level
     correlation, stream, dims, types, seq, group,              // args level
+    bytes, total_allocated, total_reserved, addr, device_type, device_id,  // [memory] args
     trace_events, distributed_info, device_properties, base_time,  // top level
     cuda_runtime, cuda_driver,
     rank, world_size, device_name,                             // inside top-level objects
@@ -104,6 +105,7 @@ class EventHandler {
   };
   struct PendingEvent {
     Value ph, cat, name, pid, tid, ts, dur, correlation, stream, seq, group;
+    Value bytes, total_allocated, total_reserved, addr, device_type, device_id;
     void clear();
   };
 

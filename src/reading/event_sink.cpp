@@ -77,6 +77,33 @@ std::uint32_t EventSink::intern_cached(std::string_view text, Interned& last) {
   return last.id;
 }
 
+// A [memory] instant event: kept beside the events (model::MemoryEvent). One without a
+// usable ts or Bytes is not a memory figure; it is dropped as other instants are.
+void EventSink::add_memory(const EventFields& ev) {
+  if (ev.ph.type != ValueType::string || ev.ph.text != "i" || ev.name.type != ValueType::string ||
+      ev.name.text != "[memory]")
+    return;
+  const bool ts_text = ev.ts.type == ValueType::number || ev.ts.type == ValueType::string;
+  const auto ts = ts_text ? parse_us_to_ns(ev.ts.text) : std::nullopt;
+  const auto bytes = parse_integer(ev.bytes.text);
+  if (!ts || *ts < -k_min_ts || *ts > k_max_ts || !bytes) return;
+  const auto integer = [](const FieldView& v) -> std::optional<std::int64_t> {
+    if (v.type != ValueType::number) return std::nullopt;
+    return parse_integer(v.text);
+  };
+  model::MemoryEvent m;
+  m.ts_ns = *ts;
+  m.bytes = *bytes;
+  if (const auto t = integer(ev.total_allocated); t && *t >= 0) m.total_allocated = *t;
+  if (const auto t = integer(ev.total_reserved); t && *t >= 0) m.total_reserved = *t;
+  if (const auto a = integer(ev.addr); a && *a >= 0) m.addr = static_cast<std::uint64_t>(*a);
+  if (const auto t = integer(ev.device_type); t && *t >= 0 && *t < 128) m.device_type = static_cast<std::int8_t>(*t);
+  if (const auto d = integer(ev.device_id); d && *d >= -1 && *d < 32768) m.device_id = static_cast<std::int16_t>(*d);
+  m.pid = intern_cached(ev.pid.text, m_last_pid);
+  m.tid = intern_cached(ev.tid.text, m_last_tid);
+  m_file.memory.push_back(m);
+}
+
 void EventSink::add(const EventFields& ev, std::uint64_t offset) {
   using model::DiagId;
   const std::uint64_t index = m_file.total_events++;
@@ -92,6 +119,7 @@ void EventSink::add(const EventFields& ev, std::uint64_t offset) {
     m_file.hta_float_mode = true;
 
   const bool is_complete = ev.ph.type == ValueType::string && ev.ph.text == "X";
+  if (!is_complete && ev.bytes.type == ValueType::number && !hta) return add_memory(ev);
   if (hta) {
     // HTA keeps any event with a dur and a cat, whatever its phase (§2.3).
     if (ev.dur.type != ValueType::number || ev.cat.type != ValueType::string ||

@@ -29,6 +29,9 @@ struct EventFields {
   // A collective's NCCL sequence number (args "Seq") and process group ("Process Group
   // Name"), on record_param_comms and on newer traces' NCCL kernels.
   FieldView seq, group;
+  // A [memory] instant event's args (profile_memory=True): Bytes, and where the trace
+  // has them the allocator's totals, the address and the device.
+  FieldView bytes, total_allocated, total_reserved, addr, device_type, device_id;
 };
 
 // Room for a file's events up front, from the JSON size hint: growing by doubling
@@ -56,6 +59,7 @@ class EventSink {
     bool valid = false;
   };
   const CategoryEntry& category(std::string_view raw);
+  void add_memory(const EventFields& ev);
   std::uint32_t intern_cached(std::string_view text, Interned& last);
 
   model::TraceFile& m_file;

@@ -674,6 +674,19 @@ St FastReader::shape_value(const char*& p, int depth, detail::ShapeBuilder& b) {
   }
 }
 
+// A [memory] event's args (event_sink.hpp), by length first: most args are none of them.
+FieldView* memory_field(EventFields& f, std::string_view arg) {
+  switch (arg.size()) {
+    case 4: return arg == "Addr" ? &f.addr : nullptr;
+    case 5: return arg == "Bytes" ? &f.bytes : nullptr;
+    case 9: return arg == "Device Id" ? &f.device_id : nullptr;
+    case 11: return arg == "Device Type" ? &f.device_type : nullptr;
+    case 14: return arg == "Total Reserved" ? &f.total_reserved : nullptr;
+    case 15: return arg == "Total Allocated" ? &f.total_allocated : nullptr;
+    default: return nullptr;
+  }
+}
+
 // One traceEvents entry. Only objects are events; anything else is checked and
 // skipped, as the tolerant reader ignores it.
 St FastReader::event(const char*& p) {
@@ -689,6 +702,7 @@ St FastReader::event(const char*& p) {
       if (arg == "stream") return m_scan.scalar(r, f.stream, 4);
       if (arg.size() == 3 && (arg == "Seq" || arg == "seq")) return m_scan.scalar(r, f.seq, 4);
       if (arg.size() == 18 && arg == "Process Group Name") return m_scan.scalar(r, f.group, 4);
+      if (FieldView* v = memory_field(f, arg)) return m_scan.scalar(r, *v, 4);
       if (m_by_shape && arg.size() == 10 && (arg == "Input Dims" || arg == "Input type")) {
         auto& b = arg[6] == 'D' ? m_dims : m_types;
         b.reset();  // a key given twice: the last one counts, as for the other fields

@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <tuple>
 #include <array>
 #include <cerrno>
 #include <cstring>
@@ -457,6 +458,33 @@ struct Reader {
         if (call.seq < 0) fail("seq " + std::to_string(call.seq) + " is negative");
         f.collectives.push_back(call);
       }
+      item = nullptr;
+    }
+    if (const auto* memory = o.if_contains("memory")) {  // optional: files without [memory] events
+      item = "memory step";
+      item_no = 0;
+      const auto& a = flat(*memory, 9, "memory");
+      for (std::size_t i = 0; i < a.size(); i += 9, ++item_no) {
+        model::MemoryStep ms;
+        ms.step = index(a[i], steps, "step");
+        const auto type = integer(a[i + 1], "device type"), id = integer(a[i + 2], "device id");
+        if (type < -1 || type > 127 || id < -1 || id > 32767)
+          fail("device " + std::to_string(type) + ":" + std::to_string(id) + " out of range");
+        ms.device_type = static_cast<std::int8_t>(type);
+        ms.device_id = static_cast<std::int16_t>(id);
+        ms.peak_allocated = integer(a[i + 3], "peak allocated");
+        ms.peak_reserved = integer(a[i + 4], "peak reserved");
+        ms.peak_growth = integer(a[i + 5], "peak growth");
+        ms.net_change = integer(a[i + 6], "net change");
+        ms.allocated_bytes = integer(a[i + 7], "bytes allocated");
+        ms.allocations = count(a[i + 8], "allocations");
+        if (ms.peak_allocated < -1 || ms.peak_reserved < -1 || ms.peak_growth < 0 || ms.allocated_bytes < 0)
+          fail("a negative size");
+        f.memory.push_back(ms);
+      }
+      std::sort(f.memory.begin(), f.memory.end(), [](const model::MemoryStep& a, const model::MemoryStep& b) {
+        return std::tie(a.device_type, a.device_id, a.step) < std::tie(b.device_type, b.device_id, b.step);
+      });
       item = nullptr;
     }
     return f;

@@ -155,6 +155,14 @@ std::string format_bytes(std::uint64_t bytes) {
   return std::to_string(bytes) + " B";  // not reached
 }
 
+std::string format_size(double bytes, bool with_sign) {
+  if (!std::isfinite(bytes)) return "?";
+  const double rounded = std::round(bytes);
+  const bool negative = rounded < 0;
+  const double mag = std::min(std::fabs(rounded), 1.8e19);
+  return sign_prefix(negative, mag != 0, with_sign) + format_bytes(static_cast<std::uint64_t>(mag));
+}
+
 std::string format_flops(double v) {
   if (!std::isfinite(v) || v < 0) return "?";
   static constexpr const char* names[] = {" FLOP", " kFLOP", " MFLOP", " GFLOP", " TFLOP", " PFLOP"};

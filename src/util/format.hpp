@@ -39,6 +39,9 @@ std::string format_pct(std::optional<double> pct, bool is_new = false);
 
 // A byte size in decimal units: "512 B", "34.2 MB" (3 significant digits).
 std::string format_bytes(std::uint64_t bytes);
+// A size that may be a mean or a difference (memory figures): "1.23 GB", "+512 MB",
+// "−4.00 kB" with with_sign; rounded to whole bytes.
+std::string format_size(double bytes, bool with_sign);
 
 // --by-shape: floating-point operations with a decimal prefix, 3 significant digits:
 // "812 FLOP", "2.15 GFLOP", "1.07 TFLOP"; past 1000 PFLOP, "1.23e+21 FLOP".

@@ -53,6 +53,27 @@ std::string first_difference(const reading::ReadResult& ra, const reading::ReadR
       return out.str();
     }
   }
+  if (differ(out, "memory event count", a.memory.size(), b.memory.size())) return out.str();
+  for (std::size_t i = 0; i < a.memory.size(); ++i) {
+    const auto& x = a.memory[i];
+    const auto& y = b.memory[i];
+    if (x.ts_ns != y.ts_ns || x.bytes != y.bytes || x.total_allocated != y.total_allocated ||
+        x.total_reserved != y.total_reserved || x.addr != y.addr || x.device_type != y.device_type ||
+        x.device_id != y.device_id || a.pool.get(x.pid) != b.pool.get(y.pid) || a.pool.get(x.tid) != b.pool.get(y.tid)) {
+      out << "memory event " << i << " differs";
+      return out.str();
+    }
+  }
+  if (differ(out, "comm tag count", a.comm_tags.size(), b.comm_tags.size())) return out.str();
+  for (std::size_t i = 0; i < a.comm_tags.size(); ++i) {
+    const auto& x = a.comm_tags[i];
+    const auto& y = b.comm_tags[i];
+    if (x.event != y.event || x.seq != y.seq || (x.group == ~0u) != (y.group == ~0u) ||
+        (x.group != ~0u && a.pool.get(x.group) != b.pool.get(y.group))) {
+      out << "comm tag " << i << " differs";
+      return out.str();
+    }
+  }
   for (std::size_t i = 0; i < a.hta.size(); ++i) {
     const auto& x = a.hta[i];
     const auto& y = b.hta[i];

@@ -87,7 +87,20 @@ struct Options {
   int straggler = -1;              // --straggler: the rank that launches each collective late
   int64_t straggler_us = 0;
   bool comm_seq = false;           // --comm-seq: "Seq" on record_param_comms
+  // --memory (memory.cpp): [memory] events as profile_memory=True writes them.
+  bool memory = false;
+  bool memory_old = false;         // --memory-old: Bytes alone, host events' tid a string
+  int64_t memory_leak = 0;         // --memory-leak: bytes aten::mse_loss leaks per call
+  std::string memory_peak_op;      // --memory-peak OP=BYTES: OP holds BYTES while it runs
+  int64_t memory_peak = 0;
 };
+
+// --memory's numbers (memory.cpp), for tests that check figures against them.
+inline constexpr int64_t k_mem_op_bytes = 4096;            // each CPU operator's temporary
+inline constexpr int64_t k_mem_base = 1073741824;          // allocated before the profiler started (weights)
+inline constexpr int64_t k_mem_reserve_unit = 2097152;     // the caching allocator reserves in these
+inline constexpr int64_t k_mem_host_bytes = 1048576;       // each step's host buffer
+inline constexpr std::string_view k_mem_leak_op = "aten::mse_loss";
 
 // Thrown by parse_options; main prints it (or the help) and exits 2 (or 0).
 struct UsageError {

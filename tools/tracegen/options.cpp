@@ -178,6 +178,17 @@ Pathologies of real traces (none of them is on by default):
   --comm-seq                record_param_comms carries the collective's NCCL sequence number
                             ("Seq", counted per process group from 0) as PyTorch 2.4+ writes it
 
+  --memory                  [memory] events as profile_memory=True writes them: each CPU operator
+                            allocates 4096 B on GPU 0 at its start and frees them at once, each
+                            ProfilerStep span holds 1 MiB of host memory, with the allocator's
+                            totals (1 GiB allocated before the first step; reserved: the largest
+                            total so far in 2 MiB units)
+  --memory-leak N           with --memory: aten::mse_loss (once a step) leaks N bytes a call
+  --memory-peak OP=BYTES    with --memory: each call of OP holds BYTES while it runs (a peak
+                            raised by one operator)
+  --memory-old              with --memory: Bytes alone (PyTorch before 1.10: no totals, device or
+                            address, no host memory) and host events' tid written as a string
+
   -h, --help                show this help
 )";
 
@@ -205,6 +216,8 @@ Options parse_options(int argc, char** argv) {
                      : a == "--comm-exposed" ? &o.comm_exposed
                      : a == "--stream-wait"  ? &o.stream_wait
                      : a == "--comm-seq"     ? &o.comm_seq
+                     : a == "--memory"       ? &o.memory
+                     : a == "--memory-old"   ? &o.memory_old
                                              : nullptr) {
       *flag = true;
       continue;
@@ -326,6 +339,15 @@ Options parse_options(int argc, char** argv) {
       o.launch_gap_ns = parse_int(a, v, 0, 1000000) * k_us;
     } else if (a == "--many-names-from") {
       o.many_from = parse_int(a, v, 0, 1000000000);
+    } else if (a == "--memory-leak") {
+      o.memory_leak = parse_int(a, v, 0, int64_t{1} << 40);
+    } else if (a == "--memory-peak") {
+      const auto eq = v.rfind('=');
+      if (eq == std::string_view::npos || eq == 0) {
+        throw UsageError{"--memory-peak: expected OP=BYTES, got '" + std::string(v) + "'"};
+      }
+      o.memory_peak_op = std::string(v.substr(0, eq));
+      o.memory_peak = parse_int(a, v.substr(eq + 1), 1, int64_t{1} << 40);
     } else if (a == "--marker-loop") {
       if (v != "train" && v != "infer") {
         throw UsageError{"--marker-loop: expected train or infer, got '" + std::string(v) + "'"};
@@ -334,6 +356,9 @@ Options parse_options(int argc, char** argv) {
     } else {
       throw UsageError{"unknown option: " + std::string(a)};
     }
+  }
+  if (!o.memory && (o.memory_old || o.memory_leak > 0 || o.memory_peak > 0)) {
+    throw UsageError{"--memory-old, --memory-leak and --memory-peak need --memory"};
   }
   if (!have_out) {
     throw UsageError{"--out DIR is required"};

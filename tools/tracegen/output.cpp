@@ -59,7 +59,12 @@ void Sim::x_head(JsonOut& out, std::string_view cat, const Ev& e, int64_t pid, i
 void Sim::x_open(JsonOut& out, std::string_view cat, const Ev& e, int64_t pid, int64_t tid) const {
   out.put_all("\n  {\n    \"ph\": \"X\", \"cat\": \"", cat, "\", \"name\": ");
   out.put_str(e.name);
-  out.put_all(", \"pid\": ", pid, ", \"tid\": ", tid, ",\n    \"ts\": ");
+  // --memory-old: host events' tid as text, as 2021 traces wrote it (memory events' a number).
+  if (m_o.memory_old && pid == m_pid) {
+    out.put_all(", \"pid\": ", pid, ", \"tid\": \"", tid, "\",\n    \"ts\": ");
+  } else {
+    out.put_all(", \"pid\": ", pid, ", \"tid\": ", tid, ",\n    \"ts\": ");
+  }
   put_ts(out, e.ts);
   out.put(", \"dur\": ");
   if (m_o.ns) {

@@ -260,6 +260,7 @@ class Sim {
   void emit_host(JsonOut& out) const;
   void emit_runtime(JsonOut& out, const Ev& r) const;
   void emit_device(JsonOut& out) const;
+  void emit_memory(JsonOut& out);  // memory.cpp
   void write_header(JsonOut& out) const;
   void meta(JsonOut& out, std::string_view name, int64_t pid, int64_t tid, std::string_view key,
             std::string_view str_val, int64_t int_val) const;
@@ -321,6 +322,10 @@ class Sim {
   int64_t m_step_start = 0;
   int64_t m_delta = 0;    // output time - simulated time at the current step's start
   int64_t m_out_end = 0;  // latest output end so far
+  // --memory: the GPU allocator's totals so far.
+  int64_t m_mem_allocated = k_mem_base;
+  int64_t m_mem_reserved = 0;
+  int64_t m_mem_addr = 0;
 };
 
 }  // namespace tracegen

@@ -24,7 +24,14 @@ void Sim::write(JsonOut& out) {
       if (m_o.warmup_steps > 0 || m_o.slow_step >= 0) {
         warp_step(i);
       }
-      host ? emit_host(out) : emit_device(out);
+      if (host) {
+        emit_host(out);
+        if (m_o.memory) {
+          emit_memory(out);
+        }
+      } else {
+        emit_device(out);
+      }
     }
   }
   write_trailer(out);

@@ -13,6 +13,7 @@
 #include "analysis/compare/aggregate.hpp"
 #include "analysis/call_tree/call_tree.hpp"
 #include "analysis/summarize/collectives.hpp"
+#include "analysis/summarize/memory.hpp"
 #include "analysis/compare.hpp"
 #include "analysis/decide/decide.hpp"
 #include "analysis/names/families.hpp"
@@ -168,6 +169,7 @@ SideData collect(const model::SetSummary& set, const Selection& sel, const Compa
     std::vector<std::pair<std::size_t, std::uint32_t>> file_steps;
     for (const auto& u : units) file_steps.emplace_back(u.file, u.step);
     detail::match_collectives(set, file_steps, summary);
+    detail::collect_memory(set, file_steps, summary);
   }
 
   for (std::size_t fi = 0; fi < set.files.size(); ++fi) {

@@ -12,6 +12,7 @@
 #include "analysis/decide/embedded.hpp"
 #include "analysis/decide/figures.hpp"
 #include "analysis/decide/host_wait.hpp"
+#include "analysis/decide/memory.hpp"
 #include "analysis/decide/notes.hpp"
 #include "analysis/decide/step_change.hpp"
 #include "analysis/decide/top_lists.hpp"
@@ -177,6 +178,7 @@ void decide(model::DiffReport& r, const CompareOptions& options) {
     if (r.by_launcher[k].time.significant) r.top_launchers.push_back(k);
   sides_differ(r);
   notes(r);
+  decide_memory(r, rule);
   counts(r);
   labels(r);
   decide_step_change(r, rule);

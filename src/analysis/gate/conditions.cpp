@@ -25,6 +25,8 @@ std::string_view trim(std::string_view s) {
                    " (expected METRIC>THRESHOLD, e.g. step_time>+5%; see docs/fail-on.md)");
 }
 
+bool is_memory_metric(GateMetric m) { return m == GateMetric::peak_allocated || m == GateMetric::peak_reserved; }
+
 bool is_count_metric(GateMetric m) {
   return m == GateMetric::added || m == GateMetric::deleted || m == GateMetric::increased ||
          m == GateMetric::decreased;
@@ -127,7 +129,8 @@ GateCondition parse_gate_condition(std::string_view raw) {
     GateMetric metric;
   } k_plain[] = {{"step_time", GateMetric::step_time}, {"gpu_busy", GateMetric::gpu_busy},
                  {"added", GateMetric::added},         {"deleted", GateMetric::deleted},
-                 {"increased", GateMetric::increased}, {"decreased", GateMetric::decreased}};
+                 {"increased", GateMetric::increased}, {"decreased", GateMetric::decreased},
+                 {"peak_allocated", GateMetric::peak_allocated}, {"peak_reserved", GateMetric::peak_reserved}};
   static constexpr struct {
     std::string_view prefix;
     GateMetric metric;
@@ -164,7 +167,7 @@ GateCondition parse_gate_condition(std::string_view raw) {
     }
   if (!known)
     bad(raw, "unknown metric '" + std::string(metric) +
-                 "' (known: step_time, gpu_busy, op:GLOB, kernel:GLOB, any-op:GLOB, any-kernel:GLOB, "
+                 "' (known: step_time, gpu_busy, peak_allocated, peak_reserved, op:GLOB, kernel:GLOB, any-op:GLOB, any-kernel:GLOB, "
                  "family:ID, added, deleted, increased, decreased; the step's parts: exposed_comm, gpu_compute, "
                  "gpu_overlap, gpu_mem, idle.host_launch, idle.host_sync, idle.stream, idle.other, exposed.KIND, "
                  "host_wait, host_idle)");
@@ -193,9 +196,33 @@ GateCondition parse_gate_condition(std::string_view raw) {
                  {"\xCE\xBCs", 1e3},  // μ (Greek mu)
                  {"ms", 1e6},
                  {"s", 1e9}};
+  // Sizes: decimal (KB, MB, GB; kB too) and binary (KiB, MiB, GiB) units.
+  static constexpr struct {
+    std::string_view unit;
+    double bytes;
+  } k_sizes[] = {{"B", 1.0},           {"KB", 1e3},           {"kB", 1e3},
+                 {"MB", 1e6},          {"GB", 1e9},           {"TB", 1e12},
+                 {"KiB", 1024.0},      {"MiB", 1048576.0},    {"GiB", 1073741824.0},
+                 {"TiB", 1099511627776.0}};
+  const bool memory = is_memory_metric(cond.metric);
   if (unit == "%") {
     cond.unit = GateUnit::percent;
     cond.threshold = value;
+  } else if (memory) {
+    bool found = false;
+    for (const auto& u : k_sizes)
+      if (unit == u.unit) {
+        cond.unit = GateUnit::bytes;
+        cond.threshold = value * u.bytes;
+        found = true;
+      }
+    if (unit.empty() && value == 0) {  // "peak_allocated>0": any increase
+      cond.unit = GateUnit::bytes;
+      found = true;
+    }
+    if (!found)
+      bad(raw, "'" + std::string(metric) + "' is a size: give % for a relative change, or B, KB, MB, GB, KiB, MiB, "
+                                           "GiB for a difference (unit '" + display_safe(unit) + "')");
   } else if (unit.empty()) {
     cond.unit = GateUnit::count;
     cond.threshold = value;
@@ -207,6 +234,10 @@ GateCondition parse_gate_condition(std::string_view raw) {
         cond.threshold = value * u.ns;
         found = true;
       }
+    for (const auto& u : k_sizes)
+      if (!found && unit == u.unit)
+        bad(raw, "'" + std::string(unit) + "' is a size, and " + std::string(metric) +
+                     " a time: use %, ns, us, ms or s");
     if (!found) bad(raw, "unknown unit '" + std::string(unit) + "' (use %, ns, us, ms or s, or none for a count)");
   }
 

@@ -63,10 +63,11 @@ std::string pct_text(const model::Comparison& v) {
 void decide(const GateCondition& cond, const model::Comparison& v, bool noise_test, const std::string& subject,
             const std::string& basis, GateResult& result) {
   const double value = cond.unit == GateUnit::percent ? relative(v) : v.diff();
-  const std::string measure =
-      cond.unit == GateUnit::percent ? pct_text(v) : format_duration_ns(to_ns(v.diff()), true);
-  result.detail = subject + " " + measure + " (" + format_duration_ns(to_ns(v.control), false) + " \xE2\x86\x92 " +
-                  format_duration_ns(to_ns(v.test), false) + (basis.empty() ? "" : " " + basis) + ")";
+  const bool size = cond.metric == GateMetric::peak_allocated || cond.metric == GateMetric::peak_reserved;
+  const auto number = [&](double x, bool sign) { return size ? format_size(x, sign) : format_duration_ns(to_ns(x), sign); };
+  const std::string measure = cond.unit == GateUnit::percent ? pct_text(v) : number(v.diff(), true);
+  result.detail = subject + " " + measure + " (" + number(v.control, false) + " \xE2\x86\x92 " +
+                  number(v.test, false) + (basis.empty() ? "" : " " + basis) + ")";
   if (!holds(cond.comparator, value, cond.threshold)) {
     result.outcome = model::GateOutcome::passed;
   } else if (!noise_test || cond.raw) {
@@ -138,6 +139,19 @@ GateResult evaluate_one(const GateCondition& cond, const DiffReport& r) {
         return result;
       }
       decide(cond, f->value, noise, step ? "step time" : "GPU busy time", basis, result);
+      return result;
+    }
+    case GateMetric::peak_allocated:
+    case GateMetric::peak_reserved: {
+      const bool allocated = cond.metric == GateMetric::peak_allocated;
+      const auto* f = figure(r, allocated ? "peak_allocated" : "peak_reserved");
+      if (!f) {
+        result.detail = std::string("no peak memory ") + (allocated ? "allocated" : "reserved") +
+                        " to compare (a side's traces have no memory events with totals on a GPU; record them with "
+                        "torch.profiler.profile(profile_memory=True))";
+        return result;
+      }
+      decide(cond, f->value, noise, allocated ? "peak memory allocated" : "peak memory reserved", basis, result);
       return result;
     }
     case GateMetric::op:

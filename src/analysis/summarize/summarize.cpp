@@ -17,6 +17,7 @@
 #include "analysis/call_tree/call_tree.hpp"
 #include "analysis/summarize/collectives.hpp"
 #include "analysis/summarize/file_pass.hpp"
+#include "analysis/summarize/memory.hpp"
 #include "analysis/summarize/steps.hpp"
 #include "analysis/summarize/timeline.hpp"
 #include "util/arena.hpp"
@@ -348,6 +349,7 @@ model::FileSummary summarize_file(const model::TraceFile& f, const SummarizeOpti
   sort_tree_cells(s.tree_cells);
   fold_tree(s, k_tree_budget);
   detail::summarize_collectives(f, launch_of, windows.step_at.data(), s);
+  detail::summarize_memory(f, windows.begin, windows.end, s);
 
   // Counted per event, as their ids say; one sample per file says how many.
   if (outside)

@@ -110,6 +110,12 @@ Look verdict_look(model::Verdict v) {
 }
 
 Look figure_look(const model::Figure& f) {
+  // Memory: more is worse, but it is no time: "more" / "less" in the verdict's colours.
+  if (f.bytes && f.judged && f.value.significant) {
+    auto look = verdict_look(f.value.verdict);
+    look.word = model::figure_words(f);
+    return look;
+  }
   if (f.direction_only && f.value.significant)
     return {"moved", f.value.verdict == model::Verdict::slower ? k_up : k_down, model::figure_words(f), 1};
   if (!f.judged) {
@@ -124,7 +130,7 @@ data figure_row(const model::Figure& f, double bar_max) {
   const auto& v = f.value;
   const auto look = figure_look(f);
   const auto number = [&](double x, bool sign) {
-    return f.duration ? dur(x, sign) : format_count_per_step(x, sign);
+    return f.bytes ? format_size(x, sign) : f.duration ? dur(x, sign) : format_count_per_step(x, sign);
   };
   data d;
   d.set("what", text(f.label));

@@ -51,6 +51,13 @@ const std::string k_trace = "\xEF\xBB\xBF" R"JSON( {
   {"ph": "X", "cat": "cpu_op", "name": {"x": 1}, "pid": true, "tid": [2], "ts": 0.0001, "dur": 1E2},
   {"ph": "X", "cat": "Trace", "name": "trace", "pid": 1, "tid": 2, "ts": 1, "dur": 1},
   {"ph": "i", "name": "Record Window End", "s": "g", "pid": "", "tid": "", "ts": 200},
+  {"ph": "i", "cat": "cpu_instant_event", "s": "t", "name": "[memory]", "pid": 1, "tid": 2, "ts": 101.5,
+   "args": {"Ev Idx": 9, "Device Type": 1, "Device Id": 0, "Addr": 139926520725504, "Bytes": 5242880,
+            "Total Allocated": 5435638784, "Total Reserved": 12782141440}},
+  {"ph": "i", "cat": "cpu_instant_event", "name": "[memory]", "pid": 1, "tid": "2", "ts": "102",
+   "args": {"Bytes": -512, "Device Type": 0, "Device Id": -1, "Total Allocated": "7", "Addr": null}},
+  {"ph": "i", "name": "[memory]", "pid": 1, "tid": 2, "ts": 103, "args": {"Bytes": 1.5}},
+  {"ph": "i", "name": "[memory]", "pid": 1, "tid": 2, "args": {"Bytes": 1}},
   {}, 5, [], "str",
   {"ph": "X", "cat": "gpu_memcpy", "name": "Memcpy HtoD", "pid": 0, "tid": 7, "ts": 131, "dur": 2,
    "args": {"correlation": 43, "correlation": 44}, "args": {"stream": 7}}
@@ -74,6 +81,34 @@ BOOST_AUTO_TEST_CASE(agrees_with_the_tolerant_reader_on_every_kind_of_value) {
       BOOST_TEST(test::first_difference(*f, tolerant(k_trace, hta)) == "", "window " << window);
     }
   }
+}
+
+// [memory] instant events beside the events: exact values, the same from both readers;
+// one with a fractional Bytes or without ts is dropped.
+BOOST_AUTO_TEST_CASE(keeps_memory_events_beside_the_events) {
+  const auto f = fast(k_trace);
+  BOOST_TEST_REQUIRE(f.has_value());
+  const auto& m = f->file.memory;
+  BOOST_TEST_REQUIRE(m.size() == 2u);
+  BOOST_TEST(m[0].ts_ns == 101500);
+  BOOST_TEST(m[0].bytes == 5242880);
+  BOOST_TEST(m[0].total_allocated == 5435638784);
+  BOOST_TEST(m[0].total_reserved == 12782141440);
+  BOOST_TEST(m[0].addr == 139926520725504u);
+  BOOST_TEST(m[0].device_type == 1);
+  BOOST_TEST(m[0].device_id == 0);
+  BOOST_TEST(m[1].bytes == -512);
+  BOOST_TEST(m[1].total_allocated == -1);  // a string is no total
+  BOOST_TEST(m[1].total_reserved == -1);
+  BOOST_TEST(m[1].addr == 0u);
+  BOOST_TEST(m[1].device_type == 0);
+  BOOST_TEST(m[1].device_id == -1);
+  // A host tid written as text is the same thread as the number.
+  BOOST_TEST(f->file.pool.get(m[1].tid) == "2");
+  BOOST_TEST(m[1].tid == m[0].tid);
+  BOOST_TEST(m[0].tid == f->file.events[0].tid);
+  BOOST_TEST(tolerant(k_trace).file.memory.size() == 2u);
+  BOOST_TEST(!fast(k_trace, true)->file.memory.size());  // --hta-compat reads what HTA reads
 }
 
 BOOST_AUTO_TEST_CASE(agrees_or_gives_up_on_every_one_byte_mutation) {

@@ -148,8 +148,9 @@ BOOST_AUTO_TEST_CASE(traces_without_steps_are_compared_whole) {
   BOOST_TEST(r.rows.size() == 2u);
   BOOST_TEST(r.unit == "trace");
   // The same traces; both sides compared whole; one trace a side without a rank (rank 0,
-  // said once); not testable.
-  BOOST_REQUIRE(r.notes.size() == 4u);
+  // said once); not testable; no memory recorded.
+  BOOST_REQUIRE(r.notes.size() == 5u);
+  BOOST_TEST(r.notes[4].find("No memory figures: neither side") == 0u);
   BOOST_TEST(r.notes[0].find("Both sides are the same traces") == 0u);
   BOOST_TEST(r.notes[1].find("compared whole, figures are per trace") != std::string::npos);
   BOOST_TEST(r.notes[2] == "Each side is one trace without a rank: both are taken as rank 0.");

@@ -1,0 +1,131 @@
+// Memory end to end: tracegen --memory's sides compared, the headline's peak memory
+// with its verdict in every view, the JSON's memory per device, the gate on it, and a
+// trace without memory events told how to record them.
+#include <boost/json.hpp>
+#include <boost/test/unit_test.hpp>
+
+#include <string>
+
+#include "support/test_support.hpp"
+
+using namespace tracediff::test;
+
+namespace {
+
+constexpr long long k_base = 1073741824, k_unit = 2097152;
+
+const boost::json::object* figure(const boost::json::array& list, const std::string& id) {
+  for (const auto& f : list)
+    if (f.at("figure").as_string() == id) return &f.as_object();
+  return nullptr;
+}
+
+double num(const boost::json::value& v) { return v.is_double() ? v.as_double() : static_cast<double>(v.as_int64()); }
+
+}  // namespace
+
+BOOST_AUTO_TEST_SUITE(memory)
+
+BOOST_AUTO_TEST_CASE(peak_memory_is_compared_in_every_view_and_gated) {
+  // Test: aten::addmm holds 200 MB more while it runs, on the same steps and times.
+  const auto c = tracegen("mem-c", {"--ranks", "1", "--steps", "8", "--layers", "2", "--jitter", "2", "--memory",
+                                    "--memory-peak", "aten::addmm=100000000"});
+  const auto t = tracegen("mem-t", {"--ranks", "1", "--steps", "8", "--layers", "2", "--jitter", "2", "--memory",
+                                    "--memory-peak", "aten::addmm=300000000"});
+  const auto dir = temp_dir("mem-out");
+  const auto r = run_cli({c, t, "-o", dir + "/r.html", "--json", dir + "/r.json", "--markdown", dir + "/r.md",
+                          "--fail-on", "peak_allocated>+5%", "--fail-on", "peak_reserved>+1GB", "--fail-on",
+                          "peak_reserved>+100MiB"});
+  BOOST_REQUIRE_MESSAGE(r.exit_code == 3, r.err);
+  const auto j = parse_json(read_file(dir + "/r.json")).as_object();
+  const auto& headline = j.at("headline").as_array();
+  const auto* alloc = figure(headline, "peak_allocated");
+  const auto* reserved = figure(headline, "peak_reserved");
+  BOOST_TEST_REQUIRE(alloc);
+  BOOST_TEST_REQUIRE(reserved);
+  BOOST_TEST(alloc->at("unit").as_string() == "bytes");
+  // The mean over 8 steps of base + peak (no leak): exact.
+  BOOST_TEST(num(alloc->at("control")) == static_cast<double>(k_base + 100000000));
+  BOOST_TEST(num(alloc->at("test")) == static_cast<double>(k_base + 300000000));
+  BOOST_TEST(num(alloc->at("diff")) == 200000000.0);
+  BOOST_TEST(alloc->at("verdict").as_string() == "slower");
+  BOOST_TEST(alloc->at("significant").as_bool());
+  const auto round_up = [](long long v) { return static_cast<double>((v + k_unit - 1) / k_unit * k_unit); };
+  BOOST_TEST(num(reserved->at("control")) == round_up(k_base + 100000000));
+  BOOST_TEST(num(reserved->at("test")) == round_up(k_base + 300000000));
+
+  // Per device: GPU 0 and the host, each figure judged.
+  const auto& memory = j.at("memory").as_array();
+  BOOST_TEST_REQUIRE(memory.size() == 2u);
+  BOOST_TEST(memory[0].at("device").as_string() == "CPU");
+  BOOST_TEST(memory[1].at("device").as_string() == "GPU 0");
+  const auto& gpu = memory[1].at("figures").as_array();
+  BOOST_TEST(num(figure(gpu, "peak_growth")->at("diff")) == 200000000.0);
+  BOOST_TEST(figure(gpu, "net_change")->at("verdict").as_string() == "same");
+  BOOST_TEST(figure(gpu, "allocations")->at("unit").as_string() == "count");
+  BOOST_TEST(figure(memory[0].at("figures").as_array(), "peak_allocated")->at("verdict").as_string() == "same");
+
+  // The gate: +5 % fires, +1 GB (decimal) does not, +100 MiB does.
+  const auto& gate = j.at("gate").as_array();
+  BOOST_TEST_REQUIRE(gate.size() == 3u);
+  BOOST_TEST(gate[0].at("outcome").as_string() == "fired");
+  BOOST_TEST(gate[1].at("outcome").as_string() == "passed");
+  BOOST_TEST(gate[2].at("outcome").as_string() == "fired");
+  // In sizes: 1 GiB + 100 MB → 1 GiB + 300 MB.
+  BOOST_TEST(std::string(gate[0].at("detail").as_string()).find("peak memory allocated +17.0% (1.17 GB \xE2\x86\x92 1.37 GB") !=
+             std::string::npos);
+
+  // Every view: the figure's label, both sides and the Δ as sizes.
+  const auto html = read_file(dir + "/r.html"), md = read_file(dir + "/r.md");
+  for (const auto* text : {&html, &md, &r.out}) {
+    BOOST_TEST(text->find("Peak memory allocated") != std::string::npos);
+    BOOST_TEST(text->find("Peak memory reserved") != std::string::npos);
+    BOOST_TEST(text->find("+200 MB") != std::string::npos);
+  }
+  BOOST_TEST(r.out.find("profile_memory=True") == std::string::npos);
+}
+
+// A summary keeps each step's memory: summaries compare as their traces do.
+BOOST_AUTO_TEST_CASE(summaries_keep_memory) {
+  const auto c = tracegen("memsum-c", {"--ranks", "1", "--steps", "5", "--layers", "1", "--memory"});
+  const auto t = tracegen("memsum-t", {"--ranks", "1", "--steps", "5", "--layers", "1", "--memory", "--memory-leak",
+                                       "1000000"});
+  const auto dir = temp_dir("memsum-out");
+  for (const auto& [in, out] : {std::pair{c, dir + "/c.tdsum.json"}, std::pair{t, dir + "/t.tdsum.json"}})
+    BOOST_REQUIRE_MESSAGE(run_cli({"summarize", in, "-o", out}).exit_code == 0, out);
+  const auto from_traces = report_json(c, t), from_summaries = report_json(dir + "/c.tdsum.json", dir + "/t.tdsum.json");
+  BOOST_TEST_REQUIRE(!from_traces.at("memory").as_array().empty());
+  BOOST_TEST(from_traces.at("memory") == from_summaries.at("memory"));
+  BOOST_TEST(from_traces.at("headline") == from_summaries.at("headline"));
+}
+
+BOOST_AUTO_TEST_CASE(traces_without_memory_say_how_to_record_it) {
+  const auto c = tracegen("nomem-c", {"--ranks", "1", "--steps", "4", "--layers", "1"});
+  const auto t = tracegen("nomem-t", {"--ranks", "1", "--steps", "4", "--layers", "1", "--seed", "2"});
+  const auto dir = temp_dir("nomem-out");
+  const auto r = run_cli({c, t, "--json", dir + "/r.json", "--fail-on", "peak_allocated>+5%"});
+  BOOST_REQUIRE_MESSAGE(r.exit_code == 0, r.err);
+  const auto j = parse_json(read_file(dir + "/r.json")).as_object();
+  BOOST_TEST(!figure(j.at("headline").as_array(), "peak_allocated"));
+  BOOST_TEST(j.at("memory").as_array().empty());
+  std::size_t notes = 0;
+  for (const auto& n : j.at("notes").as_array())
+    notes += std::string(n.as_string()).find("torch.profiler.profile(profile_memory=True)") != std::string::npos;
+  BOOST_TEST(notes == 1u);
+  BOOST_TEST(j.at("gate").as_array()[0].at("outcome").as_string() == "not_evaluated");
+  BOOST_TEST(r.out.find("profile_memory=True") != std::string::npos);
+}
+
+BOOST_AUTO_TEST_CASE(sizes_in_conditions_need_a_size_unit) {
+  const auto c = tracegen("memu-c", {"--ranks", "1", "--steps", "3", "--layers", "1", "--memory"});
+  for (const std::string bad : {"peak_allocated>+5ms", "peak_reserved>+5", "step_time>+1GB"}) {
+    const auto r = run_cli({c, c, "--fail-on", bad});
+    BOOST_TEST(r.exit_code == 2, bad);
+  }
+  for (const std::string good : {"peak_allocated>+1.5GiB", "peak_reserved>=512KiB", "peak_allocated>0", "peak_reserved>+2kB"}) {
+    const auto r = run_cli({c, c, "--fail-on", good});
+    BOOST_TEST(r.exit_code == 0, good << ": " << r.err);
+  }
+}
+
+BOOST_AUTO_TEST_SUITE_END()
