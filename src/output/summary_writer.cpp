@@ -122,6 +122,13 @@ void write_summary(const model::SetSummary& s, std::ostream& out) {
             .number(m.allocations).end_array();
       j.end_array();
     }
+    if (!f.memory_cells.empty()) {  // optional, as memory: each (key, step)'s allocations
+      j.line(3).key("memory_cells").begin_array();
+      for (const auto& c : f.memory_cells)
+        j.begin_array().number(c.key).number(c.step).number(c.self_bytes).number(c.self_count).number(c.bytes)
+            .number(c.count).number(c.held_bytes).end_array();
+      j.end_array();
+    }
     j.end_object();
   }
   j.end_array(1).end_object();

@@ -349,6 +349,28 @@ struct Reader {
       });
       item = nullptr;
     }
+    if (const auto* cells = o.if_contains("memory_cells")) {  // optional: files without allocations
+      item = "memory cell";
+      item_no = 0;
+      for (const auto& m : array(*cells, "memory_cells")) {
+        const auto& t = tuple(m, 7, "memory cell");
+        model::MemoryCell c;
+        c.key = index(t[0], f.keys.size(), "key");
+        c.step = index(t[1], f.steps.size(), "step");
+        c.self_bytes = integer(t[2], "self bytes");
+        c.self_count = count(t[3], "self allocations");
+        c.bytes = integer(t[4], "bytes");
+        c.count = count(t[5], "allocations");
+        c.held_bytes = integer(t[6], "held bytes");
+        if (c.self_bytes < 0 || c.bytes < 0 || c.held_bytes < 0 || c.held_bytes > c.self_bytes) fail("a negative size");
+        f.memory_cells.push_back(c);
+        ++item_no;
+      }
+      std::sort(f.memory_cells.begin(), f.memory_cells.end(), [](const model::MemoryCell& a, const model::MemoryCell& b) {
+        return std::tie(a.key, a.step) < std::tie(b.key, b.step);
+      });
+      item = nullptr;
+    }
     return f;
   }
 };

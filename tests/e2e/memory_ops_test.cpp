@@ -9,6 +9,7 @@
 #include <cmath>
 #include <stdexcept>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "support/test_support.hpp"
@@ -126,6 +127,34 @@ BOOST_AUTO_TEST_CASE(old_traces_charge_operators_too) {
   BOOST_TEST(c.at("values").as_string() == "growth");
   // From the step's start: nothing held before aten::addmm's hold.
   BOOST_TEST(num(c.at("peak_bytes")) == k_peak_c);
+}
+
+// A summary keeps each (operator, step)'s allocations: the rows and lists compare as
+// their traces do (the timeline is not kept: null).
+BOOST_AUTO_TEST_CASE(summaries_keep_what_operators_allocate) {
+  const auto c = tracegen("memopsum-c", {"--ranks", "1", "--steps", "5", "--layers", "1", "--memory"});
+  const auto t = tracegen("memopsum-t", {"--ranks", "1", "--steps", "5", "--layers", "1", "--memory", "--memory-leak",
+                                         "1000000"});
+  const auto dir = temp_dir("memopsum-out");
+  for (const auto& [in, out] : {std::pair{c, dir + "/c.tdsum.json"}, std::pair{t, dir + "/t.tdsum.json"}})
+    BOOST_REQUIRE_MESSAGE(run_cli({"summarize", in, "-o", out}).exit_code == 0, out);
+  const auto traces = report_json(c, t), summaries = report_json(dir + "/c.tdsum.json", dir + "/t.tdsum.json");
+  BOOST_TEST_REQUIRE(!traces.at("allocates_more").as_array().empty());
+  BOOST_TEST(traces.at("allocates_more") == summaries.at("allocates_more"));
+  std::size_t compared = 0;
+  for (const auto& row : traces.at("rows").as_array()) {
+    if (!row.as_object().contains("allocated_self_test_bytes")) continue;
+    const auto& same = [&]() -> const boost::json::object& {
+      for (const auto& s : summaries.at("rows").as_array())
+        if (s.at("name") == row.at("name") && s.at("category") == row.at("category")) return s.as_object();
+      throw std::runtime_error("row missing from the summaries' report");
+    }();
+    for (const auto& [k, v] : row.as_object())
+      if (k.starts_with("allocated_")) BOOST_TEST(same.at(k) == v, k);
+    ++compared;
+  }
+  BOOST_TEST(compared > 10u);
+  BOOST_TEST(summaries.at("memory_timeline").at("control").is_null());
 }
 
 BOOST_AUTO_TEST_SUITE_END()
