@@ -22,6 +22,7 @@ enum class GateMetric : std::uint8_t {
   step_part,   // a part of the step (pattern: exposed_comm, a StepPart id, host_wait, host_idle)
   peak_allocated,  // the headline's peak memory allocated (GPU) per step
   peak_reserved,   // the headline's peak memory reserved (GPU) per step
+  op_allocated,    // "op:GLOB.allocated": CPU rows matching the glob, their self allocations summed, per step
 };
 
 enum class GateComparator : std::uint8_t { greater, greater_equal, less, less_equal };

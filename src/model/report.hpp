@@ -145,6 +145,21 @@ struct DiffRow {
   std::optional<double> control_tflops, test_tflops;
   // Inclusive time of each step unit (selected, warm-up left out), for the gate's sums.
   Samples control_samples, test_samples;
+  // What its calls allocated (docs/reading-the-report.md "Memory per operator"), when
+  // either side's traces have [memory] events: allocations on a device (the host's own
+  // memory left out), each charged to the innermost CPU operator open on its thread when
+  // it happened (self) and to every host event around it (inclusive). Per step unit.
+  struct MemorySide {
+    double allocated = 0, allocated_self = 0;    // bytes
+    double allocations = 0, allocations_self = 0;
+    double held = 0;  // of allocated_self, bytes not freed by the end of the step (Addr matched)
+  };
+  struct Memory {
+    bool recorded = false;  // a side's traces have memory events (else no figures: JSON null)
+    MemorySide control, test;
+    Comparison allocated;  // self bytes per step, judged: what the lists rank and the gate sums
+    Samples control_samples, test_samples;  // self bytes per step unit (empty without allocations)
+  } memory;
 
   double diff_per_step_ns() const { return test_step.total_ns - control_step.total_ns; }
   // The row's duration on its basis, the one place that picks it: the per-step means in
@@ -287,6 +302,21 @@ struct MemoryStep {
   std::int64_t allocated_bytes = 0;  // the sum of its allocations (Bytes > 0)
   std::uint64_t allocations = 0;
 };
+// A step's allocated bytes over time on one device (the HTML's memory timeline): the
+// file's median step by duration, at most k_timeline_points points, the peak kept.
+struct MemoryTimeline {
+  std::uint32_t step = 0;  // index into FileSummary::steps (SideSummary: into step_details)
+  std::int64_t step_ns = 0;  // the step's duration
+  int device_type = -1, device_id = -1;
+  // true: Total Allocated; false (traces without totals): the running sum of Bytes from
+  // the step's start.
+  bool totals = false;
+  std::vector<std::pair<std::int64_t, std::int64_t>> points;  // (ns from the step's start, bytes), by time
+  std::int64_t peak_ns = 0, peak_bytes = 0;
+  std::string peak_op;  // the innermost CPU operator open at the peak's event; "" none
+};
+inline constexpr std::size_t k_timeline_points = 500;
+
 // A device's name in every view: "GPU 0", "CPU", "device type 12 id 0", "device not recorded".
 std::string memory_device_name(int device_type, int device_id);
 // Memory on a GPU (any device but the host's), by c10::DeviceType.
@@ -372,6 +402,9 @@ struct SideSummary {
   // (device_type, device_id, step); empty when its selected files have no [memory]
   // events (or are summaries without them).
   std::vector<MemoryStep> memory;
+  // Its median step's memory over time (by step time, among its files' median steps;
+  // MemoryTimeline::step indexes step_details), where its traces have one.
+  std::optional<MemoryTimeline> memory_timeline;
 };
 
 // GPU time by the host event that launched it (through the correlation id of the
@@ -651,6 +684,9 @@ struct DiffReport {
   std::vector<Figure> step_stats;       // step time: mean, median, min, max (not judged: the breakdown's is)
   std::vector<RankRow> rank_rows;       // when a side has more than one rank
   TopList top_regressions, top_improvements;
+  // Rows whose self allocations per step changed significantly (DiffRow::memory.allocated),
+  // largest |Δ bytes| first; empty without memory events.
+  TopList allocates_more, allocates_less;
   std::vector<std::size_t> top_launchers;  // significant launchers, by |Δ per step|
   std::vector<SideDifference> sides_differ;
   std::vector<GateResult> gate;         // --fail-on, in the order given

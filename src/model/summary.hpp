@@ -60,6 +60,19 @@ inline std::string shaped_name(std::string_view name, std::string_view shape) {
   return out;
 }
 
+// One (key, step)'s allocations (docs/reading-the-report.md "Memory per operator"): kept
+// apart from Cell, only for keys that allocated. Allocations on a device, the host's own
+// memory left out.
+struct MemoryCell {
+  std::uint32_t key = 0;   // index into FileSummary::keys
+  std::uint32_t step = 0;  // index into FileSummary::steps
+  std::int64_t self_bytes = 0;  // made while it was the innermost CPU operator on its thread
+  std::uint64_t self_count = 0;
+  std::int64_t bytes = 0;       // inclusive: in it or in anything inside it (outermost calls of the key)
+  std::uint64_t count = 0;
+  std::int64_t held_bytes = 0;  // of self_bytes, not freed by the end of the step (matched by Addr)
+};
+
 struct StepSummary {
   std::int64_t step = k_whole_trace_step;
   StepDetail detail;  // rank and step left 0; dur_ns is the step span
@@ -180,6 +193,8 @@ struct FileSummary {
   // device_id, step): every step of a device the file has [memory] events of; empty
   // without any (a summary that lacks them reads as empty: "no memory recorded").
   std::vector<MemoryStep> memory;
+  std::vector<MemoryCell> memory_cells;  // sorted by (key, step); empty without allocations
+  std::optional<MemoryTimeline> memory_timeline;  // with memory events on a device in a step
   Diagnostics diagnostics;  // the file's own, plus events outside steps and unlinked GPU work
 };
 

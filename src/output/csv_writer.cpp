@@ -29,7 +29,10 @@ void write_csv(const model::DiffReport& r, std::ostream& out, const CsvOptions& 
          "significant,launched_by,family,test_name,matched_by,control_median_per_step_us,"
          "test_median_per_step_us,median_diff_per_step_us,median_diff_pct,control_per_call_us,test_per_call_us,"
          "per_call_pct,diff_from_calls_us,diff_from_per_call_us,words,waits_for_gpu,control_wait_per_step_us,"
-         "test_wait_per_step_us,shape,flops_per_call,control_tflops,test_tflops\r\n";
+         "test_wait_per_step_us,shape,flops_per_call,control_tflops,test_tflops,allocated_control_bytes,"
+         "allocated_test_bytes,allocated_self_control_bytes,allocated_self_test_bytes,allocated_self_diff_pct,"
+         "allocated_self_verdict,allocated_count_control,allocated_count_test,allocated_held_control_bytes,"
+         "allocated_held_test_bytes\r\n";
   for (const auto& row : r.rows) {
     out << text(row.name) << ',' << text(row.category) << ',' << model::device_name(row.device)
         << ',' << row.control.count << ',' << row.test.count << ',' << row.diff_count() << ','
@@ -53,7 +56,17 @@ void write_csv(const model::DiffReport& r, std::ostream& out, const CsvOptions& 
     const auto opt = [](const std::optional<double>& v, auto format) { return v ? format(*v) : std::string(); };
     out << ',' << text(row.shape) << ',' << opt(row.flops_per_call, flops_decimal) << ','
         << opt(row.control_tflops, [](double v) { return decimal(v, 3); }) << ','
-        << opt(row.test_tflops, [](double v) { return decimal(v, 3); }) << "\r\n";
+        << opt(row.test_tflops, [](double v) { return decimal(v, 3); });
+    // Memory per step (bytes, calls): empty without memory events on both sides.
+    const auto& m = row.memory;
+    if (m.recorded)
+      out << ',' << decimal(m.control.allocated, 1) << ',' << decimal(m.test.allocated, 1) << ','
+          << decimal(m.control.allocated_self, 1) << ',' << decimal(m.test.allocated_self, 1) << ','
+          << pct_decimal(m.allocated.pct, "") << ',' << model::verdict_name(m.allocated.verdict) << ','
+          << decimal(m.control.allocations, 3) << ',' << decimal(m.test.allocations, 3) << ','
+          << decimal(m.control.held, 1) << ',' << decimal(m.test.held, 1) << "\r\n";
+    else
+      out << ",,,,,,,,,,\r\n";
   }
 }
 

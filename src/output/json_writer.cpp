@@ -208,6 +208,59 @@ void memory(JsonEmit& j, const model::DiffReport& r) {
   });
 }
 
+// A row's allocations per step (DiffRow::memory), where a side's traces have memory events.
+void row_memory(JsonEmit& j, const model::DiffRow& row) {
+  const auto& m = row.memory;
+  if (!m.recorded) return;
+  const auto bytes = [](double v) { return decimal(v, 1); };
+  j.line(5).key("allocated_control_bytes").number(bytes(m.control.allocated));
+  j.key("allocated_test_bytes").number(bytes(m.test.allocated));
+  j.key("allocated_self_control_bytes").number(bytes(m.control.allocated_self));
+  j.key("allocated_self_test_bytes").number(bytes(m.test.allocated_self));
+  j.line(5).key("allocated_self_diff_bytes").number(bytes(m.allocated.diff()));
+  j.key("allocated_self_diff_pct").number(pct_decimal(m.allocated.pct, "null"));
+  j.key("allocated_self_verdict").string(model::verdict_name(m.allocated.verdict));
+  j.key("allocated_self_significant").boolean(m.allocated.significant);
+  j.line(5).key("allocated_count_control").number(decimal(m.control.allocations, 3));
+  j.key("allocated_count_test").number(decimal(m.test.allocations, 3));
+  j.key("allocated_self_count_control").number(decimal(m.control.allocations_self, 3));
+  j.key("allocated_self_count_test").number(decimal(m.test.allocations_self, 3));
+  j.key("allocated_held_control_bytes").number(bytes(m.control.held));
+  j.key("allocated_held_test_bytes").number(bytes(m.test.held));
+}
+
+// The rows that allocate more (or less) per step (DiffReport::allocates_more).
+void allocation_list(JsonEmit& j, const model::DiffReport& r, const model::TopList& t) {
+  list(j, t.rows, 4, [&](std::size_t i) {
+    const auto& row = r.rows[i];
+    const auto& m = row.memory;
+    j.begin_object().key("name").string(row.name).key("label").string(row.label);
+    j.key("category").string(row.category).key("control_self_bytes").number(decimal(m.allocated.control, 1));
+    j.key("test_self_bytes").number(decimal(m.allocated.test, 1)).key("diff_bytes").number(decimal(m.allocated.diff(), 1));
+    j.key("diff_pct").number(pct_decimal(m.allocated.pct, "null"));
+    j.key("verdict").string(model::verdict_name(m.allocated.verdict));
+    j.key("control_bytes").number(decimal(m.control.allocated, 1)).key("test_bytes").number(decimal(m.test.allocated, 1));
+    j.end_object();
+  });
+}
+
+// A side's median step's memory over time (SideSummary::memory_timeline), or null.
+void memory_timeline(JsonEmit& j, const model::SideSummary& side) {
+  if (!side.memory_timeline) {
+    j.null();
+    return;
+  }
+  const auto& t = *side.memory_timeline;
+  const auto& d = side.step_details[t.step];
+  j.begin_object().key("rank").number(d.rank).key("step").number(d.step).key("step_us").number(us_decimal(t.step_ns));
+  j.key("device").string(model::memory_device_name(t.device_type, t.device_id));
+  j.key("values").string(t.totals ? "total_allocated" : "growth");
+  j.key("peak_us").number(us_decimal(t.peak_ns)).key("peak_bytes").number(t.peak_bytes);
+  j.key("peak_op").string(t.peak_op).key("points").begin_array();
+  for (const auto& [ns, bytes] : t.points) j.begin_array().number(us_decimal(ns)).number(bytes).end_array();
+  j.end_array().end_object();
+}
+
 // The Δ every list prints and ranks by (DiffRow::shown): medians per step in the
 // default mode, totals in --hta-compat.
 void shown(JsonEmit& j, const model::DiffRow& row) {
@@ -342,6 +395,7 @@ void row(JsonEmit& j, const model::DiffReport& r, const model::DiffRow& row) {
     j.key("test_median_per_step_us").number(us_decimal(row.shown.test_ns));
     j.key("median_diff_pct").number(pct_decimal(row.shown.pct, "null"));
     calls(j, row);
+    row_memory(j, row);
     if (!row.launched_by.empty()) j.key("launched_by").string(row.launched_by);
     if (!row.family.empty()) j.key("family").string(row.family);
     if (!row.test_name.empty()) j.key("test_name").string(row.test_name).key("matched_by").string(row.matched_by);
@@ -480,6 +534,17 @@ void write_json(const model::DiffReport& r, std::ostream& out, const JsonOptions
   figures(j, r.breakdown);
   j.line(2).key("memory");
   memory(j, r);
+  if (!r.memory.empty()) {
+    j.line(2).key("allocates_more");
+    allocation_list(j, r, r.allocates_more);
+    j.line(2).key("allocates_less");
+    allocation_list(j, r, r.allocates_less);
+    j.line(2).key("memory_timeline").begin_object().key("control");
+    memory_timeline(j, r.control);
+    j.key("test");
+    memory_timeline(j, r.test);
+    j.end_object();
+  }
   j.line(2).key("queue_backs_up").boolean(r.queue_backs_up);
   j.line(2).key("top_regressions");
   top_list(j, r, r.top_regressions);

@@ -302,6 +302,23 @@ std::string families(const DiffReport& r) {
   return out + "\n";
 }
 
+// The rows that allocate more per step (DiffReport::allocates_more): self bytes, at most five.
+std::string allocations(const DiffReport& r) {
+  if (r.allocates_more.rows.empty()) return {};
+  std::string out = "#### Allocates more\n\n| Memory allocated per " + r.unit + " (self) | " + label(r.control, "Control") +
+                    " | " + label(r.test, "Test") + " | \xCE\x94 | \xCE\x94% |\n|:--|--:|--:|--:|--:|\n";
+  for (std::size_t k = 0; k < r.allocates_more.rows.size() && k < 5; ++k) {
+    const auto& row = r.rows[r.allocates_more.rows[k]];
+    model::Figure fig;
+    fig.label = row.label.empty() ? row.name : row.label;
+    fig.value = row.memory.allocated;
+    fig.bytes = true;
+    fig.duration = false;
+    out += figure_row(fig, false);
+  }
+  return out + "\n";
+}
+
 std::string problems(const DiffReport& r) {
   const auto& d = r.diagnostics;
   if (d.total() == 0) return "**Input problems:** none.\n\n";
@@ -346,7 +363,7 @@ void write_markdown(const model::DiffReport& r, const MarkdownOptions& o, std::o
   const std::string gate = gate_section(r.gate, r.gate_heading, 8000);
   // Notes right under the headline, as in the other views; input problems at the end.
   const std::string note_block = notes(r, 4000);
-  const std::string family_block = families(r);
+  const std::string family_block = families(r) + allocations(r);
   const std::string diag = problems(r);
   const std::string footer = "<sub>tracediff " TRACEDIFF_VERSION " \xC2\xB7 " +
                              std::string(r.hta_compat ? "totals (--hta-compat)" : "per-" + r.unit + " means") +

@@ -271,6 +271,20 @@ void write_file(JsonEmit& j, const model::FileSummary& f, const Str& str) {
     }
     j.line(3).key("memory").raw(m.text());
   }
+  if (!f.memory_cells.empty()) {  // optional, as memory: each (key, step)'s allocations
+    // [key, step, self bytes, self allocations, bytes, allocations, held bytes, ...]
+    Column m;
+    for (const auto& c : f.memory_cells) {
+      m.add(c.key);
+      m.add(c.step);
+      m.add(c.self_bytes);
+      m.add_u(c.self_count);
+      m.add(c.bytes);
+      m.add_u(c.count);
+      m.add(c.held_bytes);
+    }
+    j.line(3).key("memory_cells").raw(m.text());
+  }
   j.end_object();
 }
 

@@ -409,6 +409,18 @@ void write_terminal_summary(const model::DiffReport& r, const TerminalOptions& o
     out << (colour ? colour : "") << line << (colour ? k_reset : "") << '\n';
   }
 
+  // The rows that allocate more per step (self bytes), one line each.
+  if (!r.allocates_more.rows.empty()) out << "\nAllocates more:\n";
+  for (std::size_t k = 0; k < r.allocates_more.rows.size() && k < 5; ++k) {
+    const auto& row = r.rows[r.allocates_more.rows[k]];
+    const auto& v = row.memory.allocated;
+    std::string line = "  " + detail::terminal_safe(row.label.empty() ? row.name : row.label) + " " +
+                       format_size(v.diff(), true) + "/" + r.unit + " (" + format_pct(v.pct, v.is_new()) + ")";
+    line = detail::elide_middle(line, width);
+    const char* colour = o.color ? tone(v.verdict) : nullptr;
+    out << (colour ? colour : "") << line << (colour ? k_reset : "") << '\n';
+  }
+
   // The name column gets what the figures leave of the width: laid out once without
   // names to measure that, then labelled to fit it, so that no label is cut again.
   const auto blank = [](const model::TopList& list) { return std::vector<std::string>(list.rows.size()); };

@@ -487,6 +487,27 @@ struct Reader {
       });
       item = nullptr;
     }
+    if (const auto* cells = o.if_contains("memory_cells")) {  // optional: files without allocations
+      item = "memory cell";
+      item_no = 0;
+      const auto& a = flat(*cells, 7, "memory_cells");
+      for (std::size_t i = 0; i < a.size(); i += 7, ++item_no) {
+        model::MemoryCell c;
+        c.key = index(a[i], f.keys.size(), "key");
+        c.step = index(a[i + 1], steps, "step");
+        c.self_bytes = integer(a[i + 2], "self bytes");
+        c.self_count = count(a[i + 3], "self allocations");
+        c.bytes = integer(a[i + 4], "bytes");
+        c.count = count(a[i + 5], "allocations");
+        c.held_bytes = integer(a[i + 6], "held bytes");
+        if (c.self_bytes < 0 || c.bytes < 0 || c.held_bytes < 0 || c.held_bytes > c.self_bytes) fail("a negative size");
+        f.memory_cells.push_back(c);
+      }
+      std::sort(f.memory_cells.begin(), f.memory_cells.end(), [](const model::MemoryCell& a, const model::MemoryCell& b) {
+        return std::tie(a.key, a.step) < std::tie(b.key, b.step);
+      });
+      item = nullptr;
+    }
     return f;
   }
 };

@@ -43,6 +43,10 @@ struct SideAgg {
   model::Samples per_unit;  // total ns in each step unit it occurs in, for the noise test
   std::string_view shape;   // --by-shape: the key's input shapes
   std::optional<double> flops;  // --by-shape: FLOPs per call (analysis/names/flops.hpp)
+  // Device allocations (model::MemoryCell), summed; self bytes in each step unit.
+  std::int64_t alloc_self_bytes = 0, alloc_bytes = 0, held_bytes = 0;
+  std::uint64_t alloc_self_count = 0, alloc_count = 0;
+  model::Samples alloc_per_unit;
 };
 
 struct SideData {
@@ -55,6 +59,7 @@ struct SideData {
   // keeps: what an operator's TFLOP/s is against.
   std::map<std::string_view, double> launched_ns;
   std::size_t units = 0;
+  bool memory = false;  // a selected file has [memory] events
   detail::SideTree tree;
 };
 
@@ -108,6 +113,23 @@ std::vector<Unit> step_units(const model::SetSummary& set, const std::set<int>& 
     return fa.steps[a.step].step < fb.steps[b.step].step;
   });
   return units;
+}
+
+// The side's memory timeline: of its files' median steps that are selected, the one
+// whose duration is nearest the side's median step time (the first file's on a tie).
+void pick_timeline(const model::SetSummary& set, const std::vector<Unit>& units, model::SideSummary& summary) {
+  const model::MemoryTimeline* best = nullptr;
+  std::size_t best_unit = 0;
+  std::int64_t best_off = INT64_MAX;
+  for (std::size_t u = 0; u < units.size(); ++u) {
+    const auto& t = set.files[units[u].file].memory_timeline;
+    if (!t || t->step != units[u].step) continue;
+    const auto off = std::llabs(t->step_ns - summary.step_times.median_ns);
+    if (off < best_off) best = &*t, best_unit = u, best_off = off;
+  }
+  if (!best) return;
+  summary.memory_timeline = *best;
+  summary.memory_timeline->step = static_cast<std::uint32_t>(best_unit);
 }
 
 SideData collect(const model::SetSummary& set, const Selection& sel, const CompareOptions& options,
@@ -231,6 +253,22 @@ SideData collect(const model::SetSummary& set, const Selection& sel, const Compa
       a->stats.nested += c.nested;
       a->per_unit.add(static_cast<std::uint32_t>(u->second), static_cast<double>(c.total_ns));
     }
+    data.memory |= !f.memory.empty();
+    for (const auto& c : f.memory_cells) {
+      auto* a = c.key < agg_of.size() ? agg_of[c.key] : nullptr;
+      if (!a) continue;
+      const auto u = unit_of.find({fi, c.step});
+      if (u == unit_of.end()) continue;
+      detail::add_sat(a->alloc_self_bytes, c.self_bytes);
+      detail::add_sat(a->alloc_bytes, c.bytes);
+      detail::add_sat(a->held_bytes, c.held_bytes);
+      a->alloc_self_count += c.self_count;
+      a->alloc_count += c.count;
+      if (c.self_bytes) {
+        a->alloc_per_unit.set_units(units.size());
+        a->alloc_per_unit.add(static_cast<std::uint32_t>(u->second), static_cast<double>(c.self_bytes));
+      }
+    }
     // --by-shape: launchers by name and shapes, as the operators' rows are keyed.
     const bool shaped_launchers = options.by_shape && f.launcher_shapes.size() == f.launchers.size();
     std::vector<std::string_view> shaped_launcher(shaped_launchers ? f.launchers.size() : 0);
@@ -259,7 +297,11 @@ SideData collect(const model::SetSummary& set, const Selection& sel, const Compa
                        renames.empty() && !options.by_shape ? nullptr : &tree_names);
   }
   data.tree.finish(k_tree_budget);
-  for (auto& [key, a] : data.rows) a.per_unit.settle();
+  for (auto& [key, a] : data.rows) {
+    a.per_unit.settle();
+    a.alloc_per_unit.settle();
+  }
+  pick_timeline(set, units, summary);
   for (auto& [who, per_key] : data.launches)
     for (auto& [key, per_unit] : per_key) per_unit.settle();
 
@@ -329,6 +371,30 @@ void shape_figures(const SideAgg* ca, const SideAgg* ta, const SideData& c, cons
   };
   row.control_tflops = tflops(ca, c);
   row.test_tflops = tflops(ta, t);
+}
+
+// A row's allocations per step unit on each side, and its self bytes per step judged
+// (docs/reading-the-report.md "Memory per operator").
+void memory_figures(const SideAgg* ca, const SideAgg* ta, std::size_t cu, std::size_t tu, const NoiseRule& rule,
+                    model::DiffRow& row) {
+  auto& m = row.memory;
+  m.recorded = true;
+  const auto side = [](const SideAgg* a, std::size_t units, model::DiffRow::MemorySide& out, model::Samples& samples) {
+    samples = model::Samples(units);
+    if (!a || units == 0) return;
+    const double n = static_cast<double>(units);
+    out.allocated = static_cast<double>(a->alloc_bytes) / n;
+    out.allocated_self = static_cast<double>(a->alloc_self_bytes) / n;
+    out.allocations = static_cast<double>(a->alloc_count) / n;
+    out.allocations_self = static_cast<double>(a->alloc_self_count) / n;
+    out.held = static_cast<double>(a->held_bytes) / n;
+    samples = a->alloc_per_unit;
+    samples.set_units(units);
+  };
+  side(ca, cu, m.control, m.control_samples);
+  side(ta, tu, m.test, m.test_samples);
+  if (m.control_samples.values().empty() && m.test_samples.values().empty()) return;  // allocated nothing: "same"
+  m.allocated = compare_samples(m.control_samples, m.test_samples, NoiseRule{rule.min_change_pct, 0.0});  // sizes: --min-change-us is a time
 }
 
 // GPU time by launching operator, with its kernels; and each GPU row's main launcher.
@@ -469,6 +535,7 @@ model::DiffReport compare_summaries(const model::SetSummary& control, const mode
     row.shown.control_ns = v.control_median;
     row.shown.test_ns = v.test_median;
     if (options.by_shape) shape_figures(ca, ta, c, t, row);
+    if (c.memory && t.memory) memory_figures(ca, ta, c.units, t.units, rule, row);
     report.rows.push_back(std::move(row));
   }
   launchers(c, t, rule, report);

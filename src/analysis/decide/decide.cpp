@@ -179,6 +179,8 @@ void decide(model::DiffReport& r, const CompareOptions& options) {
   sides_differ(r);
   notes(r);
   decide_memory(r, rule);
+  r.allocates_more = allocation_list(r, true, n);
+  r.allocates_less = allocation_list(r, false, n);
   counts(r);
   labels(r);
   decide_step_change(r, rule);

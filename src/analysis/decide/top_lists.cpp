@@ -187,4 +187,35 @@ model::TopList top_list(const model::DiffReport& r, bool slower, std::size_t n) 
   return list;
 }
 
+// Rows whose self allocations per step changed significantly one way (DiffRow::memory),
+// largest |Δ bytes per step| first, then row order. Self bytes charge each allocation to
+// one operator, the innermost, so a change is listed once, not again for each caller.
+model::TopList allocation_list(const model::DiffReport& r, bool more, std::size_t n) {
+  model::TopList list;
+  list.raw = !testable(r.control.units, r.test.units);
+  std::vector<std::size_t> moved;
+  for (auto i : r.impact_order()) {
+    const auto& m = r.rows[i].memory;
+    const double d = m.allocated.diff();
+    if (!m.recorded || d == 0 || (d > 0) != more) continue;
+    if (!list.raw && !m.allocated.significant) {
+      (m.allocated.verdict == model::Verdict::untestable ? list.untestable : list.within_noise) += 1;
+      continue;
+    }
+    moved.push_back(i);
+  }
+  std::stable_sort(moved.begin(), moved.end(), [&](std::size_t a, std::size_t b) {
+    return std::fabs(r.rows[a].memory.allocated.diff()) > std::fabs(r.rows[b].memory.allocated.diff());
+  });
+  for (const auto i : moved) {
+    if (list.rows.size() < n) list.rows.push_back(i);
+    else (list.raw ? list.untestable : list.more) += 1;
+  }
+  list.nodes.assign(list.rows.size(), model::k_no_node);
+  list.paths.assign(list.rows.size(), {});
+  list.path_words.assign(list.rows.size(), {});
+  list.path_shares.assign(list.rows.size(), std::nullopt);
+  return list;
+}
+
 }  // namespace tracediff::analysis::detail

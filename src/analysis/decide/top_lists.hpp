@@ -12,5 +12,7 @@ double direction(const model::DiffRow& row);
 void mark_swaps(model::DiffReport& r);
 // The significant rows of one direction, at most n of them.
 model::TopList top_list(const model::DiffReport& r, bool slower, std::size_t n);
+// The rows that allocate significantly more (or less) per step, at most n of them.
+model::TopList allocation_list(const model::DiffReport& r, bool more, std::size_t n);
 
 }  // namespace tracediff::analysis::detail

@@ -25,7 +25,9 @@ std::string_view trim(std::string_view s) {
                    " (expected METRIC>THRESHOLD, e.g. step_time>+5%; see docs/fail-on.md)");
 }
 
-bool is_memory_metric(GateMetric m) { return m == GateMetric::peak_allocated || m == GateMetric::peak_reserved; }
+bool is_memory_metric(GateMetric m) {
+  return m == GateMetric::peak_allocated || m == GateMetric::peak_reserved || m == GateMetric::op_allocated;
+}
 
 bool is_count_metric(GateMetric m) {
   return m == GateMetric::added || m == GateMetric::deleted || m == GateMetric::increased ||
@@ -162,12 +164,19 @@ GateCondition parse_gate_condition(std::string_view raw) {
     if (!known && metric.substr(0, p.prefix.size()) == p.prefix) {
       cond.metric = p.metric;
       cond.pattern = std::string(metric.substr(p.prefix.size()));
+      // "op:GLOB.allocated": the rows' allocations, not their time.
+      constexpr std::string_view k_allocated = ".allocated";
+      if (p.metric == GateMetric::op && cond.pattern.size() > k_allocated.size() &&
+          std::string_view(cond.pattern).ends_with(k_allocated)) {
+        cond.metric = GateMetric::op_allocated;
+        cond.pattern.resize(cond.pattern.size() - k_allocated.size());
+      }
       if (cond.pattern.empty()) bad(raw, "'" + std::string(p.prefix) + "' needs a name or glob after it");
       known = true;
     }
   if (!known)
     bad(raw, "unknown metric '" + std::string(metric) +
-                 "' (known: step_time, gpu_busy, peak_allocated, peak_reserved, op:GLOB, kernel:GLOB, any-op:GLOB, any-kernel:GLOB, "
+                 "' (known: step_time, gpu_busy, peak_allocated, peak_reserved, op:GLOB, op:GLOB.allocated, kernel:GLOB, any-op:GLOB, any-kernel:GLOB, "
                  "family:ID, added, deleted, increased, decreased; the step's parts: exposed_comm, gpu_compute, "
                  "gpu_overlap, gpu_mem, idle.host_launch, idle.host_sync, idle.stream, idle.other, exposed.KIND, "
                  "host_wait, host_idle)");

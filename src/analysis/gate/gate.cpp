@@ -63,7 +63,8 @@ std::string pct_text(const model::Comparison& v) {
 void decide(const GateCondition& cond, const model::Comparison& v, bool noise_test, const std::string& subject,
             const std::string& basis, GateResult& result) {
   const double value = cond.unit == GateUnit::percent ? relative(v) : v.diff();
-  const bool size = cond.metric == GateMetric::peak_allocated || cond.metric == GateMetric::peak_reserved;
+  const bool size = cond.metric == GateMetric::peak_allocated || cond.metric == GateMetric::peak_reserved ||
+                    cond.metric == GateMetric::op_allocated;
   const auto number = [&](double x, bool sign) { return size ? format_size(x, sign) : format_duration_ns(to_ns(x), sign); };
   const std::string measure = cond.unit == GateUnit::percent ? pct_text(v) : number(v.diff(), true);
   result.detail = subject + " " + measure + " (" + number(v.control, false) + " \xE2\x86\x92 " +
@@ -86,7 +87,8 @@ void decide(const GateCondition& cond, const model::Comparison& v, bool noise_te
 const std::string& label_of(const DiffRow& row) { return row.label.empty() ? row.name : row.label; }
 
 bool row_matches(const GateCondition& cond, const DiffRow& row) {
-  const bool cpu = cond.metric == GateMetric::op || cond.metric == GateMetric::any_op;
+  const bool cpu = cond.metric == GateMetric::op || cond.metric == GateMetric::any_op ||
+                   cond.metric == GateMetric::op_allocated;
   if (row.device != (cpu ? model::Device::cpu : model::Device::gpu)) return false;
   return glob_match(cond.pattern, row.name) ||
          (!row.full_name.empty() && row.full_name != row.name && glob_match(cond.pattern, row.full_name));
@@ -117,6 +119,23 @@ model::Comparison sum_of(const std::vector<const DiffRow*>& rows, const DiffRepo
     v.significant = j.significant;
   }
   return v;
+}
+
+// The rows' self allocations per step, summed, judged as one figure (sizes: the relative
+// rule alone, as the memory figures).
+model::Comparison allocated_sum(const std::vector<const DiffRow*>& rows, const DiffReport& r) {
+  model::Samples c, t;
+  for (const auto* row : rows) {
+    c.set_units(row->memory.control_samples.units());
+    t.set_units(row->memory.test_samples.units());
+  }
+  for (const auto* row : rows) {
+    c.add_all(row->memory.control_samples);
+    t.add_all(row->memory.test_samples);
+  }
+  c.settle();
+  t.settle();
+  return compare_samples(c, t, NoiseRule{r.min_change_pct, 0.0});
 }
 
 [[noreturn]] void no_match(const GateCondition& cond, const char* what) {
@@ -170,6 +189,27 @@ GateResult evaluate_one(const GateCondition& cond, const DiffReport& r) {
                               : std::to_string(matched.size()) + " " + what + " rows matching '" +
                                     safe_name(cond.pattern) + "'";
       decide(cond, sum_of(matched, r), noise, subject, basis, result);
+      return result;
+    }
+    case GateMetric::op_allocated: {
+      std::vector<const DiffRow*> matched;
+      for (const auto& row : r.rows)
+        if (row_matches(cond, row)) matched.push_back(&row);
+      if (matched.empty()) {
+        if (!cond.optional) no_match(cond, "CPU");
+        result.detail = "no CPU row matches '" + safe_name(cond.pattern) + "' (optional)";
+        return result;
+      }
+      if (std::none_of(matched.begin(), matched.end(), [](const DiffRow* row) { return row->memory.recorded; })) {
+        result.detail = "no memory allocated to compare (the traces have no memory events; record them with "
+                        "torch.profiler.profile(profile_memory=True))";
+        return result;
+      }
+      const std::string subject =
+          (matched.size() == 1 ? safe_name(label_of(*matched[0]))
+                               : std::to_string(matched.size()) + " CPU rows matching '" + safe_name(cond.pattern) + "'") +
+          " allocated";
+      decide(cond, allocated_sum(matched, r), noise, subject, basis, result);
       return result;
     }
     case GateMetric::any_op:

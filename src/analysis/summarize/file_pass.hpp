@@ -225,6 +225,18 @@ struct Nesting {
   std::vector<std::pair<std::uint32_t, std::int64_t>> wait_in;
   // The waits on the threads that run operators: their union, in order.
   std::vector<std::pair<std::int64_t, std::int64_t>> waits;
+  // Per memory event (model::TraceFile::memory): the innermost CPU operator open on its
+  // thread when it happened (an event; ~0u: none). At one time, an operator that starts
+  // then is open: an operator's allocations come at its start.
+  std::vector<std::uint32_t> mem_owner;
+  // The device allocations (memory.hpp: device_allocation) made inside each host event,
+  // its own included, for the events with some, by event.
+  struct Allocated {
+    std::uint32_t event;
+    std::int64_t bytes;
+    std::uint64_t count;
+  };
+  std::vector<Allocated> allocated_in;
 };
 inline constexpr std::uint8_t k_profiler_outer = 1, k_profiler_inside = 2;  // Nesting::profiler
 inline constexpr std::uint32_t k_inherited = 1u << 31;  // node ids stay below: fewer nodes than events

@@ -1,9 +1,11 @@
 // The nesting of host events, thread by thread (file_pass.hpp: nest).
 #include <algorithm>
+#include <type_traits>
 #include <unordered_map>
 
 #include "analysis/compare/aggregate.hpp"
 #include "analysis/summarize/file_pass.hpp"
+#include "analysis/summarize/memory.hpp"
 
 namespace tracediff::analysis::detail {
 
@@ -87,6 +89,9 @@ std::pmr::vector<std::uint32_t> by_thread(const model::EventArray& ev, std::vect
 //  - the host waiting for the GPU: per step, the union of the waiting calls
 //    (waiting_calls) on those threads, outermost only; per event, the wait inside it,
 //    from a running count of the thread's waits taken at its push and at its pop;
+//  - each memory event's operator: the innermost cpu_op open on its thread when it
+//    happened (the thread's memory events merged in by time); each host event's device
+//    allocations, its children's included, handed to its parent when it is popped;
 //  - each event's call-tree node: its name under the node of the event around it.
 //    Step spans and events outside every step are no nodes: their children hang where
 //    they would. Past k_tree_depth, events are part of the deepest node around them.
@@ -100,7 +105,7 @@ Nesting nest(const model::TraceFile& f, NameFacts& names, const KeyIds& keys, St
              std::pmr::memory_resource* memory) {
   const auto& ev = f.events;
   Nesting n{std::pmr::vector<std::int64_t>(memory), {}, std::pmr::vector<std::uint32_t>(memory),
-            std::pmr::vector<std::uint32_t>(memory), std::pmr::vector<std::uint8_t>(memory), {}, {}};
+            std::pmr::vector<std::uint32_t>(memory), std::pmr::vector<std::uint8_t>(memory), {}, {}, {}, {}};
   n.profiler.assign(ev.size(), 0);
   n.self_ns.resize(ev.size());  // a host event's starts at its duration when it is met
   n.launcher.assign(ev.size(), ~0u);
@@ -132,6 +137,8 @@ Nesting nest(const model::TraceFile& f, NameFacts& names, const KeyIds& keys, St
     bool profiler;        // the profiler's own work (Nesting::profiler)
     bool in_wait;         // a waiting call at or below it
     std::int64_t waited;  // the thread's wait count when it was pushed
+    std::int64_t alloc_bytes = 0;  // device allocations inside it so far, its children's included
+    std::uint64_t allocs = 0;
   };
   std::vector<Open> stack;
   std::pmr::vector<std::uint32_t> top_of_key(keys.count(), k_none, memory);  // stack position
@@ -155,7 +162,40 @@ Nesting nest(const model::TraceFile& f, NameFacts& names, const KeyIds& keys, St
     const auto w = std::min(ev[o.event].dur_ns, waited - o.waited);
     if (w > 0) n.wait_in.push_back({o.event, w});
     top_of_key[keys.of(o.event)] = o.below_same_key;
+    const auto bytes = o.alloc_bytes;
+    const auto allocs = o.allocs;
+    if (allocs) n.allocated_in.push_back({o.event, bytes, allocs});
     stack.pop_back();
+    if (allocs && !stack.empty()) {
+      detail::add_sat(stack.back().alloc_bytes, bytes);
+      stack.back().allocs += allocs;
+    }
+  };
+  // The memory events by thread ((pid, tid) pool ids, as the host events': a tid written
+  // as text and one written as a number intern alike), then time, then file order.
+  const auto& mem = f.memory;
+  n.mem_owner.assign(mem.size(), k_none);
+  const auto thread_of = [](std::uint32_t pid, std::uint32_t tid) { return (std::uint64_t{pid} << 32) | tid; };
+  std::vector<std::uint32_t> mem_order(mem.size());
+  for (std::uint32_t j = 0; j < mem.size(); ++j) mem_order[j] = j;
+  std::stable_sort(mem_order.begin(), mem_order.end(), [&](std::uint32_t a, std::uint32_t b) {
+    const auto ta = thread_of(mem[a].pid, mem[a].tid), tb = thread_of(mem[b].pid, mem[b].tid);
+    return ta != tb ? ta < tb : mem[a].ts_ns < mem[b].ts_ns;
+  });
+  const std::uint32_t* mem_at = nullptr;
+  const std::uint32_t* mem_stop = nullptr;
+  // The thread's memory events before `until`, each charged to the events open then.
+  const auto drain = [&](std::int64_t until) {
+    for (; mem_at != mem_stop && mem[*mem_at].ts_ns < until; ++mem_at) {
+      const auto& m = mem[*mem_at];
+      while (!stack.empty() && ev[stack.back().event].ts_ns + ev[stack.back().event].dur_ns <= m.ts_ns) pop();
+      if (stack.empty()) continue;
+      n.mem_owner[*mem_at] = stack.back().op;
+      if (device_allocation(m)) {
+        detail::add_sat(stack.back().alloc_bytes, m.bytes);
+        ++stack.back().allocs;
+      }
+    }
   };
   std::uint32_t group_begin = 0;
   for (const auto group_stop : group_end) {
@@ -172,9 +212,19 @@ Nesting nest(const model::TraceFile& f, NameFacts& names, const KeyIds& keys, St
     stack.clear();
     owed.clear();
     waited = 0;
+    if (first != last) {
+      const auto thread = thread_of(ev[*first].pid, ev[*first].tid);
+      const auto [lo, hi] = std::equal_range(mem_order.begin(), mem_order.end(), thread, [&](auto a, auto b) {
+        if constexpr (std::is_same_v<decltype(a), std::uint64_t>) return a < thread_of(mem[b].pid, mem[b].tid);
+        else return thread_of(mem[a].pid, mem[a].tid) < b;
+      });
+      mem_at = mem_order.data() + (lo - mem_order.begin());
+      mem_stop = mem_order.data() + (hi - mem_order.begin());
+    }
     for (const auto* it = first; it != last; ++it) {
       const auto i = *it;
       const auto begin = ev[i].ts_ns, end = begin + ev[i].dur_ns;
+      drain(begin);
       while (!stack.empty() && ev[stack.back().event].ts_ns + ev[stack.back().event].dur_ns <= begin) pop();
       // This event's time is taken from the innermost owed entries it overlaps: an
       // entry that ends within it is owed nothing more (this one now covers that span).
@@ -255,11 +305,14 @@ Nesting nest(const model::TraceFile& f, NameFacts& names, const KeyIds& keys, St
       }
     }
     flush();
+    drain(INT64_MAX);
     while (!stack.empty()) pop();
   }
   for (auto& v : n.self_ns) v = std::max<std::int64_t>(0, v);
   std::sort(n.incl_less.begin(), n.incl_less.end());  // threads were visited one by one
   std::sort(n.wait_in.begin(), n.wait_in.end());
+  std::sort(n.allocated_in.begin(), n.allocated_in.end(),
+            [](const Nesting::Allocated& a, const Nesting::Allocated& b) { return a.event < b.event; });
   // The threads' waits as one union, in order.
   std::sort(n.waits.begin(), n.waits.end());
   std::size_t kept = 0;

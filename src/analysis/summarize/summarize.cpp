@@ -56,6 +56,49 @@ void note_marker(model::FileSummary& s, const detail::FileSteps& steps, const St
                                  (steps.marker_matches == 1 ? "" : "s") + " but makes no step; " + fallback);
 }
 
+// Each (key, step)'s device allocations (model::MemoryCell): self from each allocation's
+// operator (Nesting::mem_owner), in the operator's step; inclusive from each host event's
+// total (Nesting::allocated_in), outermost calls of a key only (as its inclusive time);
+// held: self bytes whose free (by Addr) is not before the step's end.
+template <typename KeyOf>
+void memory_cells(const model::TraceFile& f, const Nesting& nesting, const StepWindows& windows, NameFacts& names,
+                  KeyOf& key_of, model::FileSummary& s) {
+  if (f.memory.empty()) return;
+  const auto& ev = f.events;
+  const auto counted = [&](std::uint32_t i) {
+    return windows.step_at[i] >= 0 && !nesting.profiler[i] && !names.step_span(ev[i], true);
+  };
+  std::unordered_map<std::uint64_t, std::uint32_t> index;
+  const auto cell = [&](std::uint32_t i) -> model::MemoryCell& {
+    const auto key = key_of(i);
+    const auto step = static_cast<std::uint32_t>(windows.step_at[i]);
+    const auto [it, fresh] = index.try_emplace((std::uint64_t{key} << 32) | step, static_cast<std::uint32_t>(s.memory_cells.size()));
+    if (fresh) s.memory_cells.push_back({key, step, 0, 0, 0, 0, 0});
+    return s.memory_cells[it->second];
+  };
+  const auto freed = detail::free_times(f);
+  for (std::size_t j = 0; j < f.memory.size(); ++j) {
+    const auto i = nesting.mem_owner[j];
+    if (i == ~0u || !detail::device_allocation(f.memory[j]) || !counted(i)) continue;
+    auto& c = cell(i);
+    detail::add_sat(c.self_bytes, f.memory[j].bytes);
+    ++c.self_count;
+    if (freed[j] >= windows.end[static_cast<std::size_t>(windows.step_at[i])]) detail::add_sat(c.held_bytes, f.memory[j].bytes);
+  }
+  std::size_t nested_at = 0;  // into incl_less, which is by event as allocated_in is
+  for (const auto& a : nesting.allocated_in) {
+    while (nested_at < nesting.incl_less.size() && nesting.incl_less[nested_at].first < a.event) ++nested_at;
+    const bool nested = nested_at < nesting.incl_less.size() && nesting.incl_less[nested_at].first == a.event;
+    if (nested || !counted(a.event)) continue;
+    auto& c = cell(a.event);
+    detail::add_sat(c.bytes, a.bytes);
+    c.count += a.count;
+  }
+  std::sort(s.memory_cells.begin(), s.memory_cells.end(), [](const model::MemoryCell& a, const model::MemoryCell& b) {
+    return std::tie(a.key, a.step) < std::tie(b.key, b.step);
+  });
+}
+
 }  // namespace
 
 const char* launcher_level_name(LauncherLevel level) {
@@ -350,6 +393,8 @@ model::FileSummary summarize_file(const model::TraceFile& f, const SummarizeOpti
   fold_tree(s, k_tree_budget);
   detail::summarize_collectives(f, launch_of, windows.step_at.data(), s);
   detail::summarize_memory(f, windows.begin, windows.end, s);
+  memory_cells(f, nesting, windows, names, key_of, s);
+  detail::summarize_memory_timeline(f, windows.begin, windows.end, nesting.mem_owner, s);
 
   // Counted per event, as their ids say; one sample per file says how many.
   if (outside)

@@ -91,6 +91,7 @@ void write_html(const model::DiffReport& report, std::ostream& out) {
   add_steps(report, ctx);
   add_groups(report, ctx);
   add_families(report, ctx);
+  add_memory(report, ctx);
   add_charts(report, ctx);
   add_table(report, anchors, ctx);
   add_launchers(report, anchors, ctx);

@@ -23,6 +23,8 @@ void add_families(const DiffReport& r, data& ctx);
 // analysis chose (DiffReport::charts).
 void add_charts(const DiffReport& r, data& ctx);
 void add_table(const DiffReport& r, const Anchors& a, data& ctx);
+// Memory per operator (the allocates-more/less lists) and the median step's timeline.
+void add_memory(const DiffReport& r, data& ctx);
 void add_launchers(const DiffReport& r, const Anchors& a, data& ctx);
 void add_diagnostics(const DiffReport& r, data& ctx);
 // The call tree: a static table of its top levels; render_tree_json is the data
