@@ -298,8 +298,7 @@ std::vector<model::Samples> gpu_within(const SideTree& t) {
 
 }  // namespace
 
-model::CallTree compare_trees(const SideTree& control, const SideTree& test, const NoiseRule& rule,
-                              const std::vector<model::DiffRow>& rows, bool short_names) {
+JudgedTree compare_trees(const SideTree& control, const SideTree& test, const NoiseRule& rule, bool short_names) {
   // Match by (parent, GPU or not, name): the diff tree's nodes, parents first.
   struct Pair {
     std::uint32_t parent;
@@ -331,12 +330,10 @@ model::CallTree compare_trees(const SideTree& control, const SideTree& test, con
 
   const auto gc = gpu_within(control), gt = gpu_within(test);
   const model::Samples c_zero(control.units()), t_zero(test.units());
-  // Rows by (category, name), for labels and findings: the key rows have.
-  std::map<std::pair<std::string_view, std::string_view>, std::size_t> row_of;
-  for (std::size_t r = 0; r < rows.size(); ++r) row_of.try_emplace({rows[r].category, rows[r].name}, r);
   std::map<std::string_view, std::string> short_of;  // --short-names: each name shortened once
 
-  model::CallTree tree;
+  JudgedTree result;
+  auto& tree = result.tree;
   tree.budget = k_tree_budget;
   tree.control_folded = control.folded();
   tree.test_folded = test.folded();
@@ -353,14 +350,15 @@ model::CallTree compare_trees(const SideTree& control, const SideTree& test, con
     out.device = any.gpu ? model::Device::gpu : model::Device::cpu;
     out.other = any.other;
     if (!any.other) {
+      // The row by (category, name), for labels and findings: the key rows have.
       std::string_view key = any.name;
       if (short_names) {
         auto [sit, fresh] = short_of.try_emplace(any.name);
         if (fresh) sit->second = shorten_name(any.name);
         key = sit->second;
       }
-      const auto it = row_of.find({any.category, key});
-      if (it != row_of.end()) out.row = it->second;
+      out.row = result.row_keys.size();
+      result.row_keys.emplace_back(any.category, std::string(key));
     }
     const double cu = std::max<double>(1, static_cast<double>(control.units()));
     const double tu = std::max<double>(1, static_cast<double>(test.units()));
@@ -410,7 +408,19 @@ model::CallTree compare_trees(const SideTree& control, const SideTree& test, con
   for (const auto t : top) tree.top.push_back(new_index[t]);
   move_into_order(judged, order);
   tree.nodes = std::move(judged);
-  return tree;
+  return result;
+}
+
+model::CallTree link_rows(JudgedTree judged, const std::vector<model::DiffRow>& rows) {
+  std::map<std::pair<std::string_view, std::string_view>, std::size_t> row_of;
+  for (std::size_t r = 0; r < rows.size(); ++r) row_of.try_emplace({rows[r].category, rows[r].name}, r);
+  for (auto& n : judged.tree.nodes) {
+    if (n.row == SIZE_MAX) continue;
+    const auto& [category, name] = judged.row_keys[n.row];
+    const auto it = row_of.find({category, name});
+    n.row = it == row_of.end() ? SIZE_MAX : it->second;
+  }
+  return std::move(judged.tree);
 }
 
 namespace {

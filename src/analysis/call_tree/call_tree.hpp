@@ -77,10 +77,17 @@ class SideTree {
   std::uint64_t m_folded = 0;
 };
 
-// Both sides matched by path and judged; node rows resolved against report.rows
-// (whose names are short names with --short-names).
-model::CallTree compare_trees(const SideTree& control, const SideTree& test, const NoiseRule& rule,
-                              const std::vector<model::DiffRow>& rows, bool short_names);
+// Both sides matched by path and judged. It needs no rows, so that it runs beside the
+// rows' own comparison; link_rows then resolves each node's row.
+struct JudgedTree {
+  model::CallTree tree;
+  // Per node whose row is to be found (its CallNode::row indexes this until
+  // link_rows): the (category, name) rows are keyed by, a short name with --short-names.
+  std::vector<std::pair<std::string_view, std::string>> row_keys;
+};
+JudgedTree compare_trees(const SideTree& control, const SideTree& test, const NoiseRule& rule, bool short_names);
+// The tree's nodes' rows against report.rows (SIZE_MAX: none).
+model::CallTree link_rows(JudgedTree judged, const std::vector<model::DiffRow>& rows);
 
 // Each row's tree_node (the path that carries most of its change) and explained_by
 // (a call inside it that explains at least 90 % of its change and is itself a
