@@ -86,6 +86,29 @@ BOOST_AUTO_TEST_CASE(peak_memory_is_compared_in_every_view_and_gated) {
 }
 
 // A summary keeps each step's memory: summaries compare as their traces do.
+BOOST_AUTO_TEST_CASE(more_memory_fails_the_verdict_without_a_gate) {
+  // The same step times, 200 MB more at the peak: no gate, and still a red verdict that
+  // names the memory (a faster step that needs more memory is a regression too).
+  const auto c = tracegen("memv-c", {"--ranks", "1", "--steps", "8", "--layers", "2", "--jitter", "2", "--memory",
+                                     "--memory-peak", "aten::addmm=100000000"});
+  const auto t = tracegen("memv-t", {"--ranks", "1", "--steps", "8", "--layers", "2", "--jitter", "2", "--memory",
+                                     "--memory-peak", "aten::addmm=300000000"});
+  const auto dir = temp_dir("memv-out");
+  const auto r = run_cli({c, t, "--json", dir + "/r.json", "-q"});
+  BOOST_REQUIRE_MESSAGE(r.exit_code == 0, r.err);
+  const auto verdict = parse_json(read_file(dir + "/r.json")).as_object().at("verdict").as_object();
+  BOOST_TEST(verdict.at("mark").as_string() == "fail");
+  const std::string line(verdict.at("line").as_string());
+  BOOST_TEST(line.find("peak memory allocated +") != std::string::npos, line);
+  BOOST_TEST(line.find("more") != std::string::npos, line);
+  // The same sides the other way round: less memory is no red mark.
+  const auto back = run_cli({t, c, "--json", dir + "/b.json", "-q"});
+  BOOST_REQUIRE_MESSAGE(back.exit_code == 0, back.err);
+  const auto v2 = parse_json(read_file(dir + "/b.json")).as_object().at("verdict").as_object();
+  BOOST_TEST(v2.at("mark").as_string() != "fail");
+  BOOST_TEST(std::string(v2.at("line").as_string()).find("peak memory") == std::string::npos);
+}
+
 BOOST_AUTO_TEST_CASE(summaries_keep_memory) {
   const auto c = tracegen("memsum-c", {"--ranks", "1", "--steps", "5", "--layers", "1", "--memory"});
   const auto t = tracegen("memsum-t", {"--ranks", "1", "--steps", "5", "--layers", "1", "--memory", "--memory-leak",

@@ -1,6 +1,6 @@
 // The verdict line: what the user asked first (the step time: slower, faster, the same,
-// not testable), then the gate when there is one, then what moved significantly with
-// the counts that the top lists print.
+// not testable; peak memory when it grew significantly), then the gate when there is
+// one, then what moved significantly with the counts that the top lists print.
 #include "analysis/gate/verdict.hpp"
 
 #include <cstdint>
@@ -24,11 +24,19 @@ const model::Figure* step_figure(const model::DiffReport& r) {
   return r.headline.empty() ? nullptr : &r.headline.front();
 }
 
+// Peak memory allocated when it grew significantly: a faster step that needs more
+// memory is a regression for whoever trains near the limit (issue 29).
+const model::Figure* memory_grew(const model::DiffReport& r) {
+  for (const auto& f : r.headline)
+    if (f.id == "peak_allocated" && f.value.significant && f.value.verdict == model::Verdict::slower) return &f;
+  return nullptr;
+}
+
 // "Step time +60.1% (77.5 ms → 124 ms), slower": the verdict in words after the figure.
 std::string figure_words(const model::Figure& f, bool judged) {
   const auto& v = f.value;
-  std::string out = f.label + " " + format_pct(v.pct, v.is_new()) + " (" + format_duration_ns(to_ns(v.control), false) +
-                    k_arrow + format_duration_ns(to_ns(v.test), false) + ")";
+  const auto value = [&](double x) { return f.bytes ? format_size(x, false) : format_duration_ns(to_ns(x), false); };
+  std::string out = f.label + " " + format_pct(v.pct, v.is_new()) + " (" + value(v.control) + k_arrow + value(v.test) + ")";
   if (judged && f.judged) out += std::string(", ") + model::figure_words(f);
   // Near the level but not past it: say how near, so "within noise" is not read as "no change".
   if (judged && f.judged && !v.significant && v.p_value < 0.1) {
@@ -79,6 +87,7 @@ Verdict decide_verdict(const model::DiffReport& r) {
     fired += g.fired();
     unevaluated += g.outcome == model::GateOutcome::not_evaluated;
   }
+  const auto* memory = memory_grew(r);
   const auto step_verdict = step ? step->value.verdict : model::Verdict::untestable;
   const bool step_known = step && step->value.significant;
   std::string gate;
@@ -93,6 +102,8 @@ Verdict decide_verdict(const model::DiffReport& r) {
   } else if (!r.gate.empty()) {
     v.mark = model::Mark::pass;
     gate = "Gate passed (" + counted(r.gate.size(), "condition", "conditions") + ")";
+  } else if (memory) {
+    v.mark = model::Mark::fail;
   } else if (step_known) {
     v.mark = step_verdict == model::Verdict::slower ? model::Mark::fail : model::Mark::pass;
   }
@@ -101,6 +112,7 @@ Verdict decide_verdict(const model::DiffReport& r) {
                      : v.mark == model::Mark::warn ? k_warn
                                                    : k_neutral;
   std::string what = step ? figure_words(*step, true) : std::string();
+  if (memory) what += (what.empty() ? "" : "; ") + lower_first(figure_words(*memory, true));
   if (!gate.empty() && !what.empty()) what = gate + ": " + lower_first(what);
   else if (!gate.empty()) what = gate;
   v.text = what + (what.empty() ? "" : "; ") + moved(r);
