@@ -99,6 +99,7 @@ void summary_strings(const model::FileSummary& f, const std::function<void(const
   for (const auto& l : f.launchers) add(l);
   for (const auto& l : f.launcher_shapes) add(l);
   for (const auto& k : f.collective_keys) add(k.name);
+  if (f.memory_timeline && !f.memory_timeline->peak_op.empty()) add(f.memory_timeline->peak_op);
 }
 
 // The strings' numbers; a string the table lacks is a bug of the caller.
@@ -284,6 +285,26 @@ void write_file(JsonEmit& j, const model::FileSummary& f, const Str& str) {
       m.add(c.held_bytes);
     }
     j.line(3).key("memory_cells").raw(m.text());
+  }
+  if (f.memory_timeline) {  // optional, as memory: the median step's allocated bytes over time
+    // [step, step ns, device type, device id, totals (1) or growth (0), peak ns, peak
+    // bytes, peak operator (string, -1 none), then (ns, bytes) per point]; in ns, not the
+    // file's unit: the points are what the HTML draws, exactly as from the trace.
+    const auto& t = *f.memory_timeline;
+    Column m;
+    m.add(t.step);
+    m.add(t.step_ns);
+    m.add(t.device_type);
+    m.add(t.device_id);
+    m.add(t.totals ? 1 : 0);
+    m.add(t.peak_ns);
+    m.add(t.peak_bytes);
+    m.add(t.peak_op.empty() ? -1 : static_cast<std::int64_t>(str(t.peak_op)));
+    for (const auto& [ns, bytes] : t.points) {
+      m.add(ns);
+      m.add(bytes);
+    }
+    j.line(3).key("memory_timeline").raw(m.text());
   }
   j.end_object();
 }

@@ -508,6 +508,35 @@ struct Reader {
       });
       item = nullptr;
     }
+    if (const auto* timeline = o.if_contains("memory_timeline")) {  // optional: files without memory events
+      const auto& a = flat(*timeline, 2, "memory_timeline");
+      if (a.size() < 8) fail("memory_timeline has " + std::to_string(a.size()) + " numbers, fewer than 8");
+      if ((a.size() - 8) / 2 > model::k_timeline_points)
+        fail("memory_timeline has more than " + std::to_string(model::k_timeline_points) + " points");
+      model::MemoryTimeline t;
+      t.step = index(a[0], steps, "step");
+      t.step_ns = integer(a[1], "step ns");
+      const auto type = integer(a[2], "device type"), id = integer(a[3], "device id");
+      if (type < -1 || type > 127 || id < -1 || id > 32767)
+        fail("memory_timeline: device " + std::to_string(type) + ":" + std::to_string(id) + " out of range");
+      t.device_type = static_cast<int>(type);
+      t.device_id = static_cast<int>(id);
+      const auto totals = integer(a[4], "totals");
+      if (totals != 0 && totals != 1) fail("memory_timeline: totals " + std::to_string(totals) + " is not 0 or 1");
+      t.totals = totals == 1;
+      t.peak_ns = integer(a[5], "peak ns");
+      t.peak_bytes = integer(a[6], "peak bytes");
+      if (integer(a[7], "peak operator") != -1) t.peak_op = str(a[7], "peak operator");
+      if (t.step_ns < 0 || t.peak_ns < 0) fail("memory_timeline: a negative time");
+      t.points.reserve((a.size() - 8) / 2);
+      for (std::size_t i = 8; i < a.size(); i += 2) {
+        const auto ns = integer(a[i], "point ns");
+        if (ns < 0 || (!t.points.empty() && ns < t.points.back().first))
+          fail("memory_timeline: point " + std::to_string((i - 8) / 2) + " out of time order");
+        t.points.push_back({ns, integer(a[i + 1], "point bytes")});
+      }
+      f.memory_timeline = std::move(t);
+    }
     return f;
   }
 };

@@ -129,8 +129,8 @@ BOOST_AUTO_TEST_CASE(old_traces_charge_operators_too) {
   BOOST_TEST(num(c.at("peak_bytes")) == k_peak_c);
 }
 
-// A summary keeps each (operator, step)'s allocations: the rows and lists compare as
-// their traces do (the timeline is not kept: null).
+// A summary keeps each (operator, step)'s allocations and the median step's timeline:
+// the rows, lists and timeline compare as their traces do.
 BOOST_AUTO_TEST_CASE(summaries_keep_what_operators_allocate) {
   const auto c = tracegen("memopsum-c", {"--ranks", "1", "--steps", "5", "--layers", "1", "--memory"});
   const auto t = tracegen("memopsum-t", {"--ranks", "1", "--steps", "5", "--layers", "1", "--memory", "--memory-leak",
@@ -154,7 +154,11 @@ BOOST_AUTO_TEST_CASE(summaries_keep_what_operators_allocate) {
     ++compared;
   }
   BOOST_TEST(compared > 10u);
-  BOOST_TEST(summaries.at("memory_timeline").at("control").is_null());
+  for (const char* side : {"control", "test"}) {
+    BOOST_TEST_REQUIRE(traces.at("memory_timeline").at(side).is_object(), side);
+    BOOST_TEST(!traces.at("memory_timeline").at(side).at("peak_op").as_string().empty(), side);
+    BOOST_TEST(summaries.at("memory_timeline").at(side) == traces.at("memory_timeline").at(side), side);
+  }
 }
 
 BOOST_AUTO_TEST_SUITE_END()
