@@ -288,8 +288,10 @@ void write_file(JsonEmit& j, const model::FileSummary& f, const Str& str) {
   }
   if (f.memory_timeline) {  // optional, as memory: the median step's allocated bytes over time
     // [step, step ns, device type, device id, totals (1) or growth (0), peak ns, peak
-    // bytes, peak operator (string, -1 none), then (ns, bytes) per point]; in ns, not the
-    // file's unit: the points are what the HTML draws, exactly as from the trace.
+    // bytes, peak operator (string, -1 none), then per point its ns and bytes less the
+    // point before's (the first's less 0: neighbours differ by an allocation, a few digits
+    // where the totals have ten)]; in ns, not the file's unit: the points are what the
+    // HTML draws, exactly as from the trace.
     const auto& t = *f.memory_timeline;
     Column m;
     m.add(t.step);
@@ -300,9 +302,12 @@ void write_file(JsonEmit& j, const model::FileSummary& f, const Str& str) {
     m.add(t.peak_ns);
     m.add(t.peak_bytes);
     m.add(t.peak_op.empty() ? -1 : static_cast<std::int64_t>(str(t.peak_op)));
+    std::int64_t ns0 = 0;
+    std::uint64_t bytes0 = 0;
     for (const auto& [ns, bytes] : t.points) {
-      m.add(ns);
-      m.add(bytes);
+      m.add(ns - ns0);
+      m.add_u(static_cast<std::uint64_t>(bytes) - bytes0);  // modulo 2^64, as read back
+      ns0 = ns, bytes0 = static_cast<std::uint64_t>(bytes);
     }
     j.line(3).key("memory_timeline").raw(m.text());
   }

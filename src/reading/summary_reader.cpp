@@ -529,11 +529,14 @@ struct Reader {
       if (integer(a[7], "peak operator") != -1) t.peak_op = str(a[7], "peak operator");
       if (t.step_ns < 0 || t.peak_ns < 0) fail("memory_timeline: a negative time");
       t.points.reserve((a.size() - 8) / 2);
+      std::int64_t ns = 0;  // each point's ns and bytes less the point before's
+      std::uint64_t bytes = 0;
       for (std::size_t i = 8; i < a.size(); i += 2) {
-        const auto ns = integer(a[i], "point ns");
-        if (ns < 0 || (!t.points.empty() && ns < t.points.back().first))
+        const auto dt = integer(a[i], "point ns");
+        if (dt < 0 || __builtin_add_overflow(ns, dt, &ns))
           fail("memory_timeline: point " + std::to_string((i - 8) / 2) + " out of time order");
-        t.points.push_back({ns, integer(a[i + 1], "point bytes")});
+        bytes += wrapped(a[i + 1], "point bytes");
+        t.points.push_back({ns, static_cast<std::int64_t>(bytes)});
       }
       f.memory_timeline = std::move(t);
     }
