@@ -286,6 +286,16 @@ void write_file(JsonEmit& j, const model::FileSummary& f, const Str& str) {
     }
     j.line(3).key("memory_cells").raw(m.text());
   }
+  if (!f.tree_memory.empty()) {  // optional, as memory: each (tree node, step)'s self allocations
+    // [node, step, bytes, ...]
+    Column m;
+    for (const auto& c : f.tree_memory) {
+      m.add(c.node);
+      m.add(c.step);
+      m.add(c.bytes);
+    }
+    j.line(3).key("tree_memory").raw(m.text());
+  }
   if (f.memory_timeline) {  // optional, as memory: the median step's allocated bytes over time
     // [step, step ns, device type, device id, totals (1) or growth (0), peak ns, peak
     // bytes, peak operator (string, -1 none), then per point its ns and bytes less the

@@ -508,6 +508,23 @@ struct Reader {
       });
       item = nullptr;
     }
+    if (const auto* cells = o.if_contains("tree_memory")) {  // optional: files without allocations
+      item = "tree memory cell";
+      item_no = 0;
+      const auto& a = flat(*cells, 3, "tree_memory");
+      for (std::size_t i = 0; i < a.size(); i += 3, ++item_no) {
+        model::TreeMemoryCell c;
+        c.node = index(a[i], f.tree.size(), "node");
+        c.step = index(a[i + 1], steps, "step");
+        c.bytes = integer(a[i + 2], "bytes");
+        if (c.bytes < 0) fail("a negative size");
+        f.tree_memory.push_back(c);
+      }
+      std::sort(f.tree_memory.begin(), f.tree_memory.end(), [](const model::TreeMemoryCell& a, const model::TreeMemoryCell& b) {
+        return std::tie(a.node, a.step) < std::tie(b.node, b.step);
+      });
+      item = nullptr;
+    }
     if (const auto* timeline = o.if_contains("memory_timeline")) {  // optional: files without memory events
       const auto& a = flat(*timeline, 2, "memory_timeline");
       if (a.size() < 8) fail("memory_timeline has " + std::to_string(a.size()) + " numbers, fewer than 8");

@@ -83,6 +83,8 @@ void memory_cells(const model::TraceFile& f, const Nesting& nesting, const StepW
     auto& c = cell(i);
     detail::add_sat(c.self_bytes, f.memory[j].bytes);
     ++c.self_count;
+    if (nesting.node[i] != model::k_tree_top)  // the call tree's node of the operator (sorted below)
+      s.tree_memory.push_back({nesting.node[i] & ~k_inherited, c.step, f.memory[j].bytes});
     if (freed[j] >= windows.end[static_cast<std::size_t>(windows.step_at[i])]) detail::add_sat(c.held_bytes, f.memory[j].bytes);
   }
   std::size_t nested_at = 0;  // into incl_less, which is by event as allocated_in is
@@ -97,6 +99,7 @@ void memory_cells(const model::TraceFile& f, const Nesting& nesting, const StepW
   std::sort(s.memory_cells.begin(), s.memory_cells.end(), [](const model::MemoryCell& a, const model::MemoryCell& b) {
     return std::tie(a.key, a.step) < std::tie(b.key, b.step);
   });
+  sort_tree_memory(s.tree_memory);
 }
 
 }  // namespace
@@ -389,11 +392,11 @@ model::FileSummary summarize_file(const model::TraceFile& f, const SummarizeOpti
   s.graph_launchers.assign(graph_launchers.begin(), graph_launchers.end());
   s.tree.reserve(paths.size());
   for (std::uint32_t node = 0; node < paths.size(); ++node) s.tree.push_back({paths.parent(node), key_of(paths.event(node))});
+  memory_cells(f, nesting, windows, names, key_of, s);  // before the fold: tree_memory's nodes fold with the tree's
   sort_tree_cells(s.tree_cells);
   fold_tree(s, k_tree_budget);
   detail::summarize_collectives(f, launch_of, windows.step_at.data(), s);
   detail::summarize_memory(f, windows.begin, windows.end, s);
-  memory_cells(f, nesting, windows, names, key_of, s);
   detail::summarize_memory_timeline(f, windows.begin, windows.end, nesting.mem_owner, s);
 
   // Counted per event, as their ids say; one sample per file says how many.
