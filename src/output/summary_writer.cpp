@@ -287,14 +287,18 @@ void write_file(JsonEmit& j, const model::FileSummary& f, const Str& str) {
     j.line(3).key("memory_cells").raw(m.text());
   }
   if (!f.tree_memory.empty()) {  // optional, as memory: each (tree node, step)'s self allocations
-    // [node, step, bytes, ...]
-    Column m;
-    for (const auto& c : f.tree_memory) {
-      m.add(c.node);
-      m.add(c.step);
-      m.add(c.bytes);
+    // As tree_cells: `at` runs of a node's steps; `bytes` each row's less the node's row
+    // before (most steps allocate alike), sparse.
+    Column bytes;
+    for (std::size_t i = 0; i < f.tree_memory.size(); ++i) {
+      const auto& c = f.tree_memory[i];
+      const bool same = i > 0 && f.tree_memory[i - 1].node == c.node;
+      bytes.sparse(i, static_cast<std::uint64_t>(c.bytes) - (same ? static_cast<std::uint64_t>(f.tree_memory[i - 1].bytes) : 0));
     }
-    j.line(3).key("tree_memory").raw(m.text());
+    j.line(3).key("tree_memory").begin_object().key("at").raw(runs(f.tree_memory, [](const model::TreeMemoryCell& c) {
+      return c.node;
+    }));
+    j.key("bytes").raw(bytes.text()).end_object();
   }
   if (f.memory_timeline) {  // optional, as memory: the median step's allocated bytes over time
     // [step, step ns, device type, device id, totals (1) or growth (0), peak ns, peak

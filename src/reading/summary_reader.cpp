@@ -508,22 +508,24 @@ struct Reader {
       });
       item = nullptr;
     }
-    if (const auto* cells = o.if_contains("tree_memory")) {  // optional: files without allocations
-      item = "tree memory cell";
-      item_no = 0;
-      const auto& a = flat(*cells, 3, "tree_memory");
-      for (std::size_t i = 0; i < a.size(); i += 3, ++item_no) {
-        model::TreeMemoryCell c;
-        c.node = index(a[i], f.tree.size(), "node");
-        c.step = index(a[i + 1], steps, "step");
-        c.bytes = integer(a[i + 2], "bytes");
-        if (c.bytes < 0) fail("a negative size");
-        f.tree_memory.push_back(c);
+    if (const auto* tm = o.if_contains("tree_memory")) {  // optional: files without allocations
+      const auto& t = object(*tm, "tree_memory");
+      // A row per tree cell at most: each allocation's operator has its node's cell.
+      const auto rows = runs<1>(at(t, "at"), {f.tree.size()}, {"node"}, steps, f.tree_cells.size(), "tree memory");
+      std::vector<std::uint64_t> change(rows.size(), 0);
+      sparse(at(t, "bytes"), rows.size(), "tree memory bytes", [&](std::size_t r, std::uint64_t v) { change[r] = v; });
+      f.tree_memory.resize(rows.size());
+      for (std::size_t r = 0; r < rows.size(); ++r) {
+        auto& c = f.tree_memory[r];
+        c.node = rows[r][0];
+        c.step = rows[r][1];
+        const bool same = r > 0 && f.tree_memory[r - 1].node == c.node;
+        c.bytes = static_cast<std::int64_t>((same ? static_cast<std::uint64_t>(f.tree_memory[r - 1].bytes) : 0) + change[r]);
+        if (c.bytes < 0) fail("tree memory: a negative size");
       }
       std::sort(f.tree_memory.begin(), f.tree_memory.end(), [](const model::TreeMemoryCell& a, const model::TreeMemoryCell& b) {
         return std::tie(a.node, a.step) < std::tie(b.node, b.step);
       });
-      item = nullptr;
     }
     if (const auto* timeline = o.if_contains("memory_timeline")) {  // optional: files without memory events
       const auto& a = flat(*timeline, 2, "memory_timeline");
