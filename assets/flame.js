@@ -30,17 +30,20 @@
   var unit = data.unit || 'step';
 
   // --- the nodes, as columns. The file leaves out what repeats (src/output/html/tree.cpp):
-  // each node is widened here to [parent, name, flags, c, t, cs, ts, cg, tg, cn, tn, v, gv].
+  // each node is widened here to [parent, name, flags, c, t, cs, ts, cg, tg, cn, tn, v, gv,
+  // cm, tm (self bytes allocated), then the bytes at or under it, filled in below].
   var raw = data.nodes.map(function (e, i) {
     if (!Array.isArray(e)) e = [];
     var f = e[2] | 0, at = 9;
     var c = e[3], t = e[4];
     var self = f & 4 ? [c, t] : [e[at++], e[at++]];
     var gpu = f & 16 ? [0, 0] : f & 8 ? [c, t] : [e[at++], e[at++]];
+    var mem = f & 32 ? [e[at++], e[at++]] : [0, 0];
     var back = e[0];
     return [typeof back === 'number' && back > 0 ? i - back : -1, e[1], f, c, t, self[0], self[1], gpu[0], gpu[1],
-            e[5], e[6], e[7], e[8]];
+            e[5], e[6], e[7], e[8], mem[0], mem[1], 0, 0];
   });
+  var hasMemory = data.memory === true;
   var n = raw.length;
   var parent = new Int32Array(n), depth = new Int32Array(n), kids = [], roots = [];
   // A name that is a number is the table's row r<number>: its name as the table shows it
@@ -71,6 +74,12 @@
     }
   }
   function num(i, k) { var v = raw[i][k]; return typeof v === 'number' && isFinite(v) ? v : 0; }
+  // Memory's width: the bytes allocated at or under a node (children after parents).
+  for (var m = n - 1; m >= 0; --m) {
+    raw[m][15] += num(m, 13);
+    raw[m][16] += num(m, 14);
+    if (parent[m] >= 0) { raw[parent[m]][15] += raw[m][15]; raw[parent[m]][16] += raw[m][16]; }
+  }
   function isGpu(i) { return (num(i, 2) & 1) !== 0; }
   function isOther(i) { return (num(i, 2) & 2) !== 0; }
   function verdict(i, gpu) { var v = num(i, gpu ? 12 : 11); return v >= 0 && v <= 3 ? v : 2; }
@@ -79,13 +88,13 @@
   // the two, so that work one side no longer does keeps its width), which time, the
   // zoom, the search
   var LARGER = 2;
-  var state = { side: LARGER, gpu: false, zoom: -1, hover: -1 };
+  var state = { side: LARGER, gpu: false, mem: false, zoom: -1, hover: -1 };
   var match = null;  // Uint8Array when searching
   // A node's value on the width side for the shown metric. In host time a GPU node
   // (GPU time) has no width: host frames are host time, not stretched by the GPU's.
   function value(i) {
     if (!state.gpu && isGpu(i)) return 0;
-    var k = state.gpu ? 7 : 3;
+    var k = state.mem ? 15 : state.gpu ? 7 : 3;
     return state.side === LARGER ? Math.max(num(i, k), num(i, k + 1)) : num(i, k + state.side);
   }
 
@@ -122,6 +131,14 @@
     if (s === '0' && v !== 0) s = '<0.001';
     return (v < 0 ? '-' : (v > 0 && signed ? '+' : '')) + s;
   }
+  // Bytes as tracediff writes them (src/util/format.cpp format_size): 3 significant digits, kB = 1000 B.
+  function size(v, signed) {
+    var a = Math.round(Math.abs(v)), sign = v < 0 && a ? '-' : (v > 0 && signed ? '+' : '');
+    if (a < 1000) return sign + a + ' B';
+    var names = [' kB', ' MB', ' GB', ' TB', ' PB'], x = a / 1000, u = 0;
+    while (u < names.length - 1 && x >= 999.5) { x /= 1000; ++u; }
+    return sign + (x >= 99.95 ? x.toFixed(0) : x >= 9.995 ? x.toFixed(1) : x.toFixed(2)) + names[u];
+  }
   function pct(c, t) {
     if (c === 0) return t === 0 ? '' : 'new';
     var x = (t - c) / c * 100;
@@ -153,6 +170,10 @@
     var th = theme();
     var v = verdict(i, gpu);
     var c = num(i, gpu ? 7 : 3), t = num(i, gpu ? 8 : 4);
+    if (state.mem) {  // no noise test per node: more bytes is slower's colour, fewer faster's
+      c = num(i, 15), t = num(i, 16);
+      v = c === t ? 2 : t > c ? 0 : 1;
+    }
     if (v === 2 || (v === 3 && c === t)) return th.grey;
     var lo = Math.min(c, t), hi = Math.max(c, t);
     var rel = lo > 0 ? hi / lo - 1 : Infinity;  // new or gone: full
@@ -160,7 +181,7 @@
     var slower = v === 3 ? t > c : v === 0;
     return mix(slower ? th.red : th.blue, 0.15 + 0.85 * k);
   }
-  function hatched(i, gpu) { return verdict(i, gpu) === 3; }
+  function hatched(i, gpu) { return !state.mem && verdict(i, gpu) === 3; }
   var hatches = {};  // per theme: a canvas pattern of diagonal stripes
   function hatchOf(th) {
     if (hatches[th.hatch] !== undefined) return hatches[th.hatch];
@@ -232,8 +253,9 @@
     ['control', labels[0], 'Each frame as wide as on ' + labels[0]],
     ['test', labels[1], 'Each frame as wide as on ' + labels[1]]],
     function (v) { state.side = v === 'test' ? 1 : v === 'control' ? 0 : LARGER; redraw(true); }));
-  bar.appendChild(segmented('Time:', 'flame-metric', [['host', 'host'], ['gpu', 'GPU']],
-    function (v) { state.gpu = v === 'gpu'; redraw(true); }));
+  bar.appendChild(segmented('Time:', 'flame-metric', [['host', 'host'], ['gpu', 'GPU']].concat(hasMemory ? [
+    ['memory', 'memory', 'Each frame as wide as the device bytes allocated at or under it per ' + unit]] : []),
+    function (v) { state.gpu = v === 'gpu'; state.mem = v === 'memory'; redraw(true); }));
   var reset = el('button', 'flame-reset', 'Reset zoom');
   reset.type = 'button';
   reset.id = 'flame-reset';
@@ -380,7 +402,7 @@
     var th = theme();
     if (!boxes.length) {
       ctx.fillStyle = th.muted;
-      ctx.fillText('Nothing to show: no ' + (state.gpu ? 'GPU' : 'host') + ' time' +
+      ctx.fillText('Nothing to show: no ' + (state.mem ? 'memory allocated' : (state.gpu ? 'GPU' : 'host') + ' time') +
                    (state.side === LARGER ? '.' : ' on ' + labels[state.side] + '.'), 8, ROW / 2);
       return;
     }
@@ -514,7 +536,7 @@
       ['self', num(i, 5), num(i, 6), dur],
       ['GPU', num(i, 7), num(i, 8), dur],
       ['calls', num(i, 9), num(i, 10), count]
-    ];
+    ].concat(hasMemory ? [['allocated', num(i, 15), num(i, 16), size], ['allocated self', num(i, 13), num(i, 14), size]] : []);
   }
   function showTip(b, ev) {
     var i = b.i;

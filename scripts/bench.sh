@@ -19,7 +19,7 @@ SHARED=$ROOT/../shared
 BUILD=${BENCH_BUILD_DIR:-$ROOT/build-bench}
 DATA=$ROOT/bench/data
 RUNS=5
-SETS=a,b,c,d
+SETS=a,b,c,d,f
 SETS_GIVEN=0
 # Set e is not in the default list: about 1.8 GB of JSON to generate and read.
 DO_BUILD=1
@@ -28,7 +28,7 @@ BUDGET=$ROOT/bench/budget.tsv
 
 usage() {
   cat <<EOF
-usage: bash scripts/bench.sh [--runs N] [--quick] [--sets a,b,c,d,e] [--no-build] [--check]
+usage: bash scripts/bench.sh [--runs N] [--quick] [--sets a,b,c,d,e,f] [--no-build] [--check]
 
   --runs N      timed runs of tracediff and of the floor per set (default 5)
   --quick       only set (a); same as --sets a
@@ -41,6 +41,8 @@ usage: bash scripts/bench.sh [--runs N] [--quick] [--sets a,b,c,d,e] [--no-build
                   e  1,000 ranks x 8 steps per side, gzip, --jitter 3 (tracegen, cached in
                      bench/data/): the 2,000 traces compared directly, and their summaries
                      (one per side, made once and cached) compared
+                  f  8 ranks x ~35 MB per side with memory events (tracegen --memory; test:
+                     a leak per step and a peak raised by aten::mm), gzip, cached in bench/data/
   --no-build    use the binaries already in the build directory
   --check       measure the sets bench/budget.tsv names (unless --sets) and exit 1 when a
                 median passes its budget there (wall/floor ratio, peak RSS, report size)
@@ -83,7 +85,7 @@ fi
 IFS=, read -r -a SET_LIST <<<"$SETS"
 ((${#SET_LIST[@]})) || die "--sets: empty"
 for s in "${SET_LIST[@]}"; do
-  [[ $s == a || $s == b || $s == c || $s == d || $s == e ]] || die "--sets: unknown set '$s' (expected a, b, c, d or e)"
+  [[ $s == a || $s == b || $s == c || $s == d || $s == e || $s == f ]] || die "--sets: unknown set '$s' (expected a, b, c, d, e or f)"
 done
 
 # --- Tools ------------------------------------------------------------------
@@ -160,6 +162,10 @@ CONTROL[e]=$DATA/ranks/control
 TEST[e]=$DATA/ranks/test
 RSS_TARGET[e]=256
 WALL_TARGET[e]=2  # issue 28: seconds, not a ratio to the floor
+LABEL[f]="8 ranks x 35 MB, memory"
+CONTROL[f]=$DATA/memory/control
+TEST[f]=$DATA/memory/test
+RSS_TARGET[f]=128
 # Set e's summaries (tracediff summarize, one per side) and their comparison's targets.
 E_SUMMARIES=$DATA/ranks/summaries
 E_SUM_WALL_TARGET=0.5
@@ -193,6 +199,11 @@ for s in "${SET_LIST[@]}"; do
     d)
       gen_side "${CONTROL[d]}" --ranks 1 --steps 10000 --layers 1 --many-names 40000 --seed 1 --gzip
       gen_side "${TEST[d]}" --ranks 1 --steps 10000 --layers 1 --many-names 40000 --many-names-from 100 --seed 2 --gzip
+      ;;
+    f)
+      # [memory] events are about a third of the events (issue 29); under a second to make.
+      gen_side "${CONTROL[f]}" --ranks 8 --target-mb 35 --memory --seed 1 --gzip
+      gen_side "${TEST[f]}" --ranks 8 --target-mb 35 --memory --memory-leak 65536 --memory-peak aten::mm=268435456 --seed 2 --gzip
       ;;
     e)
       gen_side "${CONTROL[e]}" --ranks 1000 --steps 8 --jitter 3 --seed 1 --gzip
@@ -336,7 +347,7 @@ fi
 
 echo "== load average at end: $(cut -d' ' -f1-3 /proc/loadavg)" >&2
 echo
-echo "tracediff vs floor; medians of $RUNS runs (RSS: max); targets: bench/budget.tsv's ratio and RSS where it has them, else RSS <= 32/128/256/512 MiB (a/b/c/d); set e: wall <= 2 s, RSS <= 256 MiB"
+echo "tracediff vs floor; medians of $RUNS runs (RSS: max); targets: bench/budget.tsv's ratio and RSS where it has them, else RSS <= 32/128/256/512/128 MiB (a/b/c/d/f); set e: wall <= 2 s, RSS <= 256 MiB"
 echo "wall s/CPU s/RSS: the whole tracediff command; floor: one thread, whole-file libdeflate + null Boost.JSON parse;"
 echo "ratio: tracediff wall / floor wall; CPU r.: tracediff CPU (user+sys, all threads) / floor CPU"
 echo

@@ -159,6 +159,16 @@ if [ -x "$tracegen" ]; then
   loader=(--loader-report "$work/loader.html")
 fi
 
+# Memory events (tracegen --memory): aten::addmm holds 100 MB on control, 300 MB on test.
+memory=()
+if [ -x "$tracegen" ]; then
+  say "rendering the memory report"
+  "$tracegen" --out "$work/mem/c" --ranks 1 --steps 4 --layers 2 --memory --memory-peak aten::addmm=100000000 >/dev/null 2>&1
+  "$tracegen" --out "$work/mem/t" --ranks 1 --steps 4 --layers 2 --memory --memory-peak aten::addmm=300000000 >/dev/null 2>&1
+  "$bin" "$work/mem/c" "$work/mem/t" -o "$work/memory.html" -q >&2
+  memory=(--memory-report "$work/memory.html")
+fi
+
 # Far more names than the page embeds (tracegen --many-names: each name in one step, half
 # of them kernels; the sides share 95,000): tracediff is timed on it, the page checked.
 big=()
@@ -175,4 +185,4 @@ if [ -x "$tracegen" ]; then
 fi
 
 run_test --report "$report" --malicious-report "$work/hostile.html" --screenshot "$shot" \
-  --nojs-screenshot "${shot%.png}-nojs.png" --compat-report "$work/compat.html" "${names[@]}" "${loader[@]}" "${big[@]}"
+  --nojs-screenshot "${shot%.png}-nojs.png" --compat-report "$work/compat.html" "${names[@]}" "${loader[@]}" "${memory[@]}" "${big[@]}"

@@ -537,6 +537,7 @@ struct CallNode {
   struct Side {
     double count = 0;   // calls per unit
     double self_ns = 0; // per unit: inclusive less the host events directly inside
+    double allocated = 0;  // per unit: device bytes allocated while it was the innermost operator
   } control, test;
   Comparison time;  // inclusive time per unit, judged (a GPU node: its GPU time)
   Comparison gpu;   // GPU time per unit launched at or under this path, judged

@@ -18,6 +18,9 @@ void shrink_to_fit(FileSummary& f) {
   f.tree_cells.shrink_to_fit();
   f.collective_keys.shrink_to_fit();
   f.collectives.shrink_to_fit();
+  f.memory.shrink_to_fit();
+  f.memory_cells.shrink_to_fit();
+  f.tree_memory.shrink_to_fit();
 }
 
 void bound_durations(FileSummary& f, std::uint64_t& total) {

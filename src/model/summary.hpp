@@ -73,6 +73,14 @@ struct MemoryCell {
   std::int64_t held_bytes = 0;  // of self_bytes, not freed by the end of the step (matched by Addr)
 };
 
+// One (call-tree node, step)'s device allocations charged to its operator (self, as
+// MemoryCell::self_bytes): kept apart from TreeCell, only for nodes that allocated.
+struct TreeMemoryCell {
+  std::uint32_t node = 0;  // index into FileSummary::tree
+  std::uint32_t step = 0;
+  std::int64_t bytes = 0;
+};
+
 struct StepSummary {
   std::int64_t step = k_whole_trace_step;
   StepDetail detail;  // rank and step left 0; dur_ns is the step span
@@ -194,6 +202,7 @@ struct FileSummary {
   // without any (a summary that lacks them reads as empty: "no memory recorded").
   std::vector<MemoryStep> memory;
   std::vector<MemoryCell> memory_cells;  // sorted by (key, step); empty without allocations
+  std::vector<TreeMemoryCell> tree_memory;  // sorted by (node, step); empty without allocations
   std::optional<MemoryTimeline> memory_timeline;  // with memory events on a device in a step
   Diagnostics diagnostics;  // the file's own, plus events outside steps and unlinked GPU work
 };

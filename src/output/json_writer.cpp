@@ -1,5 +1,6 @@
 // The report as JSON (docs/output.md, docs/report.schema.json), streamed through
 // json_emit: one thing, the JSON format, one section after another in schema order.
+#include <algorithm>
 #include <string>
 #include <vector>
 
@@ -322,9 +323,13 @@ void call_tree(JsonEmit& j, const model::DiffReport& r, bool full) {
   j.key("test_folded").number(t.test_folded).key("nodes").number(t.nodes.size()).key("shown").number(shown.size());
   j.key("left_out").number(t.nodes.size() - shown.size()).key("top").begin_array();
   std::vector<std::uint32_t> open;
+  // Allocations where the rows have them (a side's traces have memory events).
+  const bool memory = std::any_of(r.rows.begin(), r.rows.end(), [](const model::DiffRow& row) { return row.memory.recorded; });
   const auto side = [&](const model::CallNode::Side& s, double incl, double gpu) {
     j.begin_object().key("count_per_step").number(decimal(s.count, 3)).key("inclusive_us").number(us_decimal(incl));
-    j.key("self_us").number(us_decimal(s.self_ns)).key("gpu_us").number(us_decimal(gpu)).end_object();
+    j.key("self_us").number(us_decimal(s.self_ns)).key("gpu_us").number(us_decimal(gpu));
+    if (memory) j.key("allocated_self_bytes").number(decimal(s.allocated, 1));
+    j.end_object();
   };
   for (const auto i : shown) {
     const auto& n = t.nodes[i];

@@ -99,6 +99,7 @@ void summary_strings(const model::FileSummary& f, const std::function<void(const
   for (const auto& l : f.launchers) add(l);
   for (const auto& l : f.launcher_shapes) add(l);
   for (const auto& k : f.collective_keys) add(k.name);
+  if (f.memory_timeline && !f.memory_timeline->peak_op.empty()) add(f.memory_timeline->peak_op);
 }
 
 // The strings' numbers; a string the table lacks is a bug of the caller.
@@ -284,6 +285,45 @@ void write_file(JsonEmit& j, const model::FileSummary& f, const Str& str) {
       m.add(c.held_bytes);
     }
     j.line(3).key("memory_cells").raw(m.text());
+  }
+  if (!f.tree_memory.empty()) {  // optional, as memory: each (tree node, step)'s self allocations
+    // As tree_cells: `at` runs of a node's steps; `bytes` each row's less the node's row
+    // before (most steps allocate alike), sparse.
+    Column bytes;
+    for (std::size_t i = 0; i < f.tree_memory.size(); ++i) {
+      const auto& c = f.tree_memory[i];
+      const bool same = i > 0 && f.tree_memory[i - 1].node == c.node;
+      bytes.sparse(i, static_cast<std::uint64_t>(c.bytes) - (same ? static_cast<std::uint64_t>(f.tree_memory[i - 1].bytes) : 0));
+    }
+    j.line(3).key("tree_memory").begin_object().key("at").raw(runs(f.tree_memory, [](const model::TreeMemoryCell& c) {
+      return c.node;
+    }));
+    j.key("bytes").raw(bytes.text()).end_object();
+  }
+  if (f.memory_timeline) {  // optional, as memory: the median step's allocated bytes over time
+    // [step, step ns, device type, device id, totals (1) or growth (0), peak ns, peak
+    // bytes, peak operator (string, -1 none), then per point its ns and bytes less the
+    // point before's (the first's less 0: neighbours differ by an allocation, a few digits
+    // where the totals have ten)]; in ns, not the file's unit: the points are what the
+    // HTML draws, exactly as from the trace.
+    const auto& t = *f.memory_timeline;
+    Column m;
+    m.add(t.step);
+    m.add(t.step_ns);
+    m.add(t.device_type);
+    m.add(t.device_id);
+    m.add(t.totals ? 1 : 0);
+    m.add(t.peak_ns);
+    m.add(t.peak_bytes);
+    m.add(t.peak_op.empty() ? -1 : static_cast<std::int64_t>(str(t.peak_op)));
+    std::int64_t ns0 = 0;
+    std::uint64_t bytes0 = 0;
+    for (const auto& [ns, bytes] : t.points) {
+      m.add(ns - ns0);
+      m.add_u(static_cast<std::uint64_t>(bytes) - bytes0);  // modulo 2^64, as read back
+      ns0 = ns, bytes0 = static_cast<std::uint64_t>(bytes);
+    }
+    j.line(3).key("memory_timeline").raw(m.text());
   }
   j.end_object();
 }

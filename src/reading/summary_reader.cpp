@@ -508,6 +508,57 @@ struct Reader {
       });
       item = nullptr;
     }
+    if (const auto* tm = o.if_contains("tree_memory")) {  // optional: files without allocations
+      const auto& t = object(*tm, "tree_memory");
+      // A row per tree cell at most: each allocation's operator has its node's cell.
+      const auto rows = runs<1>(at(t, "at"), {f.tree.size()}, {"node"}, steps, f.tree_cells.size(), "tree memory");
+      std::vector<std::uint64_t> change(rows.size(), 0);
+      sparse(at(t, "bytes"), rows.size(), "tree memory bytes", [&](std::size_t r, std::uint64_t v) { change[r] = v; });
+      f.tree_memory.resize(rows.size());
+      for (std::size_t r = 0; r < rows.size(); ++r) {
+        auto& c = f.tree_memory[r];
+        c.node = rows[r][0];
+        c.step = rows[r][1];
+        const bool same = r > 0 && f.tree_memory[r - 1].node == c.node;
+        c.bytes = static_cast<std::int64_t>((same ? static_cast<std::uint64_t>(f.tree_memory[r - 1].bytes) : 0) + change[r]);
+        if (c.bytes < 0) fail("tree memory: a negative size");
+      }
+      std::sort(f.tree_memory.begin(), f.tree_memory.end(), [](const model::TreeMemoryCell& a, const model::TreeMemoryCell& b) {
+        return std::tie(a.node, a.step) < std::tie(b.node, b.step);
+      });
+    }
+    if (const auto* timeline = o.if_contains("memory_timeline")) {  // optional: files without memory events
+      const auto& a = flat(*timeline, 2, "memory_timeline");
+      if (a.size() < 8) fail("memory_timeline has " + std::to_string(a.size()) + " numbers, fewer than 8");
+      if ((a.size() - 8) / 2 > model::k_timeline_points)
+        fail("memory_timeline has more than " + std::to_string(model::k_timeline_points) + " points");
+      model::MemoryTimeline t;
+      t.step = index(a[0], steps, "step");
+      t.step_ns = integer(a[1], "step ns");
+      const auto type = integer(a[2], "device type"), id = integer(a[3], "device id");
+      if (type < -1 || type > 127 || id < -1 || id > 32767)
+        fail("memory_timeline: device " + std::to_string(type) + ":" + std::to_string(id) + " out of range");
+      t.device_type = static_cast<int>(type);
+      t.device_id = static_cast<int>(id);
+      const auto totals = integer(a[4], "totals");
+      if (totals != 0 && totals != 1) fail("memory_timeline: totals " + std::to_string(totals) + " is not 0 or 1");
+      t.totals = totals == 1;
+      t.peak_ns = integer(a[5], "peak ns");
+      t.peak_bytes = integer(a[6], "peak bytes");
+      if (integer(a[7], "peak operator") != -1) t.peak_op = str(a[7], "peak operator");
+      if (t.step_ns < 0 || t.peak_ns < 0) fail("memory_timeline: a negative time");
+      t.points.reserve((a.size() - 8) / 2);
+      std::int64_t ns = 0;  // each point's ns and bytes less the point before's
+      std::uint64_t bytes = 0;
+      for (std::size_t i = 8; i < a.size(); i += 2) {
+        const auto dt = integer(a[i], "point ns");
+        if (dt < 0 || __builtin_add_overflow(ns, dt, &ns))
+          fail("memory_timeline: point " + std::to_string((i - 8) / 2) + " out of time order");
+        bytes += wrapped(a[i + 1], "point bytes");
+        t.points.push_back({ns, static_cast<std::int64_t>(bytes)});
+      }
+      f.memory_timeline = std::move(t);
+    }
     return f;
   }
 };

@@ -17,6 +17,9 @@
 // only (tracegen --loader-on-main), sides labelled `<b>main</b>` and `workers`: the removed
 // work has width in the default view, frames are coloured by their change (hatched), the
 // width buttons carry the labels as text, in both themes.
+// MEM.html (--memory-report): tracegen --memory, aten::addmm holding 100 MB on control and
+// 300 MB on test: the flame graph's "memory" width, frames as wide as the bytes allocated
+// under them, aten::addmm's coloured as more.
 // Prints one line per check and ends with "N passed, M failed"; exits 1 on failure.
 import { chromium } from 'playwright-core';
 import { existsSync, mkdirSync, statSync } from 'node:fs';
@@ -36,6 +39,7 @@ const { values: args } = parseArgs({
     'big-bound-ms': { type: 'string', default: '6000' },
     'bound-ms': { type: 'string', default: '1000' },
     'loader-report': { type: 'string' },
+    'memory-report': { type: 'string' },
     chromium: { type: 'string', default: '/usr/bin/chromium' },
     'hostile-name': { type: 'string', default: '</script><img src=x onerror=alert(1)>' },
   },
@@ -1125,6 +1129,32 @@ try {
         check(`loader (${scheme}): no script errors`, l.errors.length === 0, l.errors.join('; '));
         await ctx.close();
       }
+    });
+  }
+
+  if (args['memory-report']) {
+    await step('flame graph: memory width', async () => {
+      const ctx = await browser.newContext({ viewport: { width: 1400, height: 1000 } });
+      const { page: p, log: l } = await open(ctx, args['memory-report']);
+      await p.waitForFunction(() => window.__flame && window.__flame.nodes > 0);
+      const options = await p.$$eval('input[name="flame-metric"]', (i) => i.map((x) => x.value));
+      check('memory: the flame graph offers a memory width', JSON.stringify(options) === JSON.stringify(['host', 'gpu', 'memory']), JSON.stringify(options));
+      await p.click('.flame-switch label:has(input[value="memory"])');
+      const boxes = await p.evaluate(() => window.__flame.layout());
+      const width = await p.$eval('#flame-canvas', (c) => c.getBoundingClientRect().width);
+      const addmm = boxes.filter((b) => b.name === 'aten::addmm' && !b.above);
+      check('memory: aten::addmm has width', addmm.length > 0 && addmm.some((b) => b.w > 1), JSON.stringify(addmm.slice(0, 2)));
+      const c = addmm.length ? addmm[0].fill.match(/\d+/g).map(Number) : [0, 0, 0];
+      check('memory: aten::addmm coloured as more bytes (red)', c[0] > c[2] + 60, addmm.length ? addmm[0].fill : '');
+      // Widths are bytes: the frames around aten::addmm take nearly all the width (the
+      // peak dwarfs every other allocation); no GPU frame has any.
+      const kids = boxes.filter((b) => b.y === addmm[0]?.y);
+      const share = addmm.reduce((s, b) => s + b.w, 0) / Math.max(1, kids.reduce((s, b) => s + b.w, 0));
+      check('memory: aten::addmm holds most of its row\'s width', share > 0.9, String(share));
+      const gpuFrames = await p.evaluate(() => window.__flame.layout().filter((b) => /sgemm|Memset/.test(b.name) && b.w > 0).length);
+      check('memory: GPU frames have no width', gpuFrames === 0, String(gpuFrames));
+      check('memory: no script errors', l.errors.length === 0, l.errors.join('; '));
+      await ctx.close();
     });
   }
 

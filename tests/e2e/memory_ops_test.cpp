@@ -7,6 +7,7 @@
 #include <boost/test/unit_test.hpp>
 
 #include <cmath>
+#include <map>
 #include <stdexcept>
 #include <string>
 #include <utility>
@@ -89,6 +90,27 @@ void check_operators(const Run& r) {
   }
 }
 
+// Each call-tree path's self allocations per step, (control, test), by the names along it.
+std::map<std::string, std::pair<double, double>> tree_allocations(const boost::json::object& j) {
+  std::map<std::string, std::pair<double, double>> out;
+  std::vector<std::pair<const boost::json::object*, std::string>> todo;
+  for (const auto& n : j.at("call_tree").at("top").as_array()) todo.push_back({&n.as_object(), ""});
+  while (!todo.empty()) {
+    const auto [n, up] = todo.back();
+    todo.pop_back();
+    const auto path = up + "/" + std::string(n->at("name").as_string());
+    const auto bytes = [&](const char* side) {
+      const auto& s = n->at(side);
+      return s.is_null() ? 0.0 : num(s.at("allocated_self_bytes"));
+    };
+    auto& v = out[path];
+    v.first += bytes("control"), v.second += bytes("test");
+    if (const auto* ch = n->if_contains("children"))
+      for (const auto& c : ch->as_array()) todo.push_back({&c.as_object(), path});
+  }
+  return out;
+}
+
 }  // namespace
 
 BOOST_AUTO_TEST_SUITE(memory_ops)
@@ -129,8 +151,8 @@ BOOST_AUTO_TEST_CASE(old_traces_charge_operators_too) {
   BOOST_TEST(num(c.at("peak_bytes")) == k_peak_c);
 }
 
-// A summary keeps each (operator, step)'s allocations: the rows and lists compare as
-// their traces do (the timeline is not kept: null).
+// A summary keeps each (operator, step)'s allocations and the median step's timeline:
+// the rows, lists and timeline compare as their traces do.
 BOOST_AUTO_TEST_CASE(summaries_keep_what_operators_allocate) {
   const auto c = tracegen("memopsum-c", {"--ranks", "1", "--steps", "5", "--layers", "1", "--memory"});
   const auto t = tracegen("memopsum-t", {"--ranks", "1", "--steps", "5", "--layers", "1", "--memory", "--memory-leak",
@@ -154,7 +176,55 @@ BOOST_AUTO_TEST_CASE(summaries_keep_what_operators_allocate) {
     ++compared;
   }
   BOOST_TEST(compared > 10u);
-  BOOST_TEST(summaries.at("memory_timeline").at("control").is_null());
+  for (const char* side : {"control", "test"}) {
+    BOOST_TEST_REQUIRE(traces.at("memory_timeline").at(side).is_object(), side);
+    BOOST_TEST(!traces.at("memory_timeline").at(side).at("peak_op").as_string().empty(), side);
+    BOOST_TEST(summaries.at("memory_timeline").at(side) == traces.at("memory_timeline").at(side), side);
+  }
+}
+
+// The call tree's nodes carry the self bytes of the operators at their path: summed over
+// the tree they are the rows' self bytes, and the peak's path moves by the peak.
+BOOST_AUTO_TEST_CASE(call_tree_nodes_carry_self_allocations) {
+  std::vector<std::string> common{"--ranks", "1", "--steps", "6", "--layers", "2", "--memory"};
+  auto c_args = common, t_args = common;
+  c_args.insert(c_args.end(), {"--memory-peak", "aten::addmm=100000000"});
+  t_args.insert(t_args.end(), {"--memory-peak", "aten::addmm=300000000", "--memory-leak", "1000000"});
+  const auto c = tracegen("memtree-c", c_args), t = tracegen("memtree-t", t_args);
+  const auto dir = temp_dir("memtree-out");
+  BOOST_REQUIRE(run_cli({c, t, "--json", dir + "/r.json", "--json-full-tree"}).exit_code == 0);
+  const auto j = parse_json(read_file(dir + "/r.json")).as_object();
+  double rows_c = 0, rows_t = 0;
+  for (const auto& r : j.at("rows").as_array()) {
+    if (!r.as_object().contains("allocated_self_control_bytes")) continue;
+    rows_c += num(r.at("allocated_self_control_bytes")), rows_t += num(r.at("allocated_self_test_bytes"));
+  }
+  const auto tree = tree_allocations(j);
+  double tree_c = 0, tree_t = 0;
+  std::size_t moved = 0;
+  for (const auto& [path, v] : tree) {
+    tree_c += v.first, tree_t += v.second;
+    if (v.second != v.first) {
+      ++moved;
+      // Only the peak's operator and the leak's move.
+      BOOST_TEST((path.ends_with("/aten::addmm") || path.ends_with("/aten::mse_loss")), path);
+    }
+  }
+  BOOST_TEST(rows_c > 0.0);
+  BOOST_TEST(std::abs(tree_c - rows_c) < 1.0);
+  BOOST_TEST(std::abs(tree_t - rows_t) < 1.0);
+  BOOST_TEST(moved > 0u);
+  const double calls = num(row(j, "aten::addmm").at("test_count_per_step"));
+  double addmm = 0;
+  for (const auto& [path, v] : tree)
+    if (path.ends_with("/aten::addmm")) addmm += v.second - v.first;
+  BOOST_TEST(addmm == calls * (k_peak_t - k_peak_c));
+  // Summaries give the same figures.
+  for (const auto& [in, out] : {std::pair{c, dir + "/c.tdsum.json"}, std::pair{t, dir + "/t.tdsum.json"}})
+    BOOST_REQUIRE_MESSAGE(run_cli({"summarize", in, "-o", out}).exit_code == 0, out);
+  BOOST_REQUIRE(run_cli({dir + "/c.tdsum.json", dir + "/t.tdsum.json", "--json", dir + "/s.json", "--json-full-tree"})
+                    .exit_code == 0);
+  BOOST_TEST((tree_allocations(parse_json(read_file(dir + "/s.json")).as_object()) == tree));
 }
 
 BOOST_AUTO_TEST_SUITE_END()

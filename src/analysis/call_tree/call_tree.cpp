@@ -159,6 +159,18 @@ void sort_tree_cells(std::vector<model::TreeCell>& cells) {
   cells.resize(kept);
 }
 
+void sort_tree_memory(std::vector<model::TreeMemoryCell>& cells) {
+  std::sort(cells.begin(), cells.end(), [](const model::TreeMemoryCell& a, const model::TreeMemoryCell& b) {
+    return std::tie(a.node, a.step) < std::tie(b.node, b.step);
+  });
+  std::size_t kept = 0;
+  for (const auto& c : cells) {
+    if (kept && cells[kept - 1].node == c.node && cells[kept - 1].step == c.step) detail::add_sat(cells[kept - 1].bytes, c.bytes);
+    else cells[kept++] = c;
+  }
+  cells.resize(kept);
+}
+
 void fold_tree(model::FileSummary& s, std::size_t budget) {
   const auto n = s.tree.size();
   if (n <= budget) return;
@@ -187,6 +199,8 @@ void fold_tree(model::FileSummary& s, std::size_t budget) {
     cells.push_back({plan->target[c.node], c.step, whole ? c.count : 0, whole ? c.total_ns : 0, c.self_ns});
   }
   sort_tree_cells(cells);
+  for (auto& m : s.tree_memory) m.node = plan->target[m.node];  // self bytes, as self time: to where the node went
+  sort_tree_memory(s.tree_memory);
   s.tree = std::move(tree);
   s.tree_cells = std::move(cells);
   s.tree_folded += plan->folded;
@@ -199,7 +213,7 @@ std::uint32_t SideTree::child(std::uint32_t parent, std::string_view name, std::
   const PathKey key{(std::uint64_t{parent} << 1) | (gpu ? 1 : 0), name, name_hash};
   const auto [it, fresh] = m_index.try_emplace(key, static_cast<std::uint32_t>(m_nodes.size()));
   if (fresh) {
-    Node n{parent, name, category, name_hash, gpu, other, 0, 0, model::Samples(m_units)};
+    Node n{parent, name, category, name_hash, gpu, other, 0, 0, 0, model::Samples(m_units)};
     m_nodes.push_back(std::move(n));
   }
   return it->second;
@@ -236,6 +250,10 @@ void SideTree::add_file(const model::FileSummary& f, const std::vector<std::int6
     add_sat(n.self_ns, c.self_ns);
     n.time.add(static_cast<std::uint32_t>(u), static_cast<double>(c.total_ns));
   }
+  for (const auto& c : f.tree_memory) {
+    if (c.node >= mine.size() || mine[c.node] == k_skip || unit_of_step[c.step] < 0) continue;
+    add_sat(m_nodes[mine[c.node]].alloc_bytes, c.bytes);
+  }
 }
 
 void SideTree::finish(std::size_t budget) {
@@ -258,7 +276,7 @@ void SideTree::finish(std::size_t budget) {
     if (nn.from == k_from_other || nn.from == k_from_other_gpu) {
       const auto name = nn.from == k_from_other ? k_other_name : k_other_gpu_name;
       Node o{nn.parent, name, {}, std::hash<std::string_view>()(name), nn.from == k_from_other_gpu, true,
-             0, 0, model::Samples(m_units)};
+             0, 0, 0, model::Samples(m_units)};
       nodes.push_back(std::move(o));
     } else {
       nodes.push_back(std::move(m_nodes[nn.from]));
@@ -271,6 +289,7 @@ void SideTree::finish(std::size_t budget) {
     auto& into = nodes[to];
     const auto& from = m_nodes[i];
     add_sat(into.self_ns, from.self_ns);
+    add_sat(into.alloc_bytes, from.alloc_bytes);
     if (!plan->whole[i]) continue;
     into.count += from.count;
     into.time.add_all(from.time);
@@ -362,8 +381,10 @@ JudgedTree compare_trees(const SideTree& control, const SideTree& test, const No
     }
     const double cu = std::max<double>(1, static_cast<double>(control.units()));
     const double tu = std::max<double>(1, static_cast<double>(test.units()));
-    if (cn) out.control = {static_cast<double>(cn->count) / cu, static_cast<double>(cn->self_ns) / cu};
-    if (tn) out.test = {static_cast<double>(tn->count) / tu, static_cast<double>(tn->self_ns) / tu};
+    if (cn) out.control = {static_cast<double>(cn->count) / cu, static_cast<double>(cn->self_ns) / cu,
+                           static_cast<double>(cn->alloc_bytes) / cu};
+    if (tn) out.test = {static_cast<double>(tn->count) / tu, static_cast<double>(tn->self_ns) / tu,
+                        static_cast<double>(tn->alloc_bytes) / tu};
     out.time = compare_samples(cn ? cn->time : c_zero, tn ? tn->time : t_zero, rule);
     const auto& cg = cn ? gc[p.c] : c_zero;
     const auto& tg = tn ? gt[p.t] : t_zero;

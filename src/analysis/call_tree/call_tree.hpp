@@ -23,6 +23,9 @@ constexpr std::size_t k_tree_budget = 50000;
 // Sorts cells by (node, step) and merges those of the same (node, step).
 void sort_tree_cells(std::vector<model::TreeCell>& cells);
 
+// Sorts tree memory cells by (node, step) and merges those of the same (node, step).
+void sort_tree_memory(std::vector<model::TreeMemoryCell>& cells);
+
 // Folds a file's tree to at most about `budget` nodes: the heaviest subtrees are kept
 // from the top down; each parent's other host children become one "(other)" node and
 // its other GPU work one "(other GPU work)" node. Counts the nodes folded.
@@ -52,6 +55,7 @@ class SideTree {
     bool gpu = false, other = false;
     std::uint64_t count = 0;
     std::int64_t self_ns = 0;
+    std::int64_t alloc_bytes = 0;  // self device allocations (FileSummary::tree_memory), all units
     model::Samples time;  // inclusive, per unit
   };
   explicit SideTree(std::size_t units = 0) : m_units(units) {}

@@ -99,6 +99,27 @@ void memory_cells(const model::TraceFile& f, const Nesting& nesting, const StepW
   });
 }
 
+// Each call-tree node's self allocations (model::TreeMemoryCell): memory_cells' self bytes
+// by the node of the allocation's operator. Before the tree is folded: it folds with it.
+void tree_memory(const model::TraceFile& f, const Nesting& nesting, const StepWindows& windows, NameFacts& names,
+                 model::FileSummary& s) {
+  if (f.memory.empty()) return;
+  const auto& ev = f.events;
+  for (std::size_t j = 0; j < f.memory.size(); ++j) {
+    const auto i = nesting.mem_owner[j];
+    if (i == ~0u || !detail::device_allocation(f.memory[j]) || windows.step_at[i] < 0 || nesting.profiler[i] ||
+        names.step_span(ev[i], true) || nesting.node[i] == model::k_tree_top)
+      continue;
+    const auto step = static_cast<std::uint32_t>(windows.step_at[i]);
+    const auto node = nesting.node[i] & ~k_inherited;
+    if (!s.tree_memory.empty() && s.tree_memory.back().node == node && s.tree_memory.back().step == step)
+      detail::add_sat(s.tree_memory.back().bytes, f.memory[j].bytes);  // an operator's allocations come together
+    else
+      s.tree_memory.push_back({node, step, f.memory[j].bytes});
+  }
+  sort_tree_memory(s.tree_memory);
+}
+
 }  // namespace
 
 const char* launcher_level_name(LauncherLevel level) {
@@ -389,6 +410,7 @@ model::FileSummary summarize_file(const model::TraceFile& f, const SummarizeOpti
   s.graph_launchers.assign(graph_launchers.begin(), graph_launchers.end());
   s.tree.reserve(paths.size());
   for (std::uint32_t node = 0; node < paths.size(); ++node) s.tree.push_back({paths.parent(node), key_of(paths.event(node))});
+  tree_memory(f, nesting, windows, names, s);  // before the fold: its nodes fold with the tree's
   sort_tree_cells(s.tree_cells);
   fold_tree(s, k_tree_budget);
   detail::summarize_collectives(f, launch_of, windows.step_at.data(), s);

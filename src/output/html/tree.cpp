@@ -16,6 +16,8 @@
 //   c/t inclusive, cs/ts self, cg/tg GPU time launched within: ns per unit, rounded;
 //   cn/tn calls per unit; v/gv the verdict of the inclusive and the GPU time:
 //   0 slower, 1 faster, 2 same within noise, 3 not testable.
+#include <algorithm>
+#include <cmath>
 #include <charconv>
 #include <string>
 #include <unordered_map>
@@ -83,6 +85,8 @@ std::string tree_json(const DiffReport& r, const Anchors& a, const std::vector<s
     return it->second;
   };
   out.reserve(embedded.size() * 72);
+  // Self allocations per node where the rows have them (flag 32: two more numbers).
+  const bool memory = std::any_of(r.rows.begin(), r.rows.end(), [](const model::DiffRow& row) { return row.memory.recorded; });
   const auto integer = [&](std::int64_t v) {  // straight into the text: 13 numbers a node
     char buf[24];
     out.append(buf, static_cast<std::size_t>(std::to_chars(buf, buf + sizeof buf, v).ptr - buf));
@@ -101,6 +105,8 @@ std::string tree_json(const DiffReport& r, const Anchors& a, const std::vector<s
     const bool gpu_same = cg == c && tg == t, no_gpu = cg == 0 && tg == 0;
     int flags = (n.device == model::Device::gpu ? 1 : 0) | (n.other ? 2 : 0) | (self_same ? 4 : 0);
     flags |= no_gpu ? 16 : gpu_same ? 8 : 0;
+    const auto cm = std::llround(n.control.allocated), tm = std::llround(n.test.allocated);
+    if (memory && (cm || tm)) flags |= 32;
     out += k ? ",\n[" : "\n[";
     integer(parent == k_none ? 0 : static_cast<std::int64_t>(k - parent));
     out += ',';
@@ -129,10 +135,15 @@ std::string tree_json(const DiffReport& r, const Anchors& a, const std::vector<s
         out += ',';
         integer(v);
       }
+    if (flags & 32)
+      for (auto v : {cm, tm}) {
+        out += ',';
+        integer(v);
+      }
     out += ']';
   }
   return "{\"labels\":[" + json_string(side_label(r.control, false)) + ',' + json_string(side_label(r.test, true)) +
-         "],\"unit\":" + json_string(r.unit) + ",\"left_out\":" + std::to_string(r.embedded.tree_left_out) +
+         "],\"unit\":" + json_string(r.unit) + ",\"left_out\":" + std::to_string(r.embedded.tree_left_out) + (memory ? ",\"memory\":true" : "") +
          ",\"names\":[" + names + "],\"nodes\":[" + out + "]}";
 }
 
