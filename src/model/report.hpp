@@ -378,6 +378,16 @@ struct StepMarkerUse {
   std::uint64_t files = 0, matches = 0, steps = 0;
 };
 
+// One run of a side (--control-run, --test-run, --runs): its inputs and its step time
+// within the run, the spread that the between-run test sets the runs' spread against.
+struct RunInfo {
+  std::string inputs;                  // its paths, joined by ", "
+  std::size_t files = 0, units = 0;    // its files, and its selected step units
+  std::int64_t step_median_ns = 0;     // its one sample of the step time
+  std::int64_t step_p25_ns = 0, step_p75_ns = 0;  // its steps' quartiles: within-run spread
+  std::vector<std::string> gpu_names;  // distinct deviceProperties names
+};
+
 struct SideSummary {
   std::string label;
   std::vector<std::string> inputs;
@@ -405,6 +415,13 @@ struct SideSummary {
   // Its median step's memory over time (by step time, among its files' median steps;
   // MemoryTimeline::step indexes step_details), where its traces have one.
   std::optional<MemoryTimeline> memory_timeline;
+  // Several runs (RunInfo): each run, and the run of each step unit (step_details'
+  // order); both empty for a side of one run.
+  std::vector<RunInfo> runs;
+  std::vector<std::uint32_t> unit_runs;
+  // Step time: the runs' medians' spread (interquartile range over their median) and
+  // the median of the runs' own step spreads, in %; set with several runs.
+  std::optional<double> between_run_spread_pct, within_run_spread_pct;
 };
 
 // GPU time by the host event that launched it (through the correlation id of the
@@ -671,6 +688,9 @@ struct DiffReport {
   // one, then the others until k_families_shown are listed, each by |Δ per step| descending.
   std::vector<std::size_t> families_shown;
   RankComparison ranks;
+  // The noise test compared runs (several runs on both sides: each run's median step is a
+  // sample); false: steps of one run were the samples, run-to-run noise not measured.
+  bool between_runs = false;
   double min_change_pct = k_default_min_change_pct;  // --min-change thresholds in force
   double min_change_us = 0.0;
   Diagnostics diagnostics;              // both sides; samples name their file

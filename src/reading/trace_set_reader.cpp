@@ -83,6 +83,17 @@ std::vector<std::string> find_trace_files(const std::vector<std::string>& inputs
   return files;
 }
 
+std::vector<std::string> run_names(const std::vector<std::string>& inputs, const std::vector<std::uint32_t>& input_runs) {
+  std::vector<std::string> names;
+  if (input_runs.empty()) return names;
+  for (std::size_t k = 0; k < inputs.size(); ++k) {
+    const auto run = input_runs.at(k);
+    if (names.size() <= run) names.resize(run + 1);
+    names[run] += (names[run].empty() ? "" : ", ") + inputs[k];
+  }
+  return names;
+}
+
 std::optional<int> rank_from_file_name(const std::string& path) {
   static const std::regex pattern("rank[-_]?([0-9]{1,9})", std::regex::icase);
   const std::string name = fs::path(path).filename().string();
@@ -97,6 +108,7 @@ std::vector<model::TraceSet> read_trace_sets(const std::vector<SetSpec>& sides,
                                              const AfterReadFn& after_read) {
   struct Job {
     std::size_t side;
+    std::uint32_t run;
     std::string path;
     ReadResult result;
   };
@@ -105,7 +117,14 @@ std::vector<model::TraceSet> read_trace_sets(const std::vector<SetSpec>& sides,
   for (std::size_t s = 0; s < sides.size(); ++s) {
     sets[s].label = sides[s].label;
     sets[s].inputs = sides[s].inputs;
-    for (auto& path : find_trace_files(sides[s].inputs)) jobs.push_back({s, path, {}});
+    const auto& runs = sides[s].input_runs;
+    sets[s].runs = run_names(sides[s].inputs, runs);
+    if (runs.empty()) {
+      for (auto& path : find_trace_files(sides[s].inputs)) jobs.push_back({s, 0, path, {}});
+      continue;
+    }
+    for (std::size_t k = 0; k < sides[s].inputs.size(); ++k)
+      for (auto& path : find_trace_files({sides[s].inputs[k]})) jobs.push_back({s, runs.at(k), path, {}});
   }
 
   // One file per thread at a time: files are independent, and a rank's file is
@@ -156,6 +175,7 @@ std::vector<model::TraceSet> read_trace_sets(const std::vector<SetSpec>& sides,
         if (next >= jobs.size()) ScratchBuffer::release_kept();
       }
       if (!jobs[i].result.skipped) {
+        jobs[i].result.file.run = jobs[i].run;
         settle_rank(jobs[i].result.file, files_of_side[jobs[i].side] == 1);
         if (after_read) after_read(jobs[i].result.file, jobs[i].side);
       }
@@ -188,9 +208,10 @@ std::vector<model::TraceSet> read_trace_sets(const std::vector<SetSpec>& sides,
     std::stable_sort(set.files.begin(), set.files.end(), [](const auto& a, const auto& b) {
       return a.rank != b.rank ? a.rank < b.rank : a.path < b.path;
     });
-    std::map<int, std::vector<std::string>> by_rank;
-    for (const auto& f : set.files) by_rank[f.rank].push_back(f.path);
-    for (const auto& [rank, paths] : by_rank) {
+    std::map<std::pair<std::uint32_t, int>, std::vector<std::string>> by_rank;  // within a run
+    for (const auto& f : set.files) by_rank[{f.run, f.rank}].push_back(f.path);
+    for (const auto& [run_rank, paths] : by_rank) {
+      const int rank = run_rank.second;
       if (paths.size() < 2) continue;
       std::string list;
       for (const auto& p : paths) list += (list.empty() ? "" : ", ") + p;

@@ -15,7 +15,13 @@ namespace tracediff::reading {
 struct SetSpec {
   std::string label;
   std::vector<std::string> inputs;  // directories and/or files
+  // The run of each input (--control-run, --runs), parallel to inputs; empty: one run.
+  // A rank recurs once per run, so two files of a rank are a problem only within a run.
+  std::vector<std::uint32_t> input_runs;
 };
+
+// Each run's inputs joined by ", " (TraceSet::runs, SetSummary::runs); empty for one run.
+std::vector<std::string> run_names(const std::vector<std::string>& inputs, const std::vector<std::uint32_t>& input_runs);
 
 // Files of a directory that look like traces: *.json, *.json.gz (so also
 // *.pt.trace.json[.gz]), not recursive, sorted by name (FIFOs and devices among them

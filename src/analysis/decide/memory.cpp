@@ -93,7 +93,7 @@ void decide_memory(model::DiffReport& r, const NoiseRule& time_rule) {
     return;
   }
   // Sizes and counts: the relative rule alone (--min-change-us is a time).
-  const NoiseRule rule{time_rule.min_change_pct, 0.0};
+  const NoiseRule rule = time_rule.relative();
 
   // The headline: peak memory on the GPUs, where both sides have the allocator's totals.
   for (const auto& [id, label, field] :

@@ -137,6 +137,7 @@ model::FileSummary summarize_file(const model::TraceFile& f, const SummarizeOpti
   model::FileSummary s;
   s.path = f.path;
   s.rank = f.rank;
+  s.run = f.run;
   s.rank_source = f.rank_source;
   s.world_size = f.world_size;
   s.gpu_names = f.gpu_names;
@@ -436,6 +437,7 @@ model::SetSummary summarize_set(const model::TraceSet& set, const SummarizeOptio
   model::SetSummary out;
   out.label = set.label;
   out.inputs = set.inputs;
+  out.runs = set.runs;
   out.diagnostics = set.diagnostics;
   for (const auto& f : set.files) out.files.push_back(f.summary ? *f.summary : summarize_file(f, options));
   model::bound_durations(out);  // as a summary read back is: traces and summaries compare alike
@@ -446,6 +448,7 @@ model::SetSummary summarize_set(model::TraceSet&& set, const SummarizeOptions& o
   model::SetSummary out;
   out.label = std::move(set.label);
   out.inputs = std::move(set.inputs);
+  out.runs = std::move(set.runs);
   out.diagnostics = std::move(set.diagnostics);
   // A copy of every cell would be fresh pages to fault in, for nothing.
   for (auto& f : set.files)

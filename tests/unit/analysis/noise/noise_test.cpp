@@ -122,7 +122,7 @@ BOOST_AUTO_TEST_CASE(sparse_equals_dense) {
     BOOST_TEST(mean(sc) == mean(c), boost::test_tools::tolerance(1e-12));
     BOOST_TEST(stddev(sc) == stddev(c), boost::test_tools::tolerance(1e-9));
     BOOST_TEST(mann_whitney_p(sc, st) == mann_whitney_p(c, t), boost::test_tools::tolerance(1e-12));
-    const NoiseRule rule{5.0, 0.0};
+    const NoiseRule rule = NoiseRule::of(5.0, 0.0);
     const auto js = judge(sc, st, rule), jd = judge(c, t, rule);
     BOOST_TEST((js.verdict == jd.verdict));
     BOOST_TEST(js.significant == jd.significant);
