@@ -2,6 +2,7 @@
 // cannot say alone (odd steps, a GPU queue that backs up, GPU work with no launch, ...).
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <map>
 #include <set>
 #include <unordered_map>
@@ -68,6 +69,23 @@ void sides_differ(model::DiffReport& r) {
   // operators: the launcher table then compares different things.
   if (!c.launcher_levels.empty() && !t.launcher_levels.empty())
     add("Launchers (--launcher)", joined(c.launcher_levels, same), joined(t.launcher_levels, same));
+  // Runs of one side on other GPUs: their spread is the hardware's, not the code's.
+  for (const auto* side : {&r.control, &r.test}) {
+    std::vector<std::string> gpus;  // per run, distinct
+    for (const auto& run : side->runs) {
+      auto g = joined(run.gpu_names, same);
+      if (!g.empty() && std::find(gpus.begin(), gpus.end(), g) == gpus.end()) gpus.push_back(std::move(g));
+    }
+    if (gpus.size() < 2) continue;
+    std::string list;
+    for (std::size_t i = 0; i < side->runs.size(); ++i)
+      list += (i ? "; " : "") + std::string("run ") + std::to_string(i + 1) + ": " +
+              (side->runs[i].gpu_names.empty() ? std::string("none") : joined(side->runs[i].gpu_names, same));
+    const bool is_control = side == &r.control;
+    r.sides_differ.push_back({"GPU between " + side->label + "'s runs", is_control ? list : "", is_control ? "" : list});
+    r.diagnostics.report(model::DiagId::runs_differ, side->runs.front().inputs, 0,
+                         side->label + "'s runs ran on different GPUs (" + list + ")");
+  }
 }
 
 namespace {
@@ -171,6 +189,44 @@ void unlaunched_note(model::DiffReport& r) {
 }  // namespace
 
 
+// How the noise was judged: between runs, or within one run a side (run-to-run noise
+// not measured, docs/is-it-real.md "Several runs").
+void runs_note(model::DiffReport& r) {
+  if (r.hta_compat) return;
+  const auto runs = [](const model::SideSummary& s) { return std::max<std::size_t>(1, s.runs.size()); };
+  const auto count = [](std::size_t n) { return std::to_string(n) + (n == 1 ? " run" : " runs"); };
+  const std::size_t c = runs(r.control), t = runs(r.test);
+  if (!r.between_runs) {
+    if (c == 1 && t == 1)
+      r.notes.push_back("Run-to-run noise not measured: each side is one run, so its " + r.unit +
+                        "s were the samples. Between two runs of the same code other things change too (autotuners' "
+                        "choices, clocks, another job on the node); give each side several runs (--control-run, "
+                        "--test-run, or --runs) to judge changes between runs.");
+    else
+      r.notes.push_back("Run-to-run noise not measured: " + (c == 1 ? r.control.label : r.test.label) +
+                        " is one run (" + (c == 1 ? r.test.label : r.control.label) + " has " + count(std::max(c, t)) +
+                        "), so the " + r.unit + "s were the samples; give both sides several runs to judge between runs.");
+    return;
+  }
+  std::string text = "Judged between runs: " + r.control.label + " " + count(c) + ", " + r.test.label + " " + count(t) +
+                     "; each run's median per " + r.unit + " is one sample of a figure, so what differs between runs "
+                     "counts as noise.";
+  const auto pct = [](const std::optional<double>& v) {
+    if (!v) return std::string("n/a");
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%.1f%%", *v);
+    return std::string(buf);
+  };
+  text += " Step time spread between runs (interquartile range of the runs' medians): " + r.control.label + " " +
+          pct(r.control.between_run_spread_pct) + ", " + r.test.label + " " + pct(r.test.between_run_spread_pct) +
+          "; within a run (the runs' median interquartile range): " + pct(r.control.within_run_spread_pct) + ", " +
+          pct(r.test.within_run_spread_pct) + ".";
+  if (!testable(c, t))
+    text += " Not testable: the rank test needs 5 runs a side (or 4 and 6, 3 and 9) to tell a change from noise at "
+            "the 1 % level.";
+  r.notes.push_back(std::move(text));
+}
+
 void notes(model::DiffReport& r) {
   if (const auto renamed = r.top_regressions.renamed + r.top_improvements.renamed) {
     std::set<std::string> families;
@@ -241,7 +297,8 @@ void notes(model::DiffReport& r) {
                                        std::to_string(m.steps) + " step" + (m.steps == 1 ? "" : "s") + ")") +
                         ".");
     }
-  if (!testable(r.control.units, r.test.units))
+  runs_note(r);
+  if (!r.between_runs && !testable(r.control.units, r.test.units))
     r.notes.push_back("Not testable: " + r.control.label + " has " + std::to_string(r.control.units) + " " + r.unit +
                       (r.control.units == 1 ? "" : "s") + " to compare and " + r.test.label + " " +
                       std::to_string(r.test.units) + "; a rank test needs 5 a side (or 4 and 6, 3 and 9) to tell a "
