@@ -124,7 +124,11 @@ Verdict decide_verdict(const model::DiffReport& r) {
   if (memory) what += (what.empty() ? "" : "; ") + lower_first(figure_words(*memory, true, how));
   if (!gate.empty() && !what.empty()) what = gate + ": " + lower_first(what);
   else if (!gate.empty()) what = gate;
-  v.text = what + (what.empty() ? "" : "; ") + moved(r);
+  std::string rows = moved(r);
+  // Said once: after the step's verdict when it is real, else after the rows' counts.
+  const bool step_said = (step && step->value.significant) || (memory && memory->value.significant);
+  if (!step_said && (r.verdict_counts.regressions || r.verdict_counts.improvements) && !r.top_regressions.raw) rows += how;
+  v.text = what + (what.empty() ? "" : "; ") + rows;
   v.line = std::string(sign) + " " + v.text;
   return v;
 }
