@@ -297,13 +297,14 @@ void notes(model::DiffReport& r) {
                                        std::to_string(m.steps) + " step" + (m.steps == 1 ? "" : "s") + ")") +
                         ".");
     }
-  runs_note(r);
   if (!r.between_runs && !testable(r.control.units, r.test.units))
     r.notes.push_back("Not testable: " + r.control.label + " has " + std::to_string(r.control.units) + " " + r.unit +
                       (r.control.units == 1 ? "" : "s") + " to compare and " + r.test.label + " " +
                       std::to_string(r.test.units) + "; a rank test needs 5 a side (or 4 and 6, 3 and 9) to tell a "
                       "change from noise at the 1 % level (p < 0.01). The lists show the largest raw changes, none "
                       "of them judged real.");
+  // The same traces twice, or too few steps to judge anything: no run-to-run note to add.
+  if (!same_inputs && (r.between_runs || testable(r.control.units, r.test.units))) runs_note(r);
   for (const auto* side : {&r.control, &r.test}) {
     if (side->warmup.empty()) continue;
     // One warm-up step per file at most: the first few are named, the rest counted.
