@@ -1,0 +1,39 @@
+#pragma once
+// Where a series of run values changed (docs/trend.md "The method"):
+//   - binary segmentation with Pettitt's rank test: in a segment of n runs, with R_i the
+//     mid-ranks of its values, U_t = 2 sum_{i<=t} R_i - t (n + 1), K = max |U_t| at t*,
+//     p ~= 2 exp(-6 K^2 / (n^3 + n^2)); the split after t* is kept when p < alpha and the
+//     medians of the two parts differ by the noise rule's minimum (--min-change), and
+//     both parts are searched again;
+//   - the newest run, which a rank test cannot single out: it is a change when it lies
+//     beyond the last segment's median by the noise rule's minimum and by more than
+//     `newest_sds` robust SDs (1.4826 MAD of that segment's run values, at least 1.4826
+//     times the median of its runs' half p25-p75 bands and the newest run's own; `newest_min_runs` runs needed);
+//     its confidence from the normal tail.
+#include <cstddef>
+#include <vector>
+
+#include "analysis/options.hpp"
+#include "model/trend.hpp"
+
+namespace tracediff::analysis {
+
+struct ChangePoint {
+  std::size_t at = 0;           // the first index after the change
+  double before = 0, after = 0; // the medians of the runs before and after (within their segments)
+  double p = 1;
+  bool newest = false;
+};
+
+// Pettitt's test on values: the best split (first index after it, 1..n-1) and its p-value;
+// {0, 1} below 2 values.
+std::pair<std::size_t, double> pettitt(const std::vector<double>& values);
+
+// The change points of one series of run values (NaN: a run without a value, skipped),
+// ordered by index. SE: each run's standard error of its median (may be empty), for the
+// newest-run check.
+std::vector<ChangePoint> change_points(const std::vector<double>& values, const std::vector<double>& se,
+                                       const NoiseRule& rule, double alpha, double newest_sds,
+                                       std::size_t newest_min_runs);
+
+}  // namespace tracediff::analysis
