@@ -165,10 +165,11 @@ BOOST_AUTO_TEST_CASE(hostile_names_and_labels_escaped) {
   BOOST_TEST(html.find("\xE2\x80\xAE") == std::string::npos);
   BOOST_TEST(html.find("&lt;script&gt;alert(1)&lt;/script&gt;") != std::string::npos);  // shown, as text
   BOOST_TEST(html.find("<script") == std::string::npos);  // the page has no script at all
-  BOOST_TEST(html.find("default-src 'none'") != std::string::npos);
+  BOOST_TEST(html.find("default-src &#39;none&#39;") != std::string::npos);  // the CSP, as an attribute
   const auto md = read_file(out + "/t.md");
   BOOST_TEST(md.find("\xE2\x80\xAE") == std::string::npos);
-  const auto text = outside_code(md);  // names and labels in code spans, or escaped
+  auto text = outside_code(md);  // names and labels in code spans, or escaped ("\\<": a literal '<')
+  for (auto at = text.find("\\<"); at != std::string::npos; at = text.find("\\<", at)) text.erase(at, 2);
   BOOST_TEST(text.find("<img") == std::string::npos);
   BOOST_TEST(text.find("<script>") == std::string::npos);
   BOOST_TEST(text.find("](http") == std::string::npos);

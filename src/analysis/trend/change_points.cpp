@@ -104,6 +104,17 @@ std::size_t locate(const std::vector<double>& v) {
   return at;
 }
 
+// The smallest step between distinct values of a part (0 when they are all equal):
+// durations in whole microseconds make run medians multiples of 0.5 µs, and a change of
+// one or two such steps is the rounding's, not the code's.
+double quantum(std::vector<double> v) {
+  std::sort(v.begin(), v.end());
+  double q = 0;
+  for (std::size_t i = 1; i < v.size(); ++i)
+    if (v[i] > v[i - 1] && (q == 0 || v[i] - v[i - 1] < q)) q = v[i] - v[i - 1];
+  return q;
+}
+
 bool beyond_rule(double before, double after, const NoiseRule& rule) {
   const double d = std::fabs(after - before);
   if (d == 0 || d < rule.min_change_ns) return false;
@@ -141,6 +152,10 @@ std::vector<ChangePoint> change_points(const std::vector<double>& all, const std
     const double before = median_of({v.begin() + static_cast<std::ptrdiff_t>(lo), v.begin() + static_cast<std::ptrdiff_t>(at)});
     const double after = median_of({v.begin() + static_cast<std::ptrdiff_t>(at), v.begin() + static_cast<std::ptrdiff_t>(hi)});
     if (!beyond_rule(before, after, rule)) return;
+    const std::vector<double> left(v.begin() + static_cast<std::ptrdiff_t>(lo), v.begin() + static_cast<std::ptrdiff_t>(at));
+    const std::vector<double> right(v.begin() + static_cast<std::ptrdiff_t>(at), v.begin() + static_cast<std::ptrdiff_t>(hi));
+    const double q = std::min(quantum(left) > 0 ? quantum(left) : INFINITY, quantum(right) > 0 ? quantum(right) : INFINITY);
+    if (std::isfinite(q) && std::fabs(after - before) <= 2 * q) return;
     out.push_back({at, before, after, p, false});
     split(lo, at);
     split(at, hi);
@@ -171,7 +186,8 @@ std::vector<ChangePoint> change_points(const std::vector<double>& all, const std
       // spread), so that run values that happen to agree (durations in whole units, MAD 0)
       // do not make a step within one run's noise a change.
       const double se = index[last] < spread.size() ? spread[index[last]] : 0.0;
-      if (beyond_rule(med, v[last], rule) && d > newest_sds * sd && d > k_newest_within_ses * se) {
+      if (beyond_rule(med, v[last], rule) && d > newest_sds * sd && d > k_newest_within_ses * se &&
+          d > 2 * quantum(seg)) {
         const double p = sd > 0 ? std::erfc(d / sd / std::sqrt(2.0)) : 0.0;
         if (p < alpha) out.push_back({last, med, v[last], p, true});
       }

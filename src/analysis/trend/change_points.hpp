@@ -3,8 +3,9 @@
 //   - binary segmentation with Pettitt's rank test: in a segment of n runs, with R_i the
 //     mid-ranks of its values, U_t = 2 sum_{i<=t} R_i - t (n + 1), K = max |U_t| at t*,
 //     p ~= 2 exp(-6 K^2 / (n^3 + n^2)); the split after t* is kept when p < alpha and the
-//     medians of the two parts differ by the noise rule's minimum (--min-change), and
-//     both parts are searched again;
+//     medians of the two parts differ by the noise rule's minimum (--min-change) and by
+//     more than two quanta (the smallest step between distinct values within a part:
+//     durations in whole microseconds), and both parts are searched again;
 //   - the newest run, which a rank test cannot single out: it is a change when it lies
 //     beyond the last segment's median by the noise rule's minimum and by more than
 //     `newest_sds` robust SDs (1.4826 MAD of that segment's run values, at least 1.4826
