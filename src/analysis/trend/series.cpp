@@ -91,6 +91,10 @@ RunPoints reduce_run(const model::SetSummary& run, const CompareOptions& options
 void SeriesBuilder::add(std::size_t index, const RunPoints& run) {
   auto& series = m_report.series;
   const std::size_t n = m_report.runs.size();
+  // A time figure this run's report left out was 0 there (a run without any, no steps: none).
+  if (!run.points.empty())
+    for (auto& s : series)
+      if (s.kind != model::SeriesKind::row && !s.bytes) s.value[index] = s.lo[index] = s.hi[index] = 0.0f;
   for (const auto& p : run.points) {
     const auto [it, fresh] = m_index.try_emplace({0, series_key(p.kind, p.id, p.label)}, series.size());
     if (fresh) {
@@ -99,8 +103,9 @@ void SeriesBuilder::add(std::size_t index, const RunPoints& run) {
       s.id = p.id;
       s.label = p.label;
       s.bytes = p.bytes;
-      // Before its first run a row took no time; a figure had no value.
-      const float before = p.kind == model::SeriesKind::row ? 0.0f : k_none;
+      // Before its first run a row took no time, and a time figure was 0 (the report leaves
+      // out figures that are 0); a size (memory) had no value: no memory events.
+      const float before = p.bytes ? k_none : 0.0f;
       s.value.assign(n, before);
       s.lo.assign(n, before);
       s.hi.assign(n, before);
