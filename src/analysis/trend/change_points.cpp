@@ -186,7 +186,12 @@ std::vector<ChangePoint> change_points(const std::vector<double>& all, const std
       // spread), so that run values that happen to agree (durations in whole units, MAD 0)
       // do not make a step within one run's noise a change.
       const double se = index[last] < spread.size() ? spread[index[last]] : 0.0;
-      if (beyond_rule(med, v[last], rule) && d > newest_sds * sd && d > k_newest_within_ses * se &&
+      // The newest run must be the first beyond: a run before it beyond too, the same way,
+      // is a change that began earlier (too few runs after it yet to tell), not at the newest.
+      const double prev = v[last - 1] - med;
+      const bool began_earlier = (prev > 0) == (v[last] > med) && std::fabs(prev) > newest_sds * sd &&
+                                 beyond_rule(med, v[last - 1], rule);
+      if (!began_earlier && beyond_rule(med, v[last], rule) && d > newest_sds * sd && d > k_newest_within_ses * se &&
           d > 2 * quantum(seg)) {
         const double p = sd > 0 ? std::erfc(d / sd / std::sqrt(2.0)) : 0.0;
         if (p < alpha) out.push_back({last, med, v[last], p, true});

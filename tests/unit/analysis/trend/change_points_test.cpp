@@ -91,6 +91,13 @@ BOOST_AUTO_TEST_CASE(the_newest_run_alone) {
   BOOST_TEST(find(few).empty());
 }
 
+BOOST_AUTO_TEST_CASE(a_change_that_began_before_the_newest_run_is_not_the_newest_runs) {
+  auto v = noisy(20, 100.0, 0.01, 7);
+  v[18] *= 1.15;  // the last two runs: too few for a split, and not the newest's own change
+  v[19] *= 1.15;
+  for (const auto& c : find(v)) BOOST_TEST(!(c.newest && c.at == 19u));
+}
+
 BOOST_AUTO_TEST_CASE(runs_without_a_value_are_skipped) {
   auto v = noisy(24, 100.0, 0.01, 6);
   for (std::size_t i = 12; i < v.size(); ++i) v[i] *= 1.1;
