@@ -17,8 +17,6 @@ namespace {
 // over permutations of the values, drawn from a fixed seed so that outputs repeat.
 constexpr std::size_t k_exact_below = 64;
 constexpr int k_permutations = 1999;
-// The newest run must lie this many of its own median's standard errors from the segment.
-constexpr double k_newest_within_ses = 2;
 
 double median_of(std::vector<double> v) {
   if (v.empty()) return 0;
@@ -172,27 +170,30 @@ std::vector<ChangePoint> change_points(const std::vector<double>& all, const std
       const double med = median_of(seg);
       std::vector<double> dev;
       for (const double x : seg) dev.push_back(std::fabs(x - med));
-      // Where most run values agree exactly (durations in whole microseconds: MAD 0), the
-      // typical standard error of a run's median (from its own steps) stands in: a step
-      // within one run's noise must not be a change.
+      // Where the run values all agree exactly (durations in whole microseconds), the typical
+      // standard error of a run's median (from its own steps) stands in: a step within one
+      // run's noise must not be a change.
       double sd = 1.4826 * median_of(dev);
+      const bool agree = sd == 0;  // most runs gave the very same value
+      // MAD 0 with some runs elsewhere (a figure mostly 0, now and then not): the mean
+      // absolute deviation (scaled to an SD for normal data) says how far runs stray.
+      if (sd == 0) sd = 1.2533 * std::accumulate(dev.begin(), dev.end(), 0.0) / static_cast<double>(dev.size());
       if (sd == 0) {
         std::vector<double> ses;
         for (std::size_t i = from; i < last && index[i] < spread.size(); ++i) ses.push_back(spread[index[i]]);
         sd = median_of(ses);
       }
       const double d = std::fabs(v[last] - med);
-      // And beyond the newest run's own noise: its median's standard error (from its steps'
-      // spread), so that run values that happen to agree (durations in whole units, MAD 0)
-      // do not make a step within one run's noise a change.
-      const double se = index[last] < spread.size() ? spread[index[last]] : 0.0;
+      // Where the runs gave the very same value (MAD 0), the newest run's own noise must not
+      // explain the step either: more than 2 standard errors of its median (from its steps).
+      const double own_se = index[last] < spread.size() ? spread[index[last]] : 0.0;
       // The newest run must be the first beyond: a run before it beyond too, the same way,
       // is a change that began earlier (too few runs after it yet to tell), not at the newest.
       const double prev = v[last - 1] - med;
       const bool began_earlier = (prev > 0) == (v[last] > med) && std::fabs(prev) > newest_sds * sd &&
                                  beyond_rule(med, v[last - 1], rule);
-      if (!began_earlier && beyond_rule(med, v[last], rule) && d > newest_sds * sd && d > k_newest_within_ses * se &&
-          d > 2 * quantum(seg)) {
+      if (!began_earlier && beyond_rule(med, v[last], rule) && d > newest_sds * sd &&
+          d > 2 * quantum(seg) && (!agree || d > 2 * own_se)) {
         const double p = sd > 0 ? std::erfc(d / sd / std::sqrt(2.0)) : 0.0;
         if (p < alpha) out.push_back({last, med, v[last], p, true});
       }

@@ -82,10 +82,14 @@ BOOST_AUTO_TEST_CASE(the_newest_run_alone) {
   BOOST_TEST_REQUIRE(cps.size() == 1u);
   BOOST_TEST(cps[0].at == v.size() - 1);
   BOOST_TEST(cps[0].newest);
-  // Within its own noise (a standard error as large as the step): none.
-  std::vector<double> se(v.size(), 0.0);
-  se.back() = 0.2 * v.back();
-  BOOST_TEST(change_points(v, se, k_rule, 0.01, 4, 5).empty());
+  // Runs that all gave the same value (MAD 0), the newest 15 % off: a change, unless the
+  // newest run's own noise (a standard error as large as the step) explains it.
+  std::vector<double> flat(20, 100.0);
+  flat.back() = 115.0;
+  std::vector<double> se(flat.size(), 0.0);
+  BOOST_TEST(change_points(flat, se, k_rule, 0.01, 4, 5).size() == 1u);
+  se.back() = 10.0;
+  BOOST_TEST(change_points(flat, se, k_rule, 0.01, 4, 5).empty());
   // Too few runs before it to know their spread: none.
   std::vector<double> few(v.end() - 5, v.end());
   BOOST_TEST(find(few).empty());
