@@ -3,6 +3,7 @@
 #include "analysis/trend/trend.hpp"
 
 #include <algorithm>
+#include <cctype>
 #include <cmath>
 #include <map>
 
