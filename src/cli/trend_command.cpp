@@ -157,8 +157,13 @@ int run_trend(int argc, const char* const* argv) {
     const auto work = [&](std::size_t k) {
       try {
         const auto& r = runs[first + k];
-        const auto set = load_set_summary(r.label.empty() ? "run " + std::to_string(first + k + 1) : r.label,
-                                          {r.path}, 1, {}, summarize);
+        auto set = load_set_summary(r.label.empty() ? "run " + std::to_string(first + k + 1) : r.label, {r.path}, 1,
+                                    {}, summarize);
+        for (auto& f : set.files) {  // a summary's call paths: no trend output shows them
+          f.tree = {};
+          f.tree_cells = {};
+          f.tree_memory = {};
+        }
         std::size_t w = set.diagnostics.samples().size();
         for (const auto& f : set.files) w += f.diagnostics.samples().size();
         warned += w;
