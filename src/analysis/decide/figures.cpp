@@ -124,6 +124,16 @@ std::string busy_note(const model::DiffReport& r) {
          " that run operators: up to the step time \xC3\x97 threads";
 }
 
+}  // namespace
+
+std::vector<double> figure_samples(const model::SideSummary& side, std::string_view id) {
+  for (const auto& def : k_figures)
+    if (id == def.id) return samples(side.step_details, def.field);
+  return {};
+}
+
+namespace {
+
 bool any_of(const model::SideSummary& s, std::int64_t StepDetail::*field) {
   return std::any_of(s.step_details.begin(), s.step_details.end(), [&](const StepDetail& d) { return value(d, field) != 0; });
 }

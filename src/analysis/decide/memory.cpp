@@ -67,6 +67,16 @@ std::vector<double> gpu_peaks(const std::vector<MemoryStep>& steps, std::int64_t
   return v;
 }
 
+}  // namespace
+
+std::vector<double> memory_peak_samples(const model::SideSummary& side, std::string_view id) {
+  if (id == "peak_allocated") return gpu_peaks(side.memory, &MemoryStep::peak_allocated);
+  if (id == "peak_reserved") return gpu_peaks(side.memory, &MemoryStep::peak_reserved);
+  return {};
+}
+
+namespace {
+
 model::Figure figure(const char* id, const char* label, const char* note, bool bytes, bool direction_only) {
   model::Figure f;
   f.id = id;
