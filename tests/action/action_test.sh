@@ -179,6 +179,14 @@ for f in ["action.yml", "examples/ci/github-action.yml", "examples/ci/github-act
     for s in steps:
         assert "${{" not in str(s.get("run", "")), f"{f}: step {s.get('name')!r}: an expression inside run:"
 PY
+  # The gate's one command: a verdict with line breaks stays its data, one line.
+  python3 - "$root" "$tmp/gate.sh" <<'PY'
+import sys, yaml
+a = yaml.safe_load(open(f"{sys.argv[1]}/action.yml"))
+open(sys.argv[2], "w").write(next(s["run"] for s in a["runs"]["steps"] if s.get("name") == "Gate"))
+PY
+  VERDICT=$'❌ 50% x\r::add-mask::y\n::error::z' bash "$tmp/gate.sh" >"$tmp/gate.out" 2>&1
+  check "gate step: one line, the verdict escaped" test "$(cat "$tmp/gate.out")" = '::error title=tracediff::❌ 50%25 x%0D::add-mask::y%0A::error::z'
   if command -v node >/dev/null; then
     python3 - "$root" "$tmp/comment-script.js" <<'PY'
 import sys, yaml
