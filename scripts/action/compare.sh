@@ -59,7 +59,8 @@ expand_word() {
   fi
   case $w in *'*'* | *'?'* | *'['*) ;; *) return 1 ;; esac
   shopt -s nullglob globstar
-  matches=($w)   # IFS is empty: the glob only, no word splitting
+  # shellcheck disable=SC2206  # the glob is the point; IFS is empty: no word splitting
+  matches=($w)
   shopt -u nullglob globstar
   ((${#matches[@]})) || return 1
   items+=("${matches[@]}")
