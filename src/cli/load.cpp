@@ -2,6 +2,7 @@
 
 #include "analysis/compare.hpp"
 #include "analysis/summarize/summarize.hpp"
+#include "cli/provenance.hpp"
 #include "reading/summary_reader.hpp"
 #include "util/errors.hpp"
 
@@ -68,6 +69,7 @@ model::SetSummary load_set_summary(const std::string& label, const std::vector<s
   std::uint64_t figures = 0;  // the side's summaries together stay within the reader's limit
   for (std::size_t k = 0; k < in.summaries.size(); ++k) {
     auto part = reading::read_summary_file(in.summaries[k], &figures);
+    check_summary_made_as_compared(label, in.summaries[k], part, summarize);
     // The summary's own inputs, so that the report reads as if the traces were given.
     set.inputs.insert(set.inputs.end(), part.inputs.begin(), part.inputs.end());
     set.diagnostics.merge(part.diagnostics);

@@ -376,6 +376,7 @@ struct StepMarkerUse {
   std::string pattern;
   bool spans = true;  // each match a step; false: a step from one match to the next
   std::uint64_t files = 0, matches = 0, steps = 0;
+  std::vector<std::string> paths;  // its files (the notes name them when a side's files differ; not in the JSON)
 };
 
 // One run of a side (--control-run, --test-run, --runs): its inputs and its step time
@@ -407,6 +408,9 @@ struct SideSummary {
   std::vector<StepDetail> warmup;         // steps found to be warm-up and left out (docs/is-it-real.md)
   SideMeta meta;
   std::vector<StepMarkerUse> step_markers;  // empty: steps from ProfilerStep (or none)
+  // With step_markers: the selected files whose steps are their ProfilerStep spans all the
+  // same (no marker, or one that made no step there); the notes name them.
+  std::vector<std::string> unmarked_files;
   CollectiveMatch collectives;              // several ranks: who waited for whom
   // Each device's memory per step unit (MemoryStep::step indexes step_details), by
   // (device_type, device_id, step); empty when its selected files have no [memory]

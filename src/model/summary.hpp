@@ -181,6 +181,10 @@ struct FileSummary {
   // The --launcher level that attributed launches (innermost, outermost, module); empty
   // in a summary written before tracediff recorded it.
   std::string launcher_level;
+  // --by-shape: keys, call paths and launchers keep input shapes (SummaryKey::shape).
+  // Read from "by_shape"; a summary written before tracediff recorded it has it when it
+  // lists shapes (one made with --by-shape of traces without shapes reads as without).
+  bool by_shape = false;
   // Set when a --step-marker made the steps: its pattern, shape and outermost matches.
   // Optional in the summary file (schema 3 files without it read as none).
   std::string step_marker;

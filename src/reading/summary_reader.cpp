@@ -255,7 +255,8 @@ struct Reader {
     f.json_bytes = figure(at(o, "json_bytes"), "json_bytes");
     f.truncated = boolean(at(o, "truncated"), "truncated");
     f.has_steps = boolean(at(o, "has_steps"), "has_steps");
-    // Optional: summaries written before it was recorded read as unknown.
+    // Optional: summaries written before it was recorded read as unknown (every schema 6
+    // file tracediff wrote has it; a comparison or merge refuses a file without).
     if (const auto* l = o.if_contains("launcher")) {
       f.launcher_level = string(*l, "launcher");
       if (f.launcher_level != "innermost" && f.launcher_level != "outermost" && f.launcher_level != "module")
@@ -298,6 +299,15 @@ struct Reader {
       if (f.launcher_shapes.size() != f.launchers.size())
         fail("launcher_shapes has " + std::to_string(f.launcher_shapes.size()) + " entries for " +
              std::to_string(f.launchers.size()) + " launchers");
+    }
+    // --by-shape: recorded since it is compared; before, a file made with it lists shapes.
+    const bool shapes = !f.launcher_shapes.empty() ||
+                        std::any_of(f.keys.begin(), f.keys.end(), [](const auto& k) { return !k.shape.empty(); });
+    if (const auto* b = o.if_contains("by_shape")) {
+      f.by_shape = boolean(*b, "by_shape");
+      if (shapes && !f.by_shape) fail("input shapes in a file made without --by-shape (by_shape false)");
+    } else {
+      f.by_shape = shapes;
     }
     if (const auto* g = o.if_contains("graph_launchers")) {  // optional (issue #18)
       for (const auto& v : array(*g, "graph_launchers")) {

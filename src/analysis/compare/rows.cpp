@@ -210,16 +210,23 @@ SideData collect(const model::SetSummary& set, const Selection& sel, const Compa
   const std::set<int> rank_set(summary.ranks.begin(), summary.ranks.end());
   const std::set<std::int64_t> iter_set(summary.iterations.begin(), summary.iterations.end());
   detail::describe_side(set, rank_set, summary.meta);
+  std::vector<std::string> unmarked;
   for (const auto& f : set.files) {
-    if (!rank_set.count(f.rank) || f.step_marker_shape == model::StepMarkerShape::none) continue;
+    if (!rank_set.count(f.rank)) continue;
+    if (f.step_marker_shape == model::StepMarkerShape::none) {
+      if (f.has_steps) unmarked.push_back(f.path);
+      continue;
+    }
     const bool spans = f.step_marker_shape == model::StepMarkerShape::spans;
     auto it = std::find_if(summary.step_markers.begin(), summary.step_markers.end(),
                            [&](const auto& m) { return m.pattern == f.step_marker && m.spans == spans; });
-    if (it == summary.step_markers.end()) it = summary.step_markers.insert(it, {f.step_marker, spans, 0, 0, 0});
+    if (it == summary.step_markers.end()) it = summary.step_markers.insert(it, {f.step_marker, spans, 0, 0, 0, {}});
     it->files += 1;
     it->matches += f.step_marker_matches;
     it->steps += f.steps.size();
+    it->paths.push_back(f.path);
   }
+  if (!summary.step_markers.empty()) summary.unmarked_files = std::move(unmarked);
 
   const auto units = step_units(set, rank_set, iter_set, any_steps, !sel.iterations && !options.keep_warmup, summary);
   data.units = units.size();

@@ -186,6 +186,39 @@ void unlaunched_note(model::DiffReport& r) {
                     " its GPU start falls in.");
 }
 
+// The first few files by name (the last part of each path), the rest counted.
+std::string file_list(const std::vector<std::string>& paths) {
+  constexpr std::size_t k_named = 3;
+  std::string out;
+  for (std::size_t i = 0; i < paths.size() && i < k_named; ++i) {
+    const auto slash = paths[i].find_last_of('/');
+    out += (i ? ", " : "") + (slash == std::string::npos ? paths[i] : paths[i].substr(slash + 1));
+  }
+  if (paths.size() > k_named) out += " and " + std::to_string(paths.size() - k_named) + " more";
+  return out;
+}
+
+// Which step marker made a side's steps: one note for the side, which names the files
+// when they differ (a marker that matched in some files only, summaries made apart), so
+// that it never claims one marker for files that had another or none.
+void step_marker_note(model::DiffReport& r, const model::SideSummary& side) {
+  if (side.step_markers.empty()) return;
+  const bool alike = side.step_markers.size() == 1 && side.unmarked_files.empty();
+  std::string text;
+  for (const auto& m : side.step_markers) {
+    const auto files = alike ? (m.files == 1 ? std::string() : " in " + std::to_string(m.files) + " files") : "";
+    const auto steps = m.spans ? std::to_string(m.matches) + " spans" + files + ", each a step"
+                               : std::to_string(m.matches) + " markers" + files + ", a step from each to the next (" +
+                                     std::to_string(m.steps) + " step" + (m.steps == 1 ? "" : "s") + ")";
+    text += alike ? "steps from the step marker '" + m.pattern + "': " + steps
+                  : std::string(text.empty() ? "" : "; ") + "the step marker '" + m.pattern + "' in " +
+                        file_list(m.paths) + ": " + steps;
+  }
+  if (!alike && !side.unmarked_files.empty())
+    text += "; ProfilerStep spans in " + file_list(side.unmarked_files) + " (no step marker made steps there)";
+  r.notes.push_back(side.label + ": " + (alike ? "" : "its files' steps are made differently: ") + text + ".");
+}
+
 }  // namespace
 
 
@@ -288,15 +321,7 @@ void notes(model::DiffReport& r) {
     r.notes.push_back("Each side is one trace without a rank: both are taken as rank 0.");
   else if (unranked.size() == 1)
     r.notes.push_back(unranked.front()->label + " is one trace without a rank: it is taken as rank 0.");
-  for (const auto* side : {&r.control, &r.test})
-    for (const auto& m : side->step_markers) {
-      const auto files = m.files == 1 ? std::string() : " in " + std::to_string(m.files) + " files";
-      r.notes.push_back(side->label + ": steps from the step marker '" + m.pattern + "': " +
-                        (m.spans ? std::to_string(m.matches) + " spans" + files + ", each a step"
-                                 : std::to_string(m.matches) + " markers" + files + ", a step from each to the next (" +
-                                       std::to_string(m.steps) + " step" + (m.steps == 1 ? "" : "s") + ")") +
-                        ".");
-    }
+  for (const auto* side : {&r.control, &r.test}) step_marker_note(r, *side);
   if (!r.between_runs && !testable(r.control.units, r.test.units))
     r.notes.push_back("Not testable: " + r.control.label + " has " + std::to_string(r.control.units) + " " + r.unit +
                       (r.control.units == 1 ? "" : "s") + " to compare and " + r.test.label + " " +

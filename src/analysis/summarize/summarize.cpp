@@ -158,6 +158,7 @@ model::FileSummary summarize_file(const model::TraceFile& f, const SummarizeOpti
   const auto& ev = f.events;
   s.has_steps = !steps.steps.empty();
   s.launcher_level = launcher_level_name(options.launcher);
+  s.by_shape = options.by_shape;
   NameFacts names(f.pool);
   names.set_marker_spans(steps.marker_span_name);
   if (marker) note_marker(s, steps, *marker);
