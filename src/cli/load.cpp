@@ -1,5 +1,7 @@
 #include "cli/load.hpp"
 
+#include <map>
+
 #include "analysis/compare.hpp"
 #include "analysis/summarize/summarize.hpp"
 #include "reading/summary_reader.hpp"
@@ -60,8 +62,17 @@ model::SetSummary load_set_summary(const std::string& label, const std::vector<s
     set = analysis::summarize_set(std::move(sets[0]), summarize);
   }
   std::uint64_t figures = 0;  // the side's summaries together stay within the reader's limit
+  std::map<reading::ContentKey, std::string> seen;  // each summary once, by content
   for (const auto& path : in.summaries) {
-    auto part = reading::read_summary_file(path, &figures);
+    std::uint64_t part_figures = figures;
+    reading::ContentKey key;
+    auto part = reading::read_summary_file(path, &part_figures, &key);
+    if (const auto [it, fresh] = seen.try_emplace(key, path); !fresh) {
+      set.diagnostics.report(model::DiagId::input_duplicate, path, 0,
+                             "the same summary as " + it->second + " (the same content); read once");
+      continue;
+    }
+    figures = part_figures;
     // The summary's own inputs, so that the report reads as if the traces were given.
     set.inputs.insert(set.inputs.end(), part.inputs.begin(), part.inputs.end());
     set.diagnostics.merge(part.diagnostics);
