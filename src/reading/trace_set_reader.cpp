@@ -101,16 +101,21 @@ std::vector<std::string> find_trace_files(const std::vector<std::string>& inputs
 std::vector<std::string> distinct_files(const std::vector<std::string>& files, model::Diagnostics& diagnostics) {
   std::vector<std::string> kept;
   std::map<std::pair<dev_t, ino_t>, std::string> seen;
+  std::map<std::string, std::string> unknown;  // those stat refuses (a loop): by name
   for (const auto& path : files) {
     struct stat st {};
-    // One that cannot be stat'ed is kept: its reader says why it cannot be read.
-    if (::stat(path.c_str(), &st) == 0) {
-      const auto [it, fresh] = seen.try_emplace({st.st_dev, st.st_ino}, path);
-      if (!fresh) {
-        diagnostics.report(DiagId::input_duplicate, path, 0,
-                           "the same file as " + it->second + " (given twice, or a link to it); read once");
-        continue;
-      }
+    // One that cannot be stat'ed is kept once: its reader says why it cannot be read.
+    const bool known = ::stat(path.c_str(), &st) == 0;
+    const std::string* first = nullptr;
+    if (known) {
+      if (const auto [it, fresh] = seen.try_emplace({st.st_dev, st.st_ino}, path); !fresh) first = &it->second;
+    } else if (const auto [it, fresh] = unknown.try_emplace(path, path); !fresh) {
+      first = &it->second;
+    }
+    if (first) {
+      diagnostics.report(DiagId::input_duplicate, path, 0,
+                         "the same file as " + *first + " (given twice, or a link to it); read once");
+      continue;
     }
     kept.push_back(path);
   }

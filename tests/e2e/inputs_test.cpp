@@ -189,11 +189,13 @@ BOOST_AUTO_TEST_CASE(a_symlink_loop_or_an_entry_that_fails_stat_costs_that_entry
   fs::create_symlink("nowhere.json", dir + "/dangling.json");                           // ENOENT
   fs::create_symlink("/" + std::string(300, 'x') + ".json", dir + "/long.json");         // ENAMETOOLONG
   fs::create_symlink(dir + "/good.json/x.json", dir + "/notdir.json");                  // ENOTDIR
-  const auto r = spawn_cli({dir + "/good.json", dir, "--json", "-"}, {.timeout_s = 30});
+  // The folder twice: each entry once, also those that cannot be stat'ed (by name).
+  const auto r = spawn_cli({dir + "/good.json", dir, "--add-test", dir, "--json", "-"}, {.timeout_s = 30});
   BOOST_TEST_REQUIRE(!r.timed_out);
   BOOST_TEST_REQUIRE(r.exit_code == 0, r.err);
   const auto j = parse_json(r.out).as_object();
   BOOST_TEST(count(j, "file_skipped_unreadable") == 4u);
+  BOOST_TEST(count(j, "input_duplicate") == 5u);
   BOOST_TEST(warned(r.err, dir + "/loop.json", "cannot read: Too many levels of symbolic links"), r.err);
   BOOST_TEST(warned(r.err, dir + "/dangling.json", "cannot read: No such file"), r.err);
   BOOST_TEST(warned(r.err, dir + "/long.json", "cannot read: File name too long"), r.err);
