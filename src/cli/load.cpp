@@ -1,5 +1,7 @@
 #include "cli/load.hpp"
 
+#include <map>
+
 #include "analysis/compare.hpp"
 #include "analysis/summarize/summarize.hpp"
 #include "cli/provenance.hpp"
@@ -67,9 +69,19 @@ model::SetSummary load_set_summary(const std::string& label, const std::vector<s
     set = analysis::summarize_set(std::move(sets[0]), summarize);
   }
   std::uint64_t figures = 0;  // the side's summaries together stay within the reader's limit
+  std::map<reading::ContentKey, std::string> seen;  // each summary once, by content
   for (std::size_t k = 0; k < in.summaries.size(); ++k) {
-    auto part = reading::read_summary_file(in.summaries[k], &figures);
-    check_summary_made_as_compared(label, in.summaries[k], part, summarize);
+    const auto& path = in.summaries[k];
+    std::uint64_t part_figures = figures;
+    reading::ContentKey key;
+    auto part = reading::read_summary_file(path, &part_figures, &key);
+    if (const auto [it, fresh] = seen.try_emplace(key, path); !fresh) {
+      set.diagnostics.report(model::DiagId::input_duplicate, path, 0,
+                             "the same summary as " + it->second + " (the same content); read once");
+      continue;
+    }
+    figures = part_figures;
+    check_summary_made_as_compared(label, path, part, summarize);
     // The summary's own inputs, so that the report reads as if the traces were given.
     set.inputs.insert(set.inputs.end(), part.inputs.begin(), part.inputs.end());
     set.diagnostics.merge(part.diagnostics);

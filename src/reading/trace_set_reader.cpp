@@ -9,6 +9,9 @@
 #include <regex>
 #include <thread>
 
+#include <sys/stat.h>
+#include <unistd.h>
+
 #include "reading/byte_source.hpp"
 #include "util/errors.hpp"
 #include "util/scratch_buffer.hpp"
@@ -55,15 +58,20 @@ std::vector<std::string> find_trace_files(const std::vector<std::string>& inputs
   for (const auto& input : inputs) {
     std::error_code ec;
     const auto status = fs::status(input, ec);
-    if (ec || !fs::exists(status)) throw Fatal(input + ": no such file or directory");
+    if (!fs::exists(status)) throw Fatal(input + ": " + (ec && ec != std::errc::no_such_file_or_directory
+                                                            ? ec.message()
+                                                            : std::string("no such file or directory")));
     if (fs::is_directory(status)) {
       // A FIFO, device or socket named like a trace (or a symlink to one, say to
       // /dev/zero) stays in the list: its reader refuses it without opening it, and
-      // the set's warnings name it.
+      // the set's warnings name it. So does an entry that cannot even be stat'ed (a
+      // symlink loop, a name too long): it costs that entry, never the run.
       std::vector<std::string> found;
-      for (const auto& entry : fs::directory_iterator(input, ec)) {
-        const std::string name = entry.path().filename().string();
-        if (looks_like_trace(name) && !entry.is_directory()) found.push_back(entry.path().string());
+      fs::directory_iterator it(input, ec);
+      for (; !ec && it != fs::directory_iterator(); it.increment(ec)) {
+        const std::string name = it->path().filename().string();
+        std::error_code entry_ec;
+        if (looks_like_trace(name) && !it->is_directory(entry_ec)) found.push_back(it->path().string());
       }
       if (ec) throw Fatal(input + ": cannot list directory: " + ec.message());
       std::sort(found.begin(), found.end());
@@ -77,6 +85,13 @@ std::vector<std::string> find_trace_files(const std::vector<std::string>& inputs
                                                          : "not a plain file";
       throw Fatal(input + ": not a regular file (" + kind + "); tracediff reads only regular files and directories");
     } else {
+      // A "regular" file that cannot be read to an end (procfs, tracefs's trace_pipe):
+      // named on purpose, so fatal as a FIFO is. Other failures to open are the reader's.
+      std::string error;
+      bool refused = false;
+      const int fd = open_regular_file(input, error, &refused);
+      if (fd >= 0) ::close(fd);
+      if (refused) throw Fatal(input + ": " + error);
       files.push_back(input);
     }
   }
@@ -92,6 +107,30 @@ std::vector<std::string> run_names(const std::vector<std::string>& inputs, const
     names[run] += (names[run].empty() ? "" : ", ") + inputs[k];
   }
   return names;
+}
+
+std::vector<std::string> distinct_files(const std::vector<std::string>& files, model::Diagnostics& diagnostics) {
+  std::vector<std::string> kept;
+  std::map<std::pair<dev_t, ino_t>, std::string> seen;
+  std::map<std::string, std::string> unknown;  // those stat refuses (a loop): by name
+  for (const auto& path : files) {
+    struct stat st {};
+    // One that cannot be stat'ed is kept once: its reader says why it cannot be read.
+    const bool known = ::stat(path.c_str(), &st) == 0;
+    const std::string* first = nullptr;
+    if (known) {
+      if (const auto [it, fresh] = seen.try_emplace({st.st_dev, st.st_ino}, path); !fresh) first = &it->second;
+    } else if (const auto [it, fresh] = unknown.try_emplace(path, path); !fresh) {
+      first = &it->second;
+    }
+    if (first) {
+      diagnostics.report(DiagId::input_duplicate, path, 0,
+                         "the same file as " + *first + " (given twice, or a link to it); read once");
+      continue;
+    }
+    kept.push_back(path);
+  }
+  return kept;
 }
 
 std::optional<int> rank_from_file_name(const std::string& path) {
@@ -119,12 +158,15 @@ std::vector<model::TraceSet> read_trace_sets(const std::vector<SetSpec>& sides,
     sets[s].inputs = sides[s].inputs;
     const auto& runs = sides[s].input_runs;
     sets[s].runs = run_names(sides[s].inputs, runs);
-    if (runs.empty()) {
-      for (auto& path : find_trace_files(sides[s].inputs)) jobs.push_back({s, 0, path, {}});
-      continue;
-    }
+    // Each file once on a side, across its runs too: the first run that names it keeps it.
+    std::vector<std::string> found;
+    std::map<std::string, std::uint32_t> run_of;
     for (std::size_t k = 0; k < sides[s].inputs.size(); ++k)
-      for (auto& path : find_trace_files({sides[s].inputs[k]})) jobs.push_back({s, runs.at(k), path, {}});
+      for (auto& path : find_trace_files({sides[s].inputs[k]})) {
+        run_of.try_emplace(path, runs.empty() ? 0u : runs.at(k));
+        found.push_back(std::move(path));
+      }
+    for (auto& path : distinct_files(found, sets[s].diagnostics)) jobs.push_back({s, run_of.at(path), path, {}});
   }
 
   // One file per thread at a time: files are independent, and a rank's file is

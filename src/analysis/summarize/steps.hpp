@@ -69,6 +69,9 @@ struct FileSteps {
   // Per pool id, when the marker's matches are spans: 1 for a name that matches. Those
   // events are steps, as ProfilerStep spans are (no operator, no call-tree node).
   std::vector<std::uint8_t> marker_span_name;
+  // ProfilerStep spans whose number the same process already had, after that span
+  // ended: no step (assign_steps). Counted for the step_number_repeated diagnostic.
+  std::uint64_t repeated_steps = 0;
 
   // The step number of an event; k_no_step when none.
   std::int64_t iteration(std::size_t event) const {

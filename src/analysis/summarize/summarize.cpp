@@ -162,6 +162,12 @@ model::FileSummary summarize_file(const model::TraceFile& f, const SummarizeOpti
   NameFacts names(f.pool);
   names.set_marker_spans(steps.marker_span_name);
   if (marker) note_marker(s, steps, *marker);
+  if (steps.repeated_steps)
+    s.diagnostics.report(model::DiagId::step_number_repeated, s.path, 0,
+                         std::to_string(steps.repeated_steps) +
+                             " ProfilerStep spans repeat a step number of their process after its first span "
+                             "ended: each is no step, its events are not compared",
+                         steps.repeated_steps);
 
   // Steps: the file's CPU-side step spans, or one pseudo-step over the whole file.
   // Each event's step index (-1 outside every step) is assign_steps', moved, not
