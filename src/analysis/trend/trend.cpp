@@ -60,7 +60,7 @@ void decide_trend(model::TrendReport& r, const NoiseRule& rule) {
     for (std::size_t i = 0; i < spread.size(); ++i)
       spread[i] = 0.929 * (static_cast<double>(s.hi[i]) - s.lo[i]) /
                   std::sqrt(static_cast<double>(std::max<std::size_t>(1, r.runs[i].units)));
-    const NoiseRule own = s.bytes ? NoiseRule{rule.min_change_pct, 0.0} : rule;
+    const NoiseRule own = s.bytes ? rule.relative() : rule;
     for (const auto& cp : change_points(v, spread, own, r.alpha, r.newest_sds, r.newest_min_runs)) {
       model::TrendChange c;
       c.series = si;
