@@ -90,7 +90,7 @@ BOOST_AUTO_TEST_CASE(a_real_change_is_found_between_runs) {
       gemm += row.at("verdict").as_string() == "slower";
   BOOST_TEST(gemm >= 3u);
   const auto md = run_cli(with(sides(c, t), {"--runs", "--markdown", "-", "-q"}));
-  BOOST_TEST(md.out.find("slower between runs (5 and 5)") != std::string::npos, md.out.substr(0, 300));
+  BOOST_TEST(md.out.find("slower (judged between runs, 5 a side)") != std::string::npos, md.out.substr(0, 300));
 }
 
 BOOST_AUTO_TEST_CASE(one_run_a_side_says_run_to_run_noise_was_not_measured) {

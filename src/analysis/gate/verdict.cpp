@@ -35,8 +35,10 @@ const model::Figure* memory_grew(const model::DiffReport& r) {
 // How a real change was told from noise, after its verdict: between runs, or within one
 // run a side, whose run-to-run noise nobody measured (docs/is-it-real.md "Several runs").
 std::string how_judged(const model::DiffReport& r) {
-  if (r.between_runs)
-    return " between runs (" + std::to_string(r.control.runs.size()) + " and " + std::to_string(r.test.runs.size()) + ")";
+  if (r.between_runs) {
+    const auto c = r.control.runs.size(), t = r.test.runs.size();
+    return " (judged between runs, " + (c == t ? std::to_string(c) + " a side" : std::to_string(c) + " and " + std::to_string(t)) + ")";
+  }
   return " (within one run: run-to-run noise not measured)";
 }
 
