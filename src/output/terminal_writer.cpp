@@ -69,7 +69,7 @@ std::string top_heading(const char* title, const model::TopList& list, const mod
   const char* more = all == 0 ? "" : " more";
   if (list.folded) counts += (counts.empty() ? "" : "; ") + n(list.folded) + " folded along the stack";
   if (list.renamed) counts += (counts.empty() ? "" : "; ") + n(list.renamed) + " renamed within their kernel family";
-  if (list.swapped) counts += (counts.empty() ? "" : "; ") + n(list.swapped) + " algorithm swaps";
+  if (list.swapped) counts += (counts.empty() ? "" : "; ") + n(list.swapped) + (list.swapped == 1 ? " algorithm swap" : " algorithm swaps");
   if (list.waiting) counts += (counts.empty() ? "" : "; ") + n(list.waiting) + " wait for the GPU";
   if (list.within_noise) counts += (counts.empty() ? "" : "; ") + n(list.within_noise) + more + " within noise";
   if (list.untestable) counts += (counts.empty() ? "" : "; ") + n(list.untestable) + more + " not testable";

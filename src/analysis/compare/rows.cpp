@@ -158,6 +158,20 @@ void describe_runs(const model::SetSummary& set, const std::vector<Unit>& units,
     if (info.step_median_ns > 0) spreads.push_back(100.0 * static_cast<double>(info.step_p75_ns - info.step_p25_ns) /
                                                    static_cast<double>(info.step_median_ns));
   }
+  // A run left without files (all of them given before, in another run: read once) is no run.
+  std::vector<std::uint32_t> renumber(summary.runs.size(), 0);
+  std::vector<model::RunInfo> kept;
+  for (std::size_t r = 0; r < summary.runs.size(); ++r) {
+    renumber[r] = static_cast<std::uint32_t>(kept.size());
+    if (summary.runs[r].files > 0) kept.push_back(std::move(summary.runs[r]));
+  }
+  summary.runs = std::move(kept);
+  for (auto& run : summary.unit_runs) run = renumber[run];
+  if (summary.runs.size() < 2) {
+    summary.runs.clear();
+    summary.unit_runs.clear();
+    return;
+  }
   std::sort(medians.begin(), medians.end());
   std::sort(spreads.begin(), spreads.end());
   if (medians.size() >= 2 && quantile(medians, 0.5) > 0)

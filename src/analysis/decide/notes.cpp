@@ -230,11 +230,22 @@ void runs_note(model::DiffReport& r) {
   const auto count = [](std::size_t n) { return std::to_string(n) + (n == 1 ? " run" : " runs"); };
   const std::size_t c = runs(r.control), t = runs(r.test);
   if (!r.between_runs) {
+    // A rank with several files on a side: often runs given as one (each its own window).
+    const auto repeats_a_rank = [](const model::SideSummary& s) {
+      std::set<int> seen;
+      for (const auto& f : s.files)
+        if (!seen.insert(f.rank).second) return true;
+      return false;
+    };
+    const bool pooled = repeats_a_rank(r.control) || repeats_a_rank(r.test);
     if (c == 1 && t == 1)
       r.notes.push_back("Run-to-run noise not measured: each side is one run, so its " + r.unit +
                         "s were the samples. Between two runs of the same code other things change too (autotuners' "
                         "choices, clocks, another job on the node); give each side several runs (--control-run, "
-                        "--test-run, or --runs) to judge changes between runs.");
+                        "--test-run, or --runs) to judge changes between runs." +
+                        (pooled ? std::string(" A rank has several files on a side: if they are separate runs, "
+                                              "give them as runs (--runs) rather than as one.")
+                                : std::string()));
     else
       r.notes.push_back("Run-to-run noise not measured: " + (c == 1 ? r.control.label : r.test.label) +
                         " is one run (" + (c == 1 ? r.test.label : r.control.label) + " has " + count(std::max(c, t)) +
@@ -293,9 +304,10 @@ void notes(model::DiffReport& r) {
         families += (families.empty() ? "" : "; ") + f.label + " " + format_duration_ns(to_ns(f.time.diff()), true) +
                     " per " + r.unit;
     }
-    r.notes.push_back("Algorithm swaps: " + format_count(static_cast<std::int64_t>(n_up), false) + " kernels took more time (" +
+    const auto kernels = [](std::size_t n) { return format_count(static_cast<std::int64_t>(n), false) + (n == 1 ? " kernel" : " kernels"); };
+    r.notes.push_back("Algorithm swaps: " + kernels(n_up) + " took more time (" +
                       format_duration_ns(to_ns(up), true) + " per " + r.unit + ") and " +
-                      format_count(static_cast<std::int64_t>(n_down), false) + " less (" +
+                      kernels(n_down) + " less (" +
                       format_duration_ns(to_ns(down), true) + ") within families whose time stayed the same (" +
                       families + "): the same work done by other kernels, as when cuDNN, cuBLAS or an autotuner "
                       "picks other algorithms from run to run. They are left out of the top lists; the kernel "

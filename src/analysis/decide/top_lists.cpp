@@ -122,7 +122,7 @@ double direction(const model::DiffRow& row) {
 // done by other algorithms. Rows that could be listed (significant, or any when nothing
 // is testable) are marked; the note says which families.
 void mark_swaps(model::DiffReport& r) {
-  const bool raw = !testable(r.control.units, r.test.units);
+  const bool raw = !testable(r);
   for (const auto& f : r.families) {
     if (f.time.significant) continue;
     double up = 0, down = 0;
@@ -144,7 +144,7 @@ void mark_swaps(model::DiffReport& r) {
 // that order), and how many more there are; in --hta-compat, by raw difference.
 model::TopList top_list(const model::DiffReport& r, bool slower, std::size_t n) {
   model::TopList list;
-  const bool any_testable = testable(r.control.units, r.test.units);
+  const bool any_testable = testable(r);
   list.raw = !r.hta_compat && !any_testable;
   // Families with names gone and names new: their one-sided rows are renames.
   std::set<std::string_view> gone, fresh;
@@ -192,7 +192,7 @@ model::TopList top_list(const model::DiffReport& r, bool slower, std::size_t n) 
 // one operator, the innermost, so a change is listed once, not again for each caller.
 model::TopList allocation_list(const model::DiffReport& r, bool more, std::size_t n) {
   model::TopList list;
-  list.raw = !testable(r.control.units, r.test.units);
+  list.raw = !testable(r);
   std::vector<std::size_t> moved;
   for (auto i : r.impact_order()) {
     const auto& m = r.rows[i].memory;

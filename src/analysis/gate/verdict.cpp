@@ -3,6 +3,7 @@
 // one, then what moved significantly with the counts that the top lists print.
 #include "analysis/gate/verdict.hpp"
 
+#include <cmath>
 #include <cstdint>
 #include <cstdio>
 
@@ -42,6 +43,16 @@ std::string how_judged(const model::DiffReport& r) {
   return " (within one run: run-to-run noise not measured)";
 }
 
+// Of the headline's time figures other than the step, the real change largest in time.
+const model::Figure* largest_real_time_figure(const model::DiffReport& r) {
+  const model::Figure* best = nullptr;
+  for (const auto& f : r.headline)
+    if (f.id != "step_time" && f.judged && f.duration && !f.bytes && !f.direction_only && f.value.significant &&
+        (!best || std::fabs(f.value.diff()) > std::fabs(best->value.diff())))
+      best = &f;
+  return best;
+}
+
 // "Step time +60.1% (77.5 ms → 124 ms), slower": the verdict in words after the figure.
 std::string figure_words(const model::Figure& f, bool judged, const std::string& how = {}) {
   const auto& v = f.value;
@@ -72,7 +83,9 @@ std::string counted(std::size_t n, const char* one, const char* many) {
 // where nothing is testable what its lists are.
 std::string moved(const model::DiffReport& r) {
   const auto& v = r.verdict_counts;
-  if (r.top_regressions.raw) return "too few " + r.unit + "s to judge any operator or kernel; the lists show the largest raw changes";
+  if (r.top_regressions.raw)
+    return "too few " + (r.between_runs ? std::string("run") : r.unit) +
+           "s to judge any operator or kernel; the lists show the largest raw changes";
   if (!v.regressions && !v.improvements) return "no significant change in operators and kernels";
   std::string out;
   if (v.regressions) out = counted(v.regressions, "significant regression", "significant regressions");
@@ -123,12 +136,26 @@ Verdict decide_verdict(const model::DiffReport& r) {
                                                    : k_neutral;
   const auto how = how_judged(r);
   std::string what = step ? figure_words(*step, true, how) : std::string();
+  if (step && !step->value.significant) {
+    // Between runs, a step change past --min-change that is "same": the runs overlap.
+    if (r.between_runs && step->value.verdict == model::Verdict::same && step->value.pct &&
+        std::fabs(*step->value.pct) >= r.min_change_pct && r.control.between_run_spread_pct && r.test.between_run_spread_pct) {
+      char buf[96];
+      std::snprintf(buf, sizeof buf, " (the runs overlap: their medians spread %.1f%% and %.1f%%)",
+                    *r.control.between_run_spread_pct, *r.test.between_run_spread_pct);
+      what += buf;
+    }
+    // The step within noise, a time figure not: the largest such change is the finding.
+    if (const auto* moved_most = largest_real_time_figure(r))
+      what += "; " + lower_first(figure_words(*moved_most, true, how));
+  }
   if (memory) what += (what.empty() ? "" : "; ") + lower_first(figure_words(*memory, true, how));
   if (!gate.empty() && !what.empty()) what = gate + ": " + lower_first(what);
   else if (!gate.empty()) what = gate;
   std::string rows = moved(r);
   // Said once: after the step's verdict when it is real, else after the rows' counts.
-  const bool step_said = (step && step->value.significant) || (memory && memory->value.significant);
+  const bool step_said = (step && step->value.significant) || (memory && memory->value.significant) ||
+                         (step && largest_real_time_figure(r));
   if (!step_said && (r.verdict_counts.regressions || r.verdict_counts.improvements) && !r.top_regressions.raw) rows += how;
   v.text = what + (what.empty() ? "" : "; ") + rows;
   v.line = std::string(sign) + " " + v.text;

@@ -199,6 +199,14 @@ NoiseRule NoiseRule::slice(std::size_t c_first, std::size_t c_last, std::size_t 
   return r;
 }
 
+bool testable(const model::DiffReport& r) {
+  if (!r.between_runs) return testable(r.control.units, r.test.units);
+  const auto runs = [](const model::SideSummary& s) {
+    return static_cast<std::size_t>(std::count_if(s.runs.begin(), s.runs.end(), [](const auto& x) { return x.units > 0; }));
+  };
+  return testable(runs(r.control), runs(r.test));
+}
+
 NoiseRule noise_rule_for(const CompareOptions& options, const model::DiffReport& report) {
   return with_runs(options.noise_rule(), report);
 }

@@ -58,6 +58,8 @@ std::vector<double> run_medians(const model::Samples& s, const UnitRuns& runs);
 
 // Whether samples of these sizes can be judged at all.
 bool testable(std::size_t control, std::size_t test);
+// Whether the report's figures can be judged: its runs between runs, else its step units.
+bool testable(const model::DiffReport& r);
 
 // control, test: the figure's value in each step unit of each side. Between runs
 // (rule.between_runs(), samples of the runs' sizes), the per-run medians are judged.

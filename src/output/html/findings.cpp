@@ -75,7 +75,7 @@ std::string more_text(const DiffReport& r, const model::TopList& list) {
   add(list.more + (list.raw ? 0 : hidden), " more significant");
   add(list.folded, " folded along the stack");
   add(list.renamed, " renamed within their kernel family");
-  add(list.swapped, " algorithm swaps");
+  add(list.swapped, list.swapped == 1 ? " algorithm swap" : " algorithm swaps");
   add(list.waiting, " wait for the GPU");
   add(list.within_noise, " within noise");
   add(list.untestable + (list.raw ? hidden : 0), " not testable");
