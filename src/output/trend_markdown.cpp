@@ -1,8 +1,11 @@
 // `tracediff trend --markdown`: the newest run's verdict first, then the gate, the
 // changes (largest first) and the rows that moved most. Names and labels from traces
 // and the command line are inline code or escaped text (util/escape, markdown_text).
+#include <algorithm>
 #include <cmath>
 #include <string>
+#include <string_view>
+#include <vector>
 
 #include "output/human_writers.hpp"
 #include "output/trend_writers.hpp"
@@ -64,8 +67,13 @@ void write_trend_markdown(const model::TrendReport& r, std::ostream& out) {
   if (r.changes.size() > k_changes_listed)
     out << "\n" << r.changes.size() - k_changes_listed << " more changes in the JSON and the page.\n";
   out << "\nTo see one change in full, compare the runs around it:\n\n";
-  for (std::size_t i = 0; i < r.changes.size() && i < 3; ++i)
+  std::vector<std::string_view> shown;  // each pair of runs once
+  for (std::size_t i = 0; i < r.changes.size() && shown.size() < 3; ++i) {
+    const std::string_view cmd = r.changes[i].command;
+    if (std::find(shown.begin(), shown.end(), cmd) != shown.end()) continue;
+    shown.push_back(cmd);
     out << "    " << detail::terminal_safe(r.changes[i].command) << "\n";
+  }
 }
 
 }  // namespace tracediff::output

@@ -77,8 +77,18 @@ void decide_trend(model::TrendReport& r, const NoiseRule& rule) {
       r.changes.push_back(c);
     }
   }
-  std::stable_sort(r.changes.begin(), r.changes.end(), [](const model::TrendChange& a, const model::TrendChange& b) {
-    const double x = abs_pct(a), y = abs_pct(b);
+  // The step's own figures first (the headline's, then the breakdown), then kernel
+  // families, each by relative size; then rows by their size in time (a row that appears
+  // with a few µs is "new", yet small).
+  const auto rank_of = [&](const model::TrendChange& c) {
+    const auto& s = r.series[c.series];
+    return s.kind == model::SeriesKind::figure ? (s.headline ? 0 : 1) : s.kind == model::SeriesKind::family ? 2 : 3;
+  };
+  std::stable_sort(r.changes.begin(), r.changes.end(), [&](const model::TrendChange& a, const model::TrendChange& b) {
+    const int ra = rank_of(a), rb = rank_of(b);
+    if (ra != rb) return ra < rb;
+    const double x = ra == 3 ? std::fabs(a.after - a.before) : abs_pct(a);
+    const double y = rb == 3 ? std::fabs(b.after - b.before) : abs_pct(b);
     if (x != y) return x > y;
     return a.series != b.series ? a.series < b.series : a.run < b.run;
   });
@@ -118,6 +128,16 @@ void decide_trend(model::TrendReport& r, const NoiseRule& rule) {
     r.verdict = lower_first(step->label) + ": no change over " + std::to_string(r.runs.size()) + " runs (beyond " +
                 format_pct(r.min_change_pct).substr(1) + " and the noise)";
     r.verdict[0] = static_cast<char>(std::toupper(static_cast<unsigned char>(r.verdict[0])));
+    // The headline's other time figure that changed most in time is then the finding.
+    const model::TrendChange* most = nullptr;
+    for (const auto& c : r.changes) {
+      const auto& s = r.series[c.series];
+      if (s.kind != model::SeriesKind::figure || !s.headline || s.bytes || &s == step) continue;
+      if (!most || std::fabs(c.after - c.before) > std::fabs(most->after - most->before)) most = &c;
+    }
+    if (most)
+      r.verdict += "; " + r.series[most->series].label + " " + pct_text(most->pct) +
+                   (most->run == newest ? " at the newest run, " : " since ") + run_name(r, most->run);
   } else {
     const auto& c = r.changes[step->changes.back()];
     r.verdict = step->label + " " + pct_text(c.pct) + (c.run == newest ? " at the newest run, " : " since ") +
