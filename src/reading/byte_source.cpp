@@ -33,7 +33,9 @@ bool byte_is(std::string_view s, std::size_t i, unsigned char b) {
 }
 
 // File size for plain JSON; for gzip the ISIZE trailer (uncompressed size mod 4 GiB),
-// or 20x the compressed size when ISIZE has clearly wrapped.
+// or 20x the compressed size when ISIZE has clearly wrapped. ISIZE is the file's word,
+// not a fact: a 3 KB gzip can claim 4 GB (and so reserve 400 MB), so it is believed up to
+// 64x the compressed size (Kineto JSON deflates 10-20x).
 std::uint64_t size_hint_of(std::FILE* f) {
   if (std::fseek(f, 0, SEEK_END) != 0) return 0;
   const long size = std::ftell(f);
@@ -42,7 +44,8 @@ std::uint64_t size_hint_of(std::FILE* f) {
   if (size >= 18 && std::fseek(f, 0, SEEK_SET) == 0 && std::fread(head, 1, 2, f) == 2 && head[0] == 0x1f &&
       head[1] == 0x8b && std::fseek(f, size - 4, SEEK_SET) == 0 && std::fread(tail, 1, 4, f) == 4) {
     const std::uint64_t isize = tail[0] | (tail[1] << 8) | (tail[2] << 16) | (std::uint64_t{tail[3]} << 24);
-    hint = isize >= static_cast<std::uint64_t>(size) ? isize : static_cast<std::uint64_t>(size) * 20;
+    hint = isize >= static_cast<std::uint64_t>(size) ? std::min(isize, static_cast<std::uint64_t>(size) * 64)
+                                                     : static_cast<std::uint64_t>(size) * 20;
   }
   std::fseek(f, 0, SEEK_SET);
   return hint;
