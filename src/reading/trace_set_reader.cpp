@@ -8,6 +8,7 @@
 #include <exception>
 #include <mutex>
 #include <regex>
+#include <system_error>
 #include <thread>
 
 #include "reading/byte_source.hpp"
@@ -183,7 +184,13 @@ std::vector<model::TraceSet> read_trace_sets(const std::vector<SetSpec>& sides,
     }
   };
   std::vector<std::thread> pool;
-  for (unsigned t = 1; t < threads; ++t) pool.emplace_back(guarded);
+  for (unsigned t = 1; t < threads; ++t) {
+    try {
+      pool.emplace_back(guarded);
+    } catch (const std::system_error&) {  // no memory for another thread's stack: fewer threads
+      break;
+    }
+  }
   guarded();
   for (auto& t : pool) t.join();
   if (failure) std::rethrow_exception(failure);
