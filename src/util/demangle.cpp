@@ -92,10 +92,11 @@ class Estimate {
 
   void open(char kind) { m_stack.push_back({kind}); }
 
-  void close() {
+  // Closes the innermost group; returns its kind.
+  char close() {
     if (m_stack.size() == 1) {  // an 'E' with nothing open: not understood
       m_largest = k_saturated;
-      return;
+      return '0';
     }
     const Frame f = m_stack.back();
     m_stack.pop_back();
@@ -110,6 +111,7 @@ class Estimate {
     } else {
       component(content);
     }
+    return f.kind;
   }
 
   std::size_t step(std::size_t i) {
@@ -144,7 +146,7 @@ class Estimate {
         m_stack.back().pending = add(m_stack.back().pending, k_per_byte);  // special names (vtables ...)
         return i + 2;
       case 'f':
-        if (n == 'p' || n == 'L') {  // function parameters: fp<cv>_, fL<n>p<cv>_
+        if (n == 'p' || (n == 'L' && i + 2 < m_s.size() && is_digit(m_s[i + 2]))) {  // fp<cv>_, fL<n>p<cv>_
           back_reference();
           std::size_t j = i + 2;
           while (j < m_s.size() && m_s[j] != '_') ++j;
@@ -167,7 +169,7 @@ class Estimate {
         open('L');
         return i + 1;
       case 'E':
-        close();
+        if (close() == 'U') return number_then_underscore(i + 1);  // a lambda's number: Ul...E<n>?_
         if (i + 1 < m_s.size() && m_s[i + 1] == '_') return number_then_underscore(i + 2);  // Z...E_<n>
         return i + 1;
       case 'U':
@@ -240,20 +242,10 @@ class Exact {
 
   Size run() {
     m_i = 2;
-    std::vector<Size> args;
-    Size r = name(args);
-    if (m_i == m_s.size()) return r;
-    m_targs = args;
-    if (!args.empty()) r = add(add(r, type()), 1);  // a template function's return type
-    Size params = 2;
-    while (m_i < m_s.size()) {
-      if (peek() == '.') {  // a vendor's suffix (.constprop.0)
-        r = add(r, m_s.size() - m_i);
-        break;
-      }
-      params = add(params, add(type(), 2));
-    }
-    return add(r, params);
+    Size r = encoding();
+    if (peek() == '.') r = add(r, m_s.size() - m_i);  // a vendor's suffix (.constprop.0)
+    else if (m_i != m_s.size()) throw Unsupported{};
+    return r;
   }
 
  private:
@@ -261,6 +253,86 @@ class Exact {
   void push(Size v) {
     if (m_subs.size() > m_s.size()) throw Unsupported{};
     m_subs.push_back(v);
+    seen(v);
+  }
+  Size seen(Size v) {
+    m_largest = std::max(m_largest, v);
+    return v;
+  }
+
+  // A function's name, its return type when it is a template's, its parameters (up to the
+  // end, a vendor's suffix, or the E that closes a local name).
+  Size encoding() {
+    std::vector<Size> args;
+    Size r = name(args);
+    if (m_i == m_s.size() || peek() == 'E' || peek() == '.') return r;
+    m_targs = args;
+    if (!args.empty()) r = add(add(r, type()), 1);
+    Size params = 2;
+    while (m_i < m_s.size() && peek() != 'E' && peek() != '.') params = add(params, add(type(), 2));
+    return seen(add(r, params));
+  }
+
+  // Z <encoding> E <entity> [<discriminator>]: a name local to a function. The demangler's
+  // table around local names and lambdas is not followed: from here on every reference
+  // counts as the largest text seen (an upper bound, as in Estimate).
+  Size local_name() {
+    ++m_i;  // Z
+    const Size function = encoding();
+    if (peek() != 'E') throw Unsupported{};
+    ++m_i;
+    m_uncertain = true;
+    Size entity;
+    if (peek() == 's') {
+      ++m_i;
+      entity = 16;  // "string literal"
+    } else {
+      std::vector<Size> args;
+      entity = name(args);
+    }
+    if (peek() == '_') {  // _<digit> or __<number>_
+      ++m_i;
+      if (peek() == '_') {
+        ++m_i;
+        while (is_digit(peek())) ++m_i;
+        if (peek() != '_') throw Unsupported{};
+        ++m_i;
+      } else if (is_digit(peek())) {
+        ++m_i;
+      } else {
+        throw Unsupported{};
+      }
+    }
+    return seen(add(add(function, entity), 2));
+  }
+
+  // One component of a name: an identifier, an operator (two lower-case letters: cl is
+  // operator()), a lambda (Ul <parameters> E <number>? _) or an unnamed type (Ut <n>? _).
+  Size unqualified_name() {
+    const char c = peek();
+    if (is_digit(c)) return source_name();
+    if (c == 'U' && (peek(1) == 'l' || peek(1) == 't')) {
+      m_uncertain = true;
+      const bool lambda = peek(1) == 'l';
+      m_i += 2;
+      Size r = 24;
+      if (lambda) {
+        while (peek() != 'E') {
+          if (peek() == '\0') throw Unsupported{};
+          r = add(r, add(type(), 2));
+        }
+        ++m_i;
+      }
+      while (is_digit(peek())) ++m_i;
+      if (peek() != '_') throw Unsupported{};
+      ++m_i;
+      return seen(r);
+    }
+    if (c >= 'a' && c <= 'z' && peek(1) >= 'a' && peek(1) <= 'z' && !(c == 'c' && peek(1) == 'v')) {
+      m_i += 2;
+      return 24;  // "operator()", "operator<<=" ...
+    }
+    throw Unsupported{};
   }
 
   Size source_name() {
@@ -282,8 +354,10 @@ class Exact {
         while (is_seq(peek()) && id <= m_s.size()) id = id * 36 + (is_digit(peek()) ? peek() - '0' : peek() - 'A' + 10), ++m_i;
         ++id;
       }
-      if (peek() != '_' || id >= m_subs.size()) throw Unsupported{};
+      if (peek() != '_') throw Unsupported{};
       ++m_i;
+      if (m_uncertain) return add(m_largest, k_per_byte);
+      if (id >= m_subs.size()) throw Unsupported{};
       return m_subs[id];
     }
     abbreviated = true;
@@ -304,8 +378,10 @@ class Exact {
       while (is_digit(peek()) && id <= m_s.size()) id = id * 10 + (m_s[m_i++] - '0');
       ++id;
     }
-    if (peek() != '_' || id >= m_targs.size()) throw Unsupported{};
+    if (peek() != '_') throw Unsupported{};
     ++m_i;
+    if (m_uncertain) return add(m_largest, k_per_byte);
+    if (id >= m_targs.size()) throw Unsupported{};
     return m_targs[id];
   }
 
@@ -385,6 +461,16 @@ class Exact {
       push(r);
       return r;
     }
+    if (c == 'Z') {
+      const Size r = local_name();
+      push(r);
+      return r;
+    }
+    if (c == 'D' && peek(1) == 'p') {  // a pack expansion
+      m_i += 2;
+      m_uncertain = true;
+      return seen(add(type(), 3));
+    }
     if (is_digit(c) || (c == 'S' && peek(1) == 't')) {  // a class, perhaps a template's
       Size r = 0;
       if (c == 'S') m_i += 2, r = 5;  // "std::"
@@ -424,15 +510,19 @@ class Exact {
   // for the whole (the caller's: a type is one, a function's name is not).
   Size nested_name(std::vector<Size>& args) {
     ++m_i;  // N
-    Size r = 0;
+    Size r = 0, qualifiers = 0;
+    while (peek() == 'K' || peek() == 'V' || peek() == 'r') ++m_i, qualifiers = add(qualifiers, 9);  // a method's
+    if (peek() == 'R' || peek() == 'O') ++m_i, qualifiers = add(qualifiers, 3);
     bool first = true;
     while (peek() != 'E') {
       const char c = peek();
       bool from_table = false;
       args.clear();
-      if (is_digit(c)) {
-        const Size n = source_name();
+      if (is_digit(c) || c == 'U' || (c >= 'a' && c <= 'z')) {
+        const Size n = unqualified_name();
         r = first ? n : add(add(r, 2), n);
+      } else if (c == 'Z' && first) {
+        r = local_name();
       } else if (c == 'S') {
         if (!first) throw Unsupported{};
         bool abbreviated = false;
@@ -447,21 +537,23 @@ class Exact {
       } else {
         throw Unsupported{};
       }
+      if (peek() == '\0') throw Unsupported{};
       first = false;
       if (!from_table && peek() != 'E') push(r);
     }
     ++m_i;
-    return r;
+    return seen(add(r, qualifiers));
   }
 
   // The encoding's name: nested or unscoped (perhaps a template's), not a candidate itself.
   Size name(std::vector<Size>& args) {
     args.clear();
     if (peek() == 'N') return nested_name(args);
+    if (peek() == 'Z') return local_name();
     if (peek() == 'L' && is_digit(peek(1))) ++m_i;  // internal linkage
     Size r = 0;
     if (peek() == 'S' && peek(1) == 't') m_i += 2, r = 5;
-    r = add(r, source_name());
+    r = add(r, unqualified_name());
     if (peek() == 'I') {
       push(r);
       r = add(r, template_args(args));
@@ -473,6 +565,8 @@ class Exact {
   std::size_t m_i = 0;
   std::vector<Size> m_subs;
   std::vector<Size> m_targs;
+  Size m_largest = 0;        // the longest text of any component so far
+  bool m_uncertain = false;  // past a construct whose substitutions are not followed
 };
 
 }  // namespace

@@ -49,6 +49,24 @@ BOOST_AUTO_TEST_CASE(estimates_follow_the_substitutions) {
     BOOST_TEST(e >= d->size(), name << ": " << e << " < " << d->size());
     BOOST_TEST(e <= 8 * d->size() + 64, name << ": " << e);
   }
+  // PyTorch's kernels name lambdas local to functions (Z...E, Ul...E_): past them every
+  // reference counts as the largest text so far, still far under the bound.
+  for (const std::string name :
+       {"_ZN2at6native29vectorized_elementwise_kernelILi4EZZZNS0_23direct_copy_kernel_cudaERNS_18TensorIteratorBaseEENK"
+        "UlvE1_clEvENKUlvE8_clEvEUlfE_NS_6detail5ArrayIPcLi2EEEEEviT0_T1_",
+        "_ZN2at6native18elementwise_kernelILi128ELi2EZNS0_22gpu_kernel_impl_nocastIZZZNS0_23direct_copy_kernel_cudaERNS_"
+        "18TensorIteratorBaseEENKUlvE1_clEvENKUlvE8_clEvEUlN3c104HalfEE_EEvS4_RKT_EUliE_EEviT1_",
+        "_ZN2at6native13reduce_kernelILi512ELi1ENS0_8ReduceOpIfNS0_14func_wrapper_tIfZNS0_11sum_functorIfffEclERNS_"
+        "14TensorIteratorEEUlffE_EEjfLi4EEEEEvT1_",
+        "_ZN2at6native27unrolled_elementwise_kernelIZZZNS0_21copy_device_to_deviceERNS_14TensorIteratorEbbENKUlvE0_clEvENK"
+        "UlvE5_clEvEUlN3c104HalfEE_NS_6detail5ArrayIPcLi2EEE23TrivialOffsetCalculatorILi1EjESE_NS0_6memory12LoadWithCast"
+        "ILi1EEENSF_13StoreWithCastILi1EEEEEviT_T0_T1_T2_T3_T4_"}) {
+    const auto d = demangle(name);
+    BOOST_TEST_REQUIRE(d.has_value(), name);
+    const auto e = demangled_size_estimate(name);
+    BOOST_TEST(e >= d->size(), name << ": " << e << " < " << d->size());
+    BOOST_TEST(e <= 64 * d->size(), name << ": " << e);
+  }
   for (int levels : {4, 8, 10}) {
     const auto name = tracediff::test::doubling_mangled_name(levels);
     const auto d = demangle(name, 64 * 1024);
@@ -70,6 +88,9 @@ BOOST_AUTO_TEST_CASE(exponential_names_are_refused_at_once) {
   // conservative one, which counts every back-reference as the largest candidate.
   const auto odd = "_Z1fX1AE" + name.substr(4);
   BOOST_TEST(demangled_size_estimate(odd) > k_demangle_estimate);
+  // Nor past a lambda, where references count as the largest text so far.
+  const auto lambda = "_Z1fZ1gvEUlvE_" + name.substr(4);
+  BOOST_TEST(demangled_size_estimate(lambda) > k_demangle_estimate);
 }
 
 BOOST_AUTO_TEST_SUITE_END()
