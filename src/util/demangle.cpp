@@ -185,7 +185,7 @@ class Estimate {
       case 'C':
       case 'D':
         if (is_digit(n) || (c == 'C' && n == 'I')) {  // constructors and destructors name their class
-          component(add(m_stack.back().last, 1));
+          component(add(m_stack.back().last, k_per_byte));  // or C: a complex type, " _Complex" after
           return c == 'C' && n == 'I' ? i + 3 : i + 2;
         }
         if (c == 'D') {
@@ -236,6 +236,24 @@ class Estimate {
 // throws Unsupported and the conservative Estimate decides.
 struct Unsupported {};
 
+// Recursion depth, bounded: a name of 64 KiB could nest 64,000 deep (PPPP...) and overflow
+// the stack; deeper names go to Estimate, which does not recurse.
+class Depth {
+ public:
+  explicit Depth(int& depth) : m_depth(depth) {
+    if (++m_depth > 256) {
+      --m_depth;
+      throw Unsupported{};
+    }
+  }
+  ~Depth() { --m_depth; }
+  Depth(const Depth&) = delete;
+  Depth& operator=(const Depth&) = delete;
+
+ private:
+  int& m_depth;
+};
+
 class Exact {
  public:
   explicit Exact(std::string_view s) : m_s(s) {}
@@ -263,6 +281,7 @@ class Exact {
   // A function's name, its return type when it is a template's, its parameters (up to the
   // end, a vendor's suffix, or the E that closes a local name).
   Size encoding() {
+    const Depth depth(m_depth);
     std::vector<Size> args;
     Size r = name(args);
     if (m_i == m_s.size() || peek() == 'E' || peek() == '.') return r;
@@ -399,6 +418,7 @@ class Exact {
   }
 
   Size argument() {
+    const Depth depth(m_depth);
     if (peek() == 'L') return literal();
     if (peek() == 'J') {  // a pack
       ++m_i;
@@ -433,6 +453,7 @@ class Exact {
   }
 
   Size type() {
+    const Depth depth(m_depth);
     const char c = peek();
     if (is_builtin(c)) {
       ++m_i;
@@ -565,6 +586,7 @@ class Exact {
   std::size_t m_i = 0;
   std::vector<Size> m_subs;
   std::vector<Size> m_targs;
+  int m_depth = 0;
   Size m_largest = 0;        // the longest text of any component so far
   bool m_uncertain = false;  // past a construct whose substitutions are not followed
 };
