@@ -28,7 +28,7 @@ BUDGET=$ROOT/bench/budget.tsv
 
 usage() {
   cat <<EOF
-usage: bash scripts/bench.sh [--runs N] [--quick] [--sets a,b,c,d,e,f] [--no-build] [--check]
+usage: bash scripts/bench.sh [--runs N] [--quick] [--sets a,b,c,d,e,f,g] [--no-build] [--check]
 
   --runs N      timed runs of tracediff and of the floor per set (default 5)
   --quick       only set (a); same as --sets a
@@ -43,6 +43,10 @@ usage: bash scripts/bench.sh [--runs N] [--quick] [--sets a,b,c,d,e,f] [--no-bui
                      (one per side, made once and cached) compared
                   f  8 ranks x ~35 MB per side with memory events (tracegen --memory; test:
                      a leak per step and a peak raised by aten::mm), gzip, cached in bench/data/
+                  g  `tracediff trend` over 1,000 small summaries (tracegen --series 1000, a
+                     10 % shift at run 700, each run summarised once; cached in bench/data/):
+                     wall, peak RSS and page size against 5 s, 512 MiB, 5 MB (issue 30).
+                     Not in the default sets.
   --no-build    use the binaries already in the build directory
   --check       measure the sets bench/budget.tsv names (unless --sets) and exit 1 when a
                 median passes its budget there (wall/floor ratio, peak RSS, report size)
@@ -85,7 +89,7 @@ fi
 IFS=, read -r -a SET_LIST <<<"$SETS"
 ((${#SET_LIST[@]})) || die "--sets: empty"
 for s in "${SET_LIST[@]}"; do
-  [[ $s == a || $s == b || $s == c || $s == d || $s == e || $s == f ]] || die "--sets: unknown set '$s' (expected a, b, c, d, e or f)"
+  [[ $s == a || $s == b || $s == c || $s == d || $s == e || $s == f || $s == g ]] || die "--sets: unknown set '$s' (expected a, b, c, d, e, f or g)"
 done
 
 # --- Tools ------------------------------------------------------------------
@@ -170,6 +174,11 @@ RSS_TARGET[f]=128
 E_SUMMARIES=$DATA/ranks/summaries
 E_SUM_WALL_TARGET=0.5
 E_SUM_RSS_TARGET=128
+# Set g: a trend over 1,000 summaries (issue 30 item 3).
+G_DIR=$DATA/series
+G_WALL_TARGET=5
+G_RSS_TARGET=512
+G_HTML_TARGET_MB=5
 E_SUM_SIZE_TARGET_PCT=1
 
 # The budget file's limits are the sets' targets where it has them.
@@ -205,6 +214,20 @@ for s in "${SET_LIST[@]}"; do
       gen_side "${CONTROL[f]}" --ranks 8 --target-mb 35 --memory --seed 1 --gzip
       gen_side "${TEST[f]}" --ranks 8 --target-mb 35 --memory --memory-leak 65536 --memory-peak aten::mm=268435456 --seed 2 --gzip
       ;;
+    g)
+      gen_side "$G_DIR/runs" --series 1000 --shift-at 700 --shift 10 --ranks 1 --steps 8 --layers 2 --jitter 2 \
+        --run-offset 1 --seed 1
+      if [[ ! -f $G_DIR/summaries.tsv || $G_DIR/summaries.tsv -ot $TD || $G_DIR/summaries.tsv -ot $G_DIR/runs/.tracegen-args ]]; then
+        echo "== summarizing set g's 1,000 runs" >&2
+        mkdir -p "$G_DIR/summaries"
+        : >"$G_DIR/summaries.tsv.tmp"
+        while IFS=$'\t' read -r run label; do
+          "$TD" summarize "$G_DIR/runs/$run" -o "$G_DIR/summaries/$run.tdsum.json" -q || die "summarize failed on set g"
+          printf 'summaries/%s.tdsum.json\t%s\n' "$run" "$label" >>"$G_DIR/summaries.tsv.tmp"
+        done <"$G_DIR/runs/runs.tsv"
+        mv "$G_DIR/summaries.tsv.tmp" "$G_DIR/summaries.tsv"
+      fi
+      ;;
     e)
       gen_side "${CONTROL[e]}" --ranks 1000 --steps 8 --jitter 3 --seed 1 --gzip
       gen_side "${TEST[e]}" --ranks 1000 --steps 8 --jitter 3 --seed 2 --gzip --slowdown aten::mm=1.2
@@ -238,6 +261,35 @@ printf 'set\trun\tprogram\twall_s\tuser_s\tsys_s\tmax_rss_kib\tfloor_read_s\tflo
 cpu_model=$(awk -F': *' '/^model name/ {print $2; exit}' /proc/cpuinfo 2>/dev/null || true)
 echo "== $(nproc) cores (${cpu_model:-unknown CPU}), $(awk '/MemTotal/ {printf "%.0f GiB", $2 / 1048576}' /proc/meminfo) RAM; load average at start: $(cut -d' ' -f1-3 /proc/loadavg)" >&2
 echo "== tracediff: $("$TD" --version 2>/dev/null | head -n 1 || echo '?'); $RUNS runs per set, interleaved with the floor" >&2
+
+# Set g apart: one command, no floor to compare with.
+G_ROW=
+if [[ " ${SET_LIST[*]} " == *" g "* ]]; then
+  echo "== set g: tracediff trend over 1,000 summaries" >&2
+  g_wall=() g_rss=()
+  tf=$(mktemp)
+  TMPDIRS+=("$tf" "$tf.time")
+  g_out=$OUTDIR/set-g-trend.html
+  for ((i = 1; i <= RUNS; i++)); do
+    { time "$TD" trend --runs-from "$G_DIR/summaries.tsv" -o "$g_out" --json "$OUTDIR/set-g-trend.json" -q >/dev/null 2>&1; } 2>"$tf.time" ||
+      die "tracediff trend failed on set g (run $i)"
+    read -r w _ _ <"$tf.time"
+    "$TIME" -o "$tf" -f '%M' "$TD" trend --runs-from "$G_DIR/summaries.tsv" -o "$g_out" -q >/dev/null 2>&1 ||
+      die "tracediff trend failed on set g (run $i, RSS)"
+    read -r m <"$tf"
+    g_wall+=("$w") g_rss+=("$m")
+    printf '%s\t%d\ttrend\t%s\t\t\t%s\t\t\t\t\t\t\n' g "$i" "$w" "$m" >>"$RUNLOG"
+  done
+  gw=$(printf '%s\n' "${g_wall[@]}" | median)
+  grss=$(printf '%s\n' "${g_rss[@]}" | fmax | awk '{printf "%.1f", $1 / 1024}')
+  gmb=$(awk -v b="$(stat -c %s "$g_out")" 'BEGIN {printf "%.2f", b / 1e6}')
+  G_ROW=$(awk -v w="$gw" -v r="$grss" -v h="$gmb" -v wt="$G_WALL_TARGET" -v rt="$G_RSS_TARGET" -v ht="$G_HTML_TARGET_MB" \
+    'BEGIN {printf "g   trend over 1,000 summaries: wall %.3f s, RSS %.1f MiB, page %.2f MB   target: <= %d s %s, <= %d MiB %s, < %d MB %s\n",
+      w, r, h, wt, (w <= wt ? "ok" : "MISS"), rt, (r <= rt ? "ok" : "MISS"), ht, (h < ht ? "ok" : "MISS")}')
+  kept=()
+  for s in "${SET_LIST[@]}"; do [[ $s == g ]] || kept+=("$s"); done
+  SET_LIST=("${kept[@]}")
+fi
 
 declare -A ROW HTML_KB EXACT_RATIO
 for s in "${SET_LIST[@]}"; do
@@ -367,6 +419,10 @@ done
 if [[ -n $E_ROW ]]; then
   echo
   echo "$E_ROW"
+fi
+if [[ -n $G_ROW ]]; then
+  echo
+  echo "$G_ROW"
 fi
 echo
 echo "floor breakdown (one thread; medians, s; phases in thread CPU time, which load on the machine barely affects):"

@@ -8,7 +8,8 @@
 # kept, pdf), 900 px and 400 px windows, the filter's syntax (terms, -term, /regex/), the
 # view in the URL hash, the charts following the filter and a click on a bar, and a
 # comparison of 100,000 names a side (a page under 10 MB that says what it left out and
-# is interactive within a few seconds). Installs what is missing first (Debian's chromium,
+# is interactive within a few seconds), and `tracediff trend` over 1,000 runs (a page under
+# 5 MB, laid out within 1 s, its charts and change marks, a hostile label as text). Installs what is missing first (Debian's chromium,
 # node and npm when run as root; the pinned playwright-core with npm ci).
 #
 #   scripts/browser-test.sh TRACEDIFF_BINARY [SCREENSHOT]
@@ -186,5 +187,22 @@ if [ -x "$tracegen" ]; then
   big=(--big-report "$work/big.html")
 fi
 
+# `tracediff trend` over 1,000 runs (tracegen --series: small runs, a shift at run 700), the
+# newest run labelled with markup.
+trend=()
+if [ -x "$tracegen" ]; then
+  say "generating a series of 1,000 runs"
+  "$tracegen" --out "$work/series" --series 1000 --shift-at 700 --shift 10 --ranks 1 --steps 8 --layers 2 \
+    --jitter 2 --run-offset 1 >/dev/null 2>&1
+  newest=$(tail -n 1 "$work/series/runs.tsv" | cut -f1)
+  sed -i '$d' "$work/series/runs.tsv"
+  printf '%s\t%s\n' "$newest" "$hostile" >>"$work/series/runs.tsv"
+  start=$(date +%s%N)
+  "$bin" trend --runs-from "$work/series/runs.tsv" -o "$work/trend.html" -q >&2
+  say "tracediff trend on 1,000 runs (traces): $(( ($(date +%s%N) - start) / 1000000 )) ms," \
+    "page $(wc -c <"$work/trend.html") bytes"
+  trend=(--trend-report "$work/trend.html" --trend-runs 1000 --trend-label "$hostile")
+fi
+
 run_test --report "$report" --malicious-report "$work/hostile.html" --screenshot "$shot" \
-  --nojs-screenshot "${shot%.png}-nojs.png" --compat-report "$work/compat.html" "${names[@]}" "${loader[@]}" "${memory[@]}" "${big[@]}"
+  --nojs-screenshot "${shot%.png}-nojs.png" --compat-report "$work/compat.html" "${names[@]}" "${loader[@]}" "${memory[@]}" "${big[@]}" "${trend[@]}"

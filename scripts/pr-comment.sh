@@ -1,17 +1,28 @@
 #!/usr/bin/env bash
 # Creates or updates ONE pull-request comment with the body of FILE (tracediff's
-# Markdown): the comment that holds the marker <!-- tracediff-report --> is PATCHed,
-# else a new one is POSTed. Used by the GitHub Action (action.yml); runs anywhere
-# with curl and python3 (for JSON).
+# Markdown): our own comment, the one written by the token's identity whose body starts
+# with the marker <!-- tracediff-report -->, is PATCHed, else a new one is POSTed. A
+# comment by anyone else is never touched, marker or not. Used by the GitHub Action
+# (action.yml); runs anywhere with curl and python3 (for JSON).
 #
 #   scripts/pr-comment.sh FILE
 #
 # Environment: GITHUB_TOKEN (a token that may write pull-request comments),
 # GITHUB_REPOSITORY (owner/name), GITHUB_EVENT_PATH (the event's JSON: the PR number
-# is read from it) or PR_NUMBER, GITHUB_API_URL (default https://api.github.com).
+# is read from it) or PR_NUMBER, GITHUB_API_URL (default https://api.github.com),
+# COMMENT_AUTHOR (the token's login; default: GET /user's, else github-actions[bot],
+# whose comments GITHUB_TOKEN writes; a GitHub App's token needs APP-SLUG[bot] here).
 # Outside a pull request it says so and exits 0. Sets comment-id and comment-url in
 # $GITHUB_OUTPUT when that is set.
 set -euo pipefail
+
+# What this prints can hold the API's replies: between ::stop-commands::TOKEN and
+# ::TOKEN:: (a fresh random TOKEN), on one stream, the runner runs none of it.
+exec 2>&1
+token=$(od -An -N16 -tx1 /dev/urandom 2>/dev/null | tr -d ' \n')
+[[ $token =~ ^[0-9a-f]{32}$ ]] || { echo "pr-comment: no random token from /dev/urandom"; exit 1; }
+echo "::stop-commands::$token"
+trap 'printf "\n::%s::\n" "$token"' EXIT
 
 file=${1:?usage: pr-comment.sh FILE}
 marker='<!-- tracediff-report -->'
@@ -33,7 +44,7 @@ if ! [[ $pr =~ ^[0-9]+$ ]]; then
 fi
 
 tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+trap 'rm -rf "$tmp"; printf "\n::%s::\n" "$token"' EXIT
 # The token goes through a header file, not the command line (ps would show it).
 printf 'Authorization: Bearer %s\n' "$GITHUB_TOKEN" >"$tmp/auth"
 call() {  # call METHOD URL [BODY_FILE]: the response body on stdout; fails on HTTP >= 400
@@ -49,14 +60,27 @@ call() {  # call METHOD URL [BODY_FILE]: the response body on stdout; fails on H
   cat "$tmp/response"
 }
 
-# Our earlier comment: the first one whose body starts with the marker, over every page.
+# Who we are: a user's token may read /user; GITHUB_TOKEN may not, and writes as
+# github-actions[bot].
+me=${COMMENT_AUTHOR:-}
+if [ -z "$me" ] && call GET "$api/user" >"$tmp/user" 2>/dev/null; then
+  me=$(python3 -c 'import json,sys
+u = json.load(open(sys.argv[1]))
+print(u.get("login") or "" if isinstance(u, dict) else "")' "$tmp/user")
+fi
+me=${me:-github-actions[bot]}
+
+# Our earlier comment: the first one that we wrote and whose body starts with the
+# marker, over every page. Anyone may post the marker; only our own comment is ours.
 id=""
 for ((page = 1; page <= 100; page++)); do
   call GET "$api/repos/$GITHUB_REPOSITORY/issues/$pr/comments?per_page=100&page=$page" >"$tmp/page"
   read -r id count < <(python3 -c 'import json,sys
 cs = json.load(open(sys.argv[1]))
-hit = next((str(c["id"]) for c in cs if str(c.get("body") or "").lstrip().startswith(sys.argv[2])), "-")
-print(hit, len(cs))' "$tmp/page" "$marker")
+mine = lambda c: ((c.get("user") or {}).get("login") == sys.argv[3]
+                  and str(c.get("body") or "").lstrip().startswith(sys.argv[2]))
+hit = next((str(c["id"]) for c in cs if mine(c)), "-")
+print(hit, len(cs))' "$tmp/page" "$marker" "$me")
   [ "$id" = "-" ] && id=""
   if [ -n "$id" ] || ((count < 100)); then break; fi
 done
@@ -71,7 +95,7 @@ else
   what=created
 fi
 read -r id url < <(python3 -c 'import json,sys; c = json.load(open(sys.argv[1])); print(c.get("id", ""), c.get("html_url", ""))' "$tmp/result")
-echo "pr-comment: $what comment $id on #$pr${url:+ ($url)}"
+echo "pr-comment: $what comment $id by $me on #$pr${url:+ ($url)}"
 if [ -n "${GITHUB_OUTPUT:-}" ]; then
   { echo "comment-id=$id"; echo "comment-url=$url"; } >>"$GITHUB_OUTPUT"
 fi

@@ -15,9 +15,37 @@ namespace tracediff::analysis {
 
 using model::k_default_min_change_pct;
 
+// Which run each step unit of a side belongs to (units in the order of
+// SideSummary::step_details), runs numbered densely from 0.
+struct UnitRuns {
+  std::vector<std::uint32_t> of_unit;
+  std::uint32_t runs = 0;
+};
+
 struct NoiseRule {
   double min_change_pct = k_default_min_change_pct;  // smaller relative changes (of the median) are "same"
   double min_change_ns = 0.0;   // smaller absolute changes are "same"
+  // Several runs on both sides: a figure's samples are its per-run medians, so that
+  // what differs between runs (autotuning, clocks, a neighbour) is noise too
+  // (docs/is-it-real.md "Several runs"). Null: one run on a side, step units are samples.
+  std::shared_ptr<const UnitRuns> control_runs, test_runs;
+
+  static NoiseRule of(double pct, double ns) {
+    NoiseRule r;
+    r.min_change_pct = pct;
+    r.min_change_ns = ns;
+    return r;
+  }
+  bool between_runs() const { return control_runs && test_runs; }
+  // Sizes and counts: the relative rule alone (--min-change's duration is a time).
+  NoiseRule relative() const {
+    NoiseRule r = *this;
+    r.min_change_ns = 0.0;
+    return r;
+  }
+  // The rule for the step units [c_first, c_last) and [t_first, t_last) of each side
+  // (one rank's, say), with their runs.
+  NoiseRule slice(std::size_t c_first, std::size_t c_last, std::size_t t_first, std::size_t t_last) const;
 };
 
 
@@ -54,7 +82,7 @@ struct CompareOptions {
   bool match_names = true;
   int top = 10;              // length of the top regressions and improvements
 
-  NoiseRule noise_rule() const { return {min_change_pct, min_change_us * 1000.0}; }
+  NoiseRule noise_rule() const { return NoiseRule::of(min_change_pct, min_change_us * 1000.0); }
 };
 
 }  // namespace tracediff::analysis

@@ -1,7 +1,10 @@
 #include "cli/load.hpp"
 
+#include <map>
+
 #include "analysis/compare.hpp"
 #include "analysis/summarize/summarize.hpp"
+#include "cli/provenance.hpp"
 #include "reading/summary_reader.hpp"
 #include "util/errors.hpp"
 
@@ -11,11 +14,16 @@ namespace {
 
 struct SplitInputs {
   std::vector<std::string> traces, summaries;
+  std::vector<std::uint32_t> trace_runs, summary_runs;  // each input's run; empty: one run
 };
 
-SplitInputs split(const std::vector<std::string>& inputs) {
+SplitInputs split(const std::vector<std::string>& inputs, const std::vector<std::uint32_t>& runs = {}) {
   SplitInputs s;
-  for (const auto& in : inputs) (reading::is_summary_path(in) ? s.summaries : s.traces).push_back(in);
+  for (std::size_t k = 0; k < inputs.size(); ++k) {
+    const bool summary = reading::is_summary_path(inputs[k]);
+    (summary ? s.summaries : s.traces).push_back(inputs[k]);
+    if (!runs.empty()) (summary ? s.summary_runs : s.trace_runs).push_back(runs[k]);
+  }
   return s;
 }
 
@@ -48,25 +56,41 @@ std::vector<std::string> input_files(const Options& o) {
 
 model::SetSummary load_set_summary(const std::string& label, const std::vector<std::string>& inputs,
                                    unsigned threads, const reading::ReadProgressFn& progress,
-                                   const analysis::SummarizeOptions& summarize) {
-  const auto in = split(inputs);
+                                   const analysis::SummarizeOptions& summarize,
+                                   const std::vector<std::uint32_t>& input_runs) {
+  const auto in = split(inputs, input_runs);
   model::SetSummary set;
   set.label = label;
   if (!in.traces.empty()) {
     reading::ReadOptions ro;
     ro.by_shape = summarize.by_shape;
-    auto sets = reading::read_trace_sets({{label, in.traces}}, ro, threads, progress,
+    auto sets = reading::read_trace_sets({{label, in.traces, in.trace_runs}}, ro, threads, progress,
                                          [&summarize](model::TraceFile& f, std::size_t) { summarise_and_drop(f, summarize); });
     set = analysis::summarize_set(std::move(sets[0]), summarize);
   }
   std::uint64_t figures = 0;  // the side's summaries together stay within the reader's limit
-  for (const auto& path : in.summaries) {
-    auto part = reading::read_summary_file(path, &figures);
+  std::map<reading::ContentKey, std::string> seen;  // each summary once, by content
+  for (std::size_t k = 0; k < in.summaries.size(); ++k) {
+    const auto& path = in.summaries[k];
+    std::uint64_t part_figures = figures;
+    reading::ContentKey key;
+    auto part = reading::read_summary_file(path, &part_figures, &key);
+    if (const auto [it, fresh] = seen.try_emplace(key, path); !fresh) {
+      set.diagnostics.report(model::DiagId::input_duplicate, path, 0,
+                             "the same summary as " + it->second + " (the same content); read once");
+      continue;
+    }
+    figures = part_figures;
+    check_summary_made_as_compared(label, path, part, summarize);
     // The summary's own inputs, so that the report reads as if the traces were given.
     set.inputs.insert(set.inputs.end(), part.inputs.begin(), part.inputs.end());
     set.diagnostics.merge(part.diagnostics);
-    for (auto& f : part.files) set.files.push_back(std::move(f));
+    for (auto& f : part.files) {
+      f.run = in.summary_runs.empty() ? 0 : in.summary_runs[k];
+      set.files.push_back(std::move(f));
+    }
   }
+  set.runs = reading::run_names(inputs, input_runs);
   std::stable_sort(set.files.begin(), set.files.end(), [](const auto& a, const auto& b) {
     return a.rank != b.rank ? a.rank < b.rank : a.path < b.path;
   });
@@ -84,7 +108,7 @@ model::DiffReport load_and_compare(const Options& o, const reading::ReadProgress
       throw UsageError("--hta-compat needs the traces themselves; a summary holds the default mode's figures");
     reading::ReadOptions ro;
     ro.hta_compat = true;
-    const auto sets = reading::read_trace_sets({{o.label_control, o.control_inputs}, {o.label_test, o.test_inputs}},
+    const auto sets = reading::read_trace_sets({{o.label_control, o.control_inputs, {}}, {o.label_test, o.test_inputs, {}}},
                                                ro, o.threads, progress);
     return analysis::compare_traces(sets[0], sets[1], o.compare);
   }
@@ -97,14 +121,15 @@ model::DiffReport load_and_compare(const Options& o, const reading::ReadProgress
     // Both sides' files in one pool of reading threads.
     reading::ReadOptions ro;
     ro.by_shape = o.compare.by_shape;
-    auto sets = reading::read_trace_sets({{o.label_control, o.control_inputs}, {o.label_test, o.test_inputs}},
+    auto sets = reading::read_trace_sets({{o.label_control, o.control_inputs, o.control_input_runs},
+                                          {o.label_test, o.test_inputs, o.test_input_runs}},
                                          ro, o.threads, progress,
                                          [&sides](model::TraceFile& f, std::size_t side) { summarise_and_drop(f, sides[side]); });
     return analysis::compare_summaries(analysis::summarize_set(std::move(sets[0]), sides[0]),
                                        analysis::summarize_set(std::move(sets[1]), sides[1]), o.compare);
   }
-  const auto c = load_set_summary(o.label_control, o.control_inputs, o.threads, progress, sides[0]);
-  const auto t = load_set_summary(o.label_test, o.test_inputs, o.threads, progress, sides[1]);
+  const auto c = load_set_summary(o.label_control, o.control_inputs, o.threads, progress, sides[0], o.control_input_runs);
+  const auto t = load_set_summary(o.label_test, o.test_inputs, o.threads, progress, sides[1], o.test_input_runs);
   return analysis::compare_summaries(c, t, o.compare);
 }
 

@@ -21,6 +21,7 @@ model::DiffReport load_and_compare(const Options& options, const reading::ReadPr
 // With a marker, its matches define the traces' steps (--step-marker).
 model::SetSummary load_set_summary(const std::string& label, const std::vector<std::string>& inputs,
                                    unsigned threads, const reading::ReadProgressFn& progress,
-                                   const analysis::SummarizeOptions& summarize = {});
+                                   const analysis::SummarizeOptions& summarize = {},
+                                   const std::vector<std::uint32_t>& input_runs = {});
 
 }  // namespace tracediff::cli

@@ -51,7 +51,8 @@ const char* k_footer =
     "  tracediff CONTROL TEST [options]          compare two sets (the options above)\n"
     "  tracediff summarize SET... -o FILE        read a set once into a *.tdsum.json summary,\n"
     "                                            usable as either side of a comparison\n"
-    "  tracediff merge SUMMARY... -o FILE        combine summaries of disjoint ranks\n\n"
+    "  tracediff merge SUMMARY... -o FILE        combine summaries of disjoint ranks\n"
+    "  tracediff trend RUN... -o FILE            follow a series of runs; find where changes began\n\n"
     "Exit status: 0 success (warnings included), 1 fatal error (missing path, a side without\n"
     "usable events, an output that cannot be written), 2 usage error (a malformed --fail-on\n"
     "included), 3 a --fail-on condition holds (the outputs are still written).\n\n"
@@ -277,6 +278,17 @@ void declare_compare_options(CLI::App& app, Options& o, CompareArgs& a) {
   app.add_option("--add-test", a.add_test, "Another trace file or directory for TEST (repeatable)")
       ->type_name("PATH")->allow_extra_args(false)
       ->group("Inputs");
+  app.add_option("--control-run", a.control_run,
+                 "Another run of CONTROL (repeatable): a directory of rank files, a trace or a summary;\n"
+                 "changes are then judged between runs (docs/is-it-real.md: Several runs)")
+      ->type_name("PATH")->allow_extra_args(false)
+      ->group("Inputs");
+  app.add_option("--test-run", a.test_run, "Another run of TEST (repeatable), as --control-run")
+      ->type_name("PATH")->allow_extra_args(false)
+      ->group("Inputs");
+  app.add_flag("--runs", a.runs,
+               "Each of CONTROL, TEST and every --add-control / --add-test path is one run of its side")
+      ->group("Inputs");
 
   app.add_option("-o,--output", a.html,
                  "HTML report (default tracediff-report.html, unless only --csv/--json/--markdown are\n"
@@ -391,6 +403,16 @@ ParseOutcome parse_options(int argc, const char* const* argv, Options& o) {
   o.control_inputs.insert(o.control_inputs.end(), a.add_control.begin(), a.add_control.end());
   o.test_inputs = {a.test};
   o.test_inputs.insert(o.test_inputs.end(), a.add_test.begin(), a.add_test.end());
+  // Runs: with --runs every path is one; else the positional and --add-* paths are run 0
+  // and each --*-run path one more.
+  if (a.runs || !a.control_run.empty() || !a.test_run.empty()) {
+    for (auto [inputs, runs, more] : {std::tuple{&o.control_inputs, &o.control_input_runs, &a.control_run},
+                                      std::tuple{&o.test_inputs, &o.test_input_runs, &a.test_run}}) {
+      for (std::size_t k = 0; k < inputs->size(); ++k) runs->push_back(a.runs ? static_cast<std::uint32_t>(k) : 0u);
+      std::uint32_t next = runs->back() + 1;
+      for (const auto& path : *more) inputs->push_back(path), runs->push_back(next++);
+    }
+  }
   if (!a.html.empty()) o.html = a.html;
   if (!a.csv.empty()) o.csv = a.csv;
   if (!a.json.empty()) o.json = a.json;
@@ -426,6 +448,8 @@ ParseOutcome parse_options(int argc, const char* const* argv, Options& o) {
   }
   if (o.compare.hta_compat && (o.compare.control.step_marker || o.compare.test.step_marker))
     throw UsageError("--hta-compat takes steps from ProfilerStep, as HTA does; leave out the step marker");
+  if (o.compare.hta_compat && (!o.control_input_runs.empty() || !o.test_input_runs.empty()))
+    throw UsageError("--hta-compat compares one run a side, as HTA's TraceDiff does; leave out --runs, --control-run and --test-run");
   if (o.compare.hta_compat && o.compare.by_shape)
     throw UsageError("--by-shape and --hta-compat: HTA's TraceDiff keys rows by name alone");
   o.summarize.by_shape = o.compare.by_shape;  // the traces are read with their shapes

@@ -23,6 +23,9 @@ enum class ColorMode { automatic, always, never };
 
 struct Options {
   std::vector<std::string> control_inputs, test_inputs;
+  // The run of each input (--control-run, --test-run, --runs), parallel to the inputs;
+  // empty: the side is one run.
+  std::vector<std::uint32_t> control_input_runs, test_input_runs;
   std::optional<std::string> html;      // -o; nullopt: default rule (see resolve_outputs)
   std::optional<std::string> csv, json;
   bool json_full_tree = false;                       // --json-full-tree: the JSON's whole call tree
@@ -52,6 +55,8 @@ constexpr unsigned k_max_threads = 1024;        // -j
 struct CompareArgs {
   std::string control, test;
   std::vector<std::string> add_control, add_test;
+  std::vector<std::string> control_run, test_run;  // --control-run, --test-run
+  bool runs = false;                               // --runs
   std::string html, csv, json, markdown;
   std::vector<std::string> fail_on;
   std::string control_rank = "default", test_rank = "default";

@@ -18,6 +18,7 @@
 #include "cli/load.hpp"
 #include "cli/options.hpp"
 #include "cli/summary_commands.hpp"
+#include "cli/trend_command.hpp"
 #include "util/format.hpp"
 #include "output/html_writer.hpp"
 #include "output/human_writers.hpp"
@@ -234,6 +235,7 @@ int run(int argc, const char* const* argv) {
     const std::string command = argc > 1 ? argv[1] : "";
     if (command == "summarize") return run_summarize(argc - 1, argv + 1);
     if (command == "merge") return run_merge(argc - 1, argv + 1);
+    if (command == "trend") return run_trend(argc - 1, argv + 1);
     return run_checked(argc, argv);
   } catch (const UsageError& e) {
     // Messages name files and quote arguments, summaries and traces: made safe here,

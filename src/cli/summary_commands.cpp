@@ -12,6 +12,7 @@
 #include "analysis/summarize/summarize.hpp"
 #include "cli/load.hpp"
 #include "cli/options.hpp"
+#include "cli/provenance.hpp"
 #include "cli/run.hpp"
 #include "output/summary_writer.hpp"
 #include "reading/summary_reader.hpp"
@@ -130,6 +131,7 @@ void merge_parts(const std::vector<std::string>& inputs, const std::string& out)
   std::vector<std::string> pool;
   std::map<int, std::pair<std::size_t, std::string>> owner;  // rank -> (part, a file with it)
   std::uint64_t figures = 0;  // the merged summary must be readable too
+  MergeProvenance made;        // every part made alike
   for (std::size_t pi = 0; pi < inputs.size(); ++pi) {
     auto part = reading::read_summary_file(inputs[pi], &figures);
     if (label.empty()) label = part.label;
@@ -137,6 +139,7 @@ void merge_parts(const std::vector<std::string>& inputs, const std::string& out)
     diagnostics.merge(part.diagnostics);
     for (std::size_t fi = 0; fi < part.files.size(); ++fi) {
       const auto& f = part.files[fi];
+      made.add(inputs[pi], f);
       auto [it, fresh] = owner.emplace(f.rank, std::make_pair(pi, f.path));
       if (!fresh && it->second.first != pi)
         throw Fatal("rank " + std::to_string(f.rank) + " is in two summaries (" + it->second.second + ", " + f.path +

@@ -376,6 +376,17 @@ struct StepMarkerUse {
   std::string pattern;
   bool spans = true;  // each match a step; false: a step from one match to the next
   std::uint64_t files = 0, matches = 0, steps = 0;
+  std::vector<std::string> paths;  // its files (the notes name them when a side's files differ; not in the JSON)
+};
+
+// One run of a side (--control-run, --test-run, --runs): its inputs and its step time
+// within the run, the spread that the between-run test sets the runs' spread against.
+struct RunInfo {
+  std::string inputs;                  // its paths, joined by ", "
+  std::size_t files = 0, units = 0;    // its files, and its selected step units
+  std::int64_t step_median_ns = 0;     // its one sample of the step time
+  std::int64_t step_p25_ns = 0, step_p75_ns = 0;  // its steps' quartiles: within-run spread
+  std::vector<std::string> gpu_names;  // distinct deviceProperties names
 };
 
 struct SideSummary {
@@ -397,6 +408,9 @@ struct SideSummary {
   std::vector<StepDetail> warmup;         // steps found to be warm-up and left out (docs/is-it-real.md)
   SideMeta meta;
   std::vector<StepMarkerUse> step_markers;  // empty: steps from ProfilerStep (or none)
+  // With step_markers: the selected files whose steps are their ProfilerStep spans all the
+  // same (no marker, or one that made no step there); the notes name them.
+  std::vector<std::string> unmarked_files;
   CollectiveMatch collectives;              // several ranks: who waited for whom
   // Each device's memory per step unit (MemoryStep::step indexes step_details), by
   // (device_type, device_id, step); empty when its selected files have no [memory]
@@ -405,6 +419,13 @@ struct SideSummary {
   // Its median step's memory over time (by step time, among its files' median steps;
   // MemoryTimeline::step indexes step_details), where its traces have one.
   std::optional<MemoryTimeline> memory_timeline;
+  // Several runs (RunInfo): each run, and the run of each step unit (step_details'
+  // order); both empty for a side of one run.
+  std::vector<RunInfo> runs;
+  std::vector<std::uint32_t> unit_runs;
+  // Step time: the runs' medians' spread (interquartile range over their median) and
+  // the median of the runs' own step spreads, in %; set with several runs.
+  std::optional<double> between_run_spread_pct, within_run_spread_pct;
 };
 
 // GPU time by the host event that launched it (through the correlation id of the
@@ -671,6 +692,9 @@ struct DiffReport {
   // one, then the others until k_families_shown are listed, each by |Δ per step| descending.
   std::vector<std::size_t> families_shown;
   RankComparison ranks;
+  // The noise test compared runs (several runs on both sides: each run's median step is a
+  // sample); false: steps of one run were the samples, run-to-run noise not measured.
+  bool between_runs = false;
   double min_change_pct = k_default_min_change_pct;  // --min-change thresholds in force
   double min_change_us = 0.0;
   Diagnostics diagnostics;              // both sides; samples name their file

@@ -165,6 +165,9 @@ struct FileSummary {
   std::string path;
   int rank = 0;
   RankSource rank_source = RankSource::fallback;
+  // Which run of its side the file belongs to (SetSummary::runs); not written to a
+  // summary file: a summary is one run, and given as a run, all its files are that run.
+  std::uint32_t run = 0;
   std::optional<int> world_size;
   std::vector<std::string> gpu_names;
   std::optional<std::int64_t> cuda_runtime_version, cuda_driver_version;
@@ -178,6 +181,10 @@ struct FileSummary {
   // The --launcher level that attributed launches (innermost, outermost, module); empty
   // in a summary written before tracediff recorded it.
   std::string launcher_level;
+  // --by-shape: keys, call paths and launchers keep input shapes (SummaryKey::shape).
+  // Read from "by_shape"; a summary written before tracediff recorded it has it when it
+  // lists shapes (one made with --by-shape of traces without shapes reads as without).
+  bool by_shape = false;
   // Set when a --step-marker made the steps: its pattern, shape and outermost matches.
   // Optional in the summary file (schema 3 files without it read as none).
   std::string step_marker;
@@ -210,6 +217,9 @@ struct FileSummary {
 struct SetSummary {
   std::string label;
   std::vector<std::string> inputs;
+  // Each run of the side (--control-run, --test-run, --runs): its inputs, joined;
+  // FileSummary::run indexes it. Empty or one: the side is one run.
+  std::vector<std::string> runs;
   std::vector<FileSummary> files;  // sorted by (rank, path)
   Diagnostics diagnostics;         // set-level: skipped files, duplicate ranks
 };

@@ -123,6 +123,7 @@ struct TraceFile {
   bool gzip = false;
   int rank = 0;
   RankSource rank_source = RankSource::fallback;
+  std::uint32_t run = 0;             // which run of its side (--control-run, --runs); 0 for one run
   std::optional<int> world_size;
   std::optional<std::int64_t> base_time_ns;
   std::vector<std::string> gpu_names;  // deviceProperties[].name
@@ -144,6 +145,7 @@ struct TraceFile {
 struct TraceSet {
   std::string label;
   std::vector<std::string> inputs;   // the arguments as given
+  std::vector<std::string> runs;     // each run's inputs, joined (TraceFile::run indexes it); empty: one run
   std::vector<TraceFile> files;      // sorted by (rank, path)
   Diagnostics diagnostics;           // file-level problems (skipped files, duplicate ranks)
 };

@@ -69,6 +69,10 @@ std::string per_call_text(const model::DiffRow& row);
 // "mean +7.38 ms": the means' Δ, for a row whose shown Δ (the medians') it differs from
 // much (DiffRow::Shown::mean_differs); else empty.
 std::string mean_words(const model::DiffRow& row);
+// Text outside code spans in Markdown, every markup character escaped and no mention
+// or link left live (markdown_writer's rule; the trend's Markdown uses it too).
+std::string markdown_text(std::string_view s);
+
 }  // namespace detail
 
 }  // namespace tracediff::output

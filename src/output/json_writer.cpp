@@ -61,6 +61,20 @@ void side(JsonEmit& j, const model::SideSummary& s) {
           .key("files").number(m.files).key("matches").number(m.matches).key("steps").number(m.steps).end_object();
     j.end_array();
   }
+  if (!s.runs.empty()) {  // several runs only: a side of one run writes what it always did
+    j.line(4).key("runs");
+    list(j, s.runs, 6, [&](const model::RunInfo& run) {
+      j.begin_object().key("inputs").string(run.inputs).key("files").number(run.files).key("steps").number(run.units);
+      j.key("step_median_us").number(us_decimal(run.step_median_ns)).key("step_p25_us").number(us_decimal(run.step_p25_ns));
+      j.key("step_p75_us").number(us_decimal(run.step_p75_ns)).key("gpu_names");
+      strings(j, run.gpu_names);
+      j.end_object();
+    });
+    j.line(4).key("between_run_spread_pct");
+    j.number(pct_decimal(s.between_run_spread_pct, "null"));
+    j.key("within_run_spread_pct");
+    j.number(pct_decimal(s.within_run_spread_pct, "null"));
+  }
   j.key("gpu_names");
   strings(j, s.gpu_names);
   j.line(4).key("meta").begin_object().key("gpus");
@@ -504,6 +518,7 @@ void per_step_sections(JsonEmit& j, const model::DiffReport& r, const JsonOption
   call_tree(j, r, o.full_tree);
   j.line(2).key("min_change").begin_object().key("pct").number(decimal(r.min_change_pct, 3));
   j.key("us").number(decimal(r.min_change_us, 3)).end_object();
+  j.line(2).key("between_runs").boolean(r.between_runs);
 }
 
 }  // namespace

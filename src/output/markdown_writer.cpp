@@ -357,6 +357,8 @@ void hard_cap(std::string& s, std::size_t n) {
 
 }  // namespace
 
+std::string detail::markdown_text(std::string_view s) { return md_text(s); }
+
 void write_markdown(const model::DiffReport& r, const MarkdownOptions& o, std::ostream& out) {
   const std::size_t cap = o.max_bytes;
   const std::string head = headline(r, o);

@@ -134,6 +134,7 @@ void write_file(JsonEmit& j, const model::FileSummary& f, const Str& str) {
   j.key("json_bytes").number(f.json_bytes).key("truncated").boolean(f.truncated);
   j.key("has_steps").boolean(f.has_steps);
   if (!f.launcher_level.empty()) j.key("launcher").string(f.launcher_level);  // unknown in older summaries
+  j.key("by_shape").boolean(f.by_shape);
   if (f.step_marker_shape != model::StepMarkerShape::none)  // only then: summaries without a marker as before
     j.key("step_marker").begin_object().key("pattern").string(f.step_marker).key("shape")
         .string(f.step_marker_shape == model::StepMarkerShape::spans ? "spans" : "markers")

@@ -5,7 +5,9 @@
 #include "reading/read_ahead.hpp"
 
 #include <fcntl.h>
+#include <poll.h>
 #include <sys/stat.h>
+#include <sys/vfs.h>
 #include <unistd.h>
 #include <zlib.h>
 
@@ -32,10 +34,14 @@ bool byte_is(std::string_view s, std::size_t i, unsigned char b) {
   return static_cast<unsigned char>(s[i]) == b;
 }
 
+// Real traces inflate 7 to 25 times: ISIZE is a hint, and beyond this ratio a forged or
+// wrapped one is not believed (the events' reservation follows the hint; a 3 KB gzip
+// claiming 4 GiB reserved 400 MB). A file that truly inflates more grows as it is read.
+constexpr std::uint64_t k_max_gzip_ratio = 64;
+
 // File size for plain JSON; for gzip the ISIZE trailer (uncompressed size mod 4 GiB),
-// or 20x the compressed size when ISIZE has clearly wrapped. ISIZE is the file's word,
-// not a fact: a 3 KB gzip can claim 4 GB (and so reserve 400 MB), so it is believed up to
-// 64x the compressed size (Kineto JSON deflates 10-20x).
+// at most k_max_gzip_ratio times the compressed size, or 20x the compressed size when
+// ISIZE has clearly wrapped.
 std::uint64_t size_hint_of(std::FILE* f) {
   if (std::fseek(f, 0, SEEK_END) != 0) return 0;
   const long size = std::ftell(f);
@@ -44,8 +50,8 @@ std::uint64_t size_hint_of(std::FILE* f) {
   if (size >= 18 && std::fseek(f, 0, SEEK_SET) == 0 && std::fread(head, 1, 2, f) == 2 && head[0] == 0x1f &&
       head[1] == 0x8b && std::fseek(f, size - 4, SEEK_SET) == 0 && std::fread(tail, 1, 4, f) == 4) {
     const std::uint64_t isize = tail[0] | (tail[1] << 8) | (tail[2] << 16) | (std::uint64_t{tail[3]} << 24);
-    hint = isize >= static_cast<std::uint64_t>(size) ? std::min(isize, static_cast<std::uint64_t>(size) * 64)
-                                                     : static_cast<std::uint64_t>(size) * 20;
+    const auto compressed = static_cast<std::uint64_t>(size);
+    hint = isize >= compressed ? std::min(isize, compressed * k_max_gzip_ratio) : compressed * 20;
   }
   std::fseek(f, 0, SEEK_SET);
   return hint;
@@ -186,27 +192,64 @@ std::FILE* fopen_regular(const std::string& path, std::string& error) {
   return f;
 }
 
+// The file systems whose "regular" files are views of the kernel: reads may block
+// (tracefs's trace_pipe), consume something (/proc/kmsg) or never end. 0 for others.
+const char* pseudo_file_system(int fd) {
+  struct statfs fs {};
+  if (::fstatfs(fd, &fs) != 0) return nullptr;
+  switch (static_cast<std::uint64_t>(fs.f_type) & 0xffffffffu) {
+    case 0x9fa0: return "procfs";
+    case 0x62656572: return "sysfs";
+    case 0x74726163: return "tracefs";
+    case 0x64626720: return "debugfs";
+    case 0x73636673: return "securityfs";
+    case 0x27e0eb: return "cgroup";
+    case 0x63677270: return "cgroup2";
+    case 0x62656570: return "configfs";
+    case 0xcafe4a11: return "bpf";
+    case 0xde5e81e4: return "efivarfs";
+    case 0x6165676c: return "pstore";
+    default: return nullptr;
+  }
+}
+
 }  // namespace
 
-int open_regular_file(const std::string& path, std::string& error) {
+int open_regular_file(const std::string& path, std::string& error, bool* refused) {
+  auto refuse = [&](std::string why) {
+    error = std::move(why);
+    if (refused) *refused = true;
+    return -1;
+  };
   struct stat st {};
   if (::stat(path.c_str(), &st) != 0) {
     error = std::strerror(errno);
     return -1;
   }
-  if (!S_ISREG(st.st_mode)) {
-    error = not_regular(st.st_mode);
-    return -1;
-  }
+  if (!S_ISREG(st.st_mode)) return refuse(not_regular(st.st_mode));
   const int fd = ::open(path.c_str(), O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
   if (fd < 0) {
     error = std::strerror(errno);
     return -1;
   }
   if (::fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
-    error = S_ISREG(st.st_mode) ? std::strerror(errno) : not_regular(st.st_mode);
+    const bool regular = S_ISREG(st.st_mode);
+    error = regular ? std::strerror(errno) : not_regular(st.st_mode);
+    if (refused) *refused = !regular;
     ::close(fd);
     return -1;
+  }
+  if (const char* fs = pseudo_file_system(fd)) {
+    ::close(fd);
+    return refuse(std::string("not a regular file (on ") + fs +
+                  ", a pseudo file system whose reads may block or never end); only regular files are read");
+  }
+  // A regular file of an ordinary file system is always readable at once; one whose
+  // driver says otherwise (a FUSE or kernel file that streams) would block the read.
+  pollfd p{fd, POLLIN, 0};
+  if (::poll(&p, 1, 50) == 0) {
+    ::close(fd);
+    return refuse("not a regular file (its first read would block); only regular files are read");
   }
   // Blocking reads from here on (O_NONBLOCK means nothing to a regular file, but say so).
   const int flags = ::fcntl(fd, F_GETFL);

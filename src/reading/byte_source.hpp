@@ -37,13 +37,17 @@ class ReadAhead;
 // 0 for what open_regular_file refuses.
 std::uint64_t estimate_json_size(const std::string& path);
 
-// Opens path for reading only when it is a regular file (symlinks followed). A FIFO
-// would block the open, and then a read, until a writer comes; /dev/zero or
-// /dev/urandom never end; opening some devices does something by itself. So: stat
-// first, then open without blocking, then check the opened file again (the name may
-// have been swapped in between). Returns the descriptor, or -1 with error saying why
-// ("not a regular file (a FIFO)", or strerror).
-int open_regular_file(const std::string& path, std::string& error);
+// Opens path for reading only when it is a regular file (symlinks followed) that can be
+// read to an end. A FIFO would block the open, and then a read, until a writer comes;
+// /dev/zero or /dev/urandom never end; opening some devices does something by itself;
+// and "regular" files of pseudo file systems (procfs, sysfs, tracefs, debugfs, ...) can
+// block forever (trace_pipe, /proc/kmsg) or change as they are read. So: stat first, then
+// open without blocking, then check the opened file again (the name may have been swapped
+// in between), its file system, and that a first read would not block. Returns the
+// descriptor, or -1 with error saying why ("not a regular file (a FIFO)", or strerror);
+// `refused` (when given) is set when the file was refused for what it is, not because
+// the system failed to open it.
+int open_regular_file(const std::string& path, std::string& error, bool* refused = nullptr);
 
 class ByteSource {
  public:

@@ -96,15 +96,29 @@ EventHandler::Field EventHandler::classify_key(std::string_view k) const {
 }
 
 bool EventHandler::on_key_part(string_view s, std::size_t, error_code&) {
-  if (m_keybuf.empty()) note_key_position(s.data());
+  if (m_keybuf.empty()) {
+    note_key_position(s.data());
+    m_key_start = s.data();
+  }
   // Keys we care about are short; don't buffer long ones.
   if (m_keybuf.size() < 64) m_keybuf.append(s.data(), std::min<std::size_t>(s.size(), 64));
   return true;
 }
 
 bool EventHandler::on_key(string_view s, std::size_t n, error_code&) {
-  if (s.size() == n) note_key_position(s.data());  // the whole key is in this view
+  if (s.size() == n) {  // the whole key is in this view
+    note_key_position(s.data());
+    m_key_start = s.data();
+  }
   if (m_keybuf.size() < 64) m_keybuf.append(s.data(), std::min<std::size_t>(s.size(), 64));
+  if (m_top == Top::object && m_depth == 1) {
+    // Its quote, when the key's bytes are the input's (not the parser's copy of a
+    // key split between two writes); else where this input starts.
+    const std::less_equal<const char*> le;
+    const bool in_input = m_input && m_key_start && le(m_input + 1, m_key_start) && le(m_key_start, m_input + m_input_size);
+    m_top_key_offset = in_input ? m_offset + static_cast<std::uint64_t>(m_key_start - m_input) - 1 : m_offset;
+  }
+  m_key_start = nullptr;
   const Field f = classify_key(m_keybuf);
   m_keybuf.clear();
   const int d = m_depth;
@@ -148,6 +162,7 @@ bool EventHandler::on_object_begin(error_code&) {
     m_in_args = true;
     m_args_key = Field::none;
   } else if (m_top == Top::object && m_depth == 1 && m_top_key == Field::distributed_info) {
+    m_top_keys.begin(TopKeys::distributed_info, m_file, m_top_key_offset);
     m_in_dist_info = true;
   } else if (m_device_array && m_depth == 2) {
     m_in_device = true;
@@ -179,6 +194,7 @@ bool EventHandler::on_array_begin(error_code&) {
   }
   if (m_resume_events) {
     m_resume_events = false;
+    m_top_keys.mark(TopKeys::trace_events);
     m_section = Section::events;
     m_saw_events = true;
     m_depth = m_events_depth;
@@ -191,11 +207,14 @@ bool EventHandler::on_array_begin(error_code&) {
     m_events_depth = 1;
     m_saw_events = true;
   } else if (m_top == Top::object && m_depth == 1 && m_top_key == Field::trace_events &&
-             m_section == Section::none) {
+             m_section != Section::events) {
+    // The last traceEvents counts (TopKeys): a second one starts the events again.
+    m_top_keys.begin(TopKeys::trace_events, m_file, m_top_key_offset);
     m_section = Section::events;
     m_events_depth = 2;
     m_saw_events = true;
   } else if (m_top == Top::object && m_depth == 1 && m_top_key == Field::device_properties) {
+    m_top_keys.begin(TopKeys::device_properties, m_file, m_top_key_offset);
     m_device_array = true;
   }
   ++m_depth;

@@ -125,6 +125,9 @@ class EventHandler {
 
   model::TraceFile& m_file;
   EventSink m_sink;
+  TopKeys m_top_keys;
+  const char* m_key_start = nullptr;  // the current key's first byte, where the parser gave it
+  std::uint64_t m_top_key_offset = 0;  // the last top-level key's opening quote
   int m_depth = 0;
   int m_events_depth = -1;  // depth of the traceEvents array's elements' container
   Top m_top = Top::unknown;

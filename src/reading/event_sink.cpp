@@ -45,6 +45,41 @@ void reserve_events(model::TraceFile& file, std::uint64_t json_size_hint, const 
   if (options.hta_compat) file.hta.reserve(n);
 }
 
+void TopKeys::begin(Key key, model::TraceFile& file, std::uint64_t offset) {
+  static constexpr const char* k_name[] = {"traceEvents", "distributedInfo", "deviceProperties"};
+  if (!m_seen[key]) {
+    m_seen[key] = true;
+    return;
+  }
+  std::string dropped;
+  switch (key) {
+    case trace_events:
+      dropped = "the " + std::to_string(file.total_events) + " entries of the earlier one are dropped";
+      file.events.clear();
+      file.hta.clear();
+      file.comm_tags.clear();
+      file.memory.clear();
+      file.total_events = 0;
+      file.hta_float_mode = false;
+      file.truncated = false;
+      break;
+    case distributed_info:
+      dropped = "the earlier one's rank and world size are dropped";
+      file.rank = 0;
+      file.rank_source = model::RankSource::fallback;
+      file.world_size.reset();
+      break;
+    case device_properties:
+      dropped = "the earlier one's " + std::to_string(file.gpu_names.size()) + " device names are dropped";
+      file.gpu_names.clear();
+      break;
+    case k_count: return;
+  }
+  file.diagnostics.report(model::DiagId::file_duplicate_key, file.path, offset,
+                          at(offset) + k_name[key] + " appears again: the last one counts, as with Python's json; " +
+                              dropped);
+}
+
 void skip_file(ReadResult& result, model::DiagId id, std::string message) {
   result.skipped = id;
   result.message = message;

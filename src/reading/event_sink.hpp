@@ -41,6 +41,23 @@ void reserve_events(model::TraceFile& file, std::uint64_t json_size_hint, const 
 // Marks the file unusable: the reason goes to result and to the file's diagnostics.
 void skip_file(ReadResult& result, model::DiagId id, std::string message);
 
+// The top-level members both readers keep, met one after another. A key given twice
+// is JSON all the same, and Python's json.load (so HTA) keeps the last: so do we. Each
+// reader calls begin() as a kept value (traceEvents' array, distributedInfo's object,
+// deviceProperties' array) starts: a second one is reported (file_duplicate_key) and
+// what the earlier one gave is dropped first.
+class TopKeys {
+ public:
+  enum Key : std::uint8_t { trace_events, distributed_info, device_properties, k_count };
+  // `offset`: the key's opening quote in the (inflated) JSON.
+  void begin(Key key, model::TraceFile& file, std::uint64_t offset);
+  // Seen without its key (the tolerant reader found the events after broken metadata).
+  void mark(Key key) { m_seen[key] = true; }
+
+ private:
+  bool m_seen[k_count] = {};
+};
+
 class EventSink {
  public:
   EventSink(model::TraceFile& file, const ReadOptions& options) : m_file(file), m_options(options) {}

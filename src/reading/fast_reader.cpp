@@ -442,13 +442,14 @@ class FastReader {
   St events(const char*& p, const char*& start);
   St top_member(const char*& p);
   St event(const char*& p);
-  St distributed_info(const char*& p);
-  St device_properties(const char*& p);
+  St distributed_info(const char*& p, std::uint64_t key_offset);
+  St device_properties(const char*& p, std::uint64_t key_offset);
   St shape_value(const char*& p, int depth, detail::ShapeBuilder& b);
 
   ByteSource& m_source;
   model::TraceFile& m_file;
   detail::EventSink m_sink;
+  detail::TopKeys m_top_keys;
   Scanner m_scan;
   ScratchBuffer m_buf;
   std::size_t m_window;
@@ -576,17 +577,19 @@ St FastReader::top_member(const char*& p) {
   std::string_view key;
   if (const St s = m_scan.key(p, key); s != St::ok) return s;
   St s = St::ok;
-  // The first traceEvents that is an array holds the events; a later one is skipped.
-  if (key == "traceEvents" && !m_saw_events && *p == '[') {
+  // The last traceEvents that is an array holds the events (TopKeys).
+  const std::uint64_t key_offset = m_base + static_cast<std::uint64_t>(m_scan.key_quote() - m_buf.get());
+  if (key == "traceEvents" && *p == '[') {
     ++p;
+    m_top_keys.begin(detail::TopKeys::trace_events, m_file, key_offset);
     m_saw_events = true;
     m_state = State::events_first;
     return St::ok;
   }
   if (key == "distributedInfo" && *p == '{') {
-    s = distributed_info(p);
+    s = distributed_info(p, key_offset);
   } else if (key == "deviceProperties" && *p == '[') {
-    s = device_properties(p);
+    s = device_properties(p, key_offset);
   } else if (key == "baseTimeNanoseconds") {
     FieldView v;
     s = m_scan.scalar(p, v, 1);
@@ -605,7 +608,7 @@ St FastReader::top_member(const char*& p) {
   return s;
 }
 
-St FastReader::distributed_info(const char*& p) {
+St FastReader::distributed_info(const char*& p, std::uint64_t key_offset) {
   // Rank may be written as text by on-demand traces (kineto-trace-format.md §1.4).
   std::optional<int> rank, world_size;
   const St s = m_scan.object(p, 2, [&](std::string_view key, const char*& q) {
@@ -620,6 +623,7 @@ St FastReader::distributed_info(const char*& p) {
     return r;
   });
   if (s != St::ok) return s;
+  m_top_keys.begin(detail::TopKeys::distributed_info, m_file, key_offset);  // once whole: a unit may be scanned again
   if (rank) {
     m_file.rank = *rank;
     m_file.rank_source = model::RankSource::distributed_info;
@@ -628,7 +632,7 @@ St FastReader::distributed_info(const char*& p) {
   return St::ok;
 }
 
-St FastReader::device_properties(const char*& p) {
+St FastReader::device_properties(const char*& p, std::uint64_t key_offset) {
   std::vector<std::string_view> names;
   const St s = m_scan.array(p, 2, [&](const char*& q) {
     if (*q != '{') return m_scan.skip(q, 2);
@@ -641,6 +645,7 @@ St FastReader::device_properties(const char*& p) {
     });
   });
   if (s != St::ok) return s;
+  m_top_keys.begin(detail::TopKeys::device_properties, m_file, key_offset);
   for (const auto name : names) m_file.gpu_names.emplace_back(name);
   return St::ok;
 }

@@ -255,7 +255,8 @@ struct Reader {
     f.json_bytes = figure(at(o, "json_bytes"), "json_bytes");
     f.truncated = boolean(at(o, "truncated"), "truncated");
     f.has_steps = boolean(at(o, "has_steps"), "has_steps");
-    // Optional: summaries written before it was recorded read as unknown.
+    // Optional: summaries written before it was recorded read as unknown (every schema 6
+    // file tracediff wrote has it; a comparison or merge refuses a file without).
     if (const auto* l = o.if_contains("launcher")) {
       f.launcher_level = string(*l, "launcher");
       if (f.launcher_level != "innermost" && f.launcher_level != "outermost" && f.launcher_level != "module")
@@ -298,6 +299,15 @@ struct Reader {
       if (f.launcher_shapes.size() != f.launchers.size())
         fail("launcher_shapes has " + std::to_string(f.launcher_shapes.size()) + " entries for " +
              std::to_string(f.launchers.size()) + " launchers");
+    }
+    // --by-shape: recorded since it is compared; before, a file made with it lists shapes.
+    const bool shapes = !f.launcher_shapes.empty() ||
+                        std::any_of(f.keys.begin(), f.keys.end(), [](const auto& k) { return !k.shape.empty(); });
+    if (const auto* b = o.if_contains("by_shape")) {
+      f.by_shape = boolean(*b, "by_shape");
+      if (shapes && !f.by_shape) fail("input shapes in a file made without --by-shape (by_shape false)");
+    } else {
+      f.by_shape = shapes;
     }
     if (const auto* g = o.if_contains("graph_launchers")) {  // optional (issue #18)
       for (const auto& v : array(*g, "graph_launchers")) {
@@ -570,7 +580,13 @@ bool is_summary_path(const std::string& path) {
   return path.size() >= suffix.size() && path.compare(path.size() - suffix.size(), suffix.size(), suffix) == 0;
 }
 
-model::SetSummary read_summary_file(const std::string& path, std::uint64_t* figures) {
+ContentKey content_key(std::string_view bytes) {
+  std::uint64_t fnv = 0xcbf29ce484222325u;
+  for (const char c : bytes) fnv = (fnv ^ static_cast<unsigned char>(c)) * 0x100000001b3u;
+  return {bytes.size(), std::hash<std::string_view>{}(bytes), fnv};
+}
+
+model::SetSummary read_summary_file(const std::string& path, std::uint64_t* figures, ContentKey* key) {
   // Regular files only (a FIFO or /dev/zero would block or never end), and what is
   // not JSON is refused at its first bytes, not once it is all in memory.
   std::string error;
@@ -606,6 +622,7 @@ model::SetSummary read_summary_file(const std::string& path, std::uint64_t* figu
     }
   }
   ::close(fd);
+  if (key) *key = content_key(bytes);
   return read_summary_bytes(bytes, path, figures);
 }
 
@@ -616,12 +633,19 @@ model::SetSummary read_summary_bytes(std::string_view bytes, const std::string& 
   // The stream parser says where it stopped: a JSON error names its byte.
   json::stream_parser parser({}, options);
   const std::size_t used = parser.write_some(bytes.data(), bytes.size(), ec);
-  if (!ec) parser.finish(ec);
+  // The parser stops where the document ends: what follows it, but whitespace, is
+  // trailing data (two summaries pasted together, a cut-and-append), not a cut document.
+  std::size_t trailing = used;
+  if (!ec && parser.done())
+    while (trailing < bytes.size() && std::strchr(" \t\r\n", bytes[trailing]) && bytes[trailing] != '\0') ++trailing;
+  if (!ec && (trailing == bytes.size() || !parser.done())) parser.finish(ec);
   Reader r{path};
   if (figures) {
     r.total = std::min(*figures, k_max_total);
     r.shared = *figures > 0;
   }
+  if (!ec && trailing < bytes.size())
+    r.fail("trailing data at byte " + std::to_string(trailing) + " after the document");
   if (ec) r.fail("JSON error at byte " + std::to_string(used) + ": " + ec.message());
   const auto doc = parser.release();
   const auto& top = r.object(doc, "the document");

@@ -11,6 +11,9 @@
 #include <system_error>
 #include <thread>
 
+#include <sys/stat.h>
+#include <unistd.h>
+
 #include "reading/byte_source.hpp"
 #include "util/errors.hpp"
 #include "util/scratch_buffer.hpp"
@@ -57,15 +60,20 @@ std::vector<std::string> find_trace_files(const std::vector<std::string>& inputs
   for (const auto& input : inputs) {
     std::error_code ec;
     const auto status = fs::status(input, ec);
-    if (ec || !fs::exists(status)) throw Fatal(input + ": no such file or directory");
+    if (!fs::exists(status)) throw Fatal(input + ": " + (ec && ec != std::errc::no_such_file_or_directory
+                                                            ? ec.message()
+                                                            : std::string("no such file or directory")));
     if (fs::is_directory(status)) {
       // A FIFO, device or socket named like a trace (or a symlink to one, say to
       // /dev/zero) stays in the list: its reader refuses it without opening it, and
-      // the set's warnings name it.
+      // the set's warnings name it. So does an entry that cannot even be stat'ed (a
+      // symlink loop, a name too long): it costs that entry, never the run.
       std::vector<std::string> found;
-      for (const auto& entry : fs::directory_iterator(input, ec)) {
-        const std::string name = entry.path().filename().string();
-        if (looks_like_trace(name) && !entry.is_directory()) found.push_back(entry.path().string());
+      fs::directory_iterator it(input, ec);
+      for (; !ec && it != fs::directory_iterator(); it.increment(ec)) {
+        const std::string name = it->path().filename().string();
+        std::error_code entry_ec;
+        if (looks_like_trace(name) && !it->is_directory(entry_ec)) found.push_back(it->path().string());
       }
       if (ec) throw Fatal(input + ": cannot list directory: " + ec.message());
       std::sort(found.begin(), found.end());
@@ -79,10 +87,52 @@ std::vector<std::string> find_trace_files(const std::vector<std::string>& inputs
                                                          : "not a plain file";
       throw Fatal(input + ": not a regular file (" + kind + "); tracediff reads only regular files and directories");
     } else {
+      // A "regular" file that cannot be read to an end (procfs, tracefs's trace_pipe):
+      // named on purpose, so fatal as a FIFO is. Other failures to open are the reader's.
+      std::string error;
+      bool refused = false;
+      const int fd = open_regular_file(input, error, &refused);
+      if (fd >= 0) ::close(fd);
+      if (refused) throw Fatal(input + ": " + error);
       files.push_back(input);
     }
   }
   return files;
+}
+
+std::vector<std::string> run_names(const std::vector<std::string>& inputs, const std::vector<std::uint32_t>& input_runs) {
+  std::vector<std::string> names;
+  if (input_runs.empty()) return names;
+  for (std::size_t k = 0; k < inputs.size(); ++k) {
+    const auto run = input_runs.at(k);
+    if (names.size() <= run) names.resize(run + 1);
+    names[run] += (names[run].empty() ? "" : ", ") + inputs[k];
+  }
+  return names;
+}
+
+std::vector<std::string> distinct_files(const std::vector<std::string>& files, model::Diagnostics& diagnostics) {
+  std::vector<std::string> kept;
+  std::map<std::pair<dev_t, ino_t>, std::string> seen;
+  std::map<std::string, std::string> unknown;  // those stat refuses (a loop): by name
+  for (const auto& path : files) {
+    struct stat st {};
+    // One that cannot be stat'ed is kept once: its reader says why it cannot be read.
+    const bool known = ::stat(path.c_str(), &st) == 0;
+    const std::string* first = nullptr;
+    if (known) {
+      if (const auto [it, fresh] = seen.try_emplace({st.st_dev, st.st_ino}, path); !fresh) first = &it->second;
+    } else if (const auto [it, fresh] = unknown.try_emplace(path, path); !fresh) {
+      first = &it->second;
+    }
+    if (first) {
+      diagnostics.report(DiagId::input_duplicate, path, 0,
+                         "the same file as " + *first + " (given twice, or a link to it); read once");
+      continue;
+    }
+    kept.push_back(path);
+  }
+  return kept;
 }
 
 std::optional<int> rank_from_file_name(const std::string& path) {
@@ -99,6 +149,7 @@ std::vector<model::TraceSet> read_trace_sets(const std::vector<SetSpec>& sides,
                                              const AfterReadFn& after_read) {
   struct Job {
     std::size_t side;
+    std::uint32_t run;
     std::string path;
     ReadResult result;
   };
@@ -107,7 +158,17 @@ std::vector<model::TraceSet> read_trace_sets(const std::vector<SetSpec>& sides,
   for (std::size_t s = 0; s < sides.size(); ++s) {
     sets[s].label = sides[s].label;
     sets[s].inputs = sides[s].inputs;
-    for (auto& path : find_trace_files(sides[s].inputs)) jobs.push_back({s, path, {}});
+    const auto& runs = sides[s].input_runs;
+    sets[s].runs = run_names(sides[s].inputs, runs);
+    // Each file once on a side, across its runs too: the first run that names it keeps it.
+    std::vector<std::string> found;
+    std::map<std::string, std::uint32_t> run_of;
+    for (std::size_t k = 0; k < sides[s].inputs.size(); ++k)
+      for (auto& path : find_trace_files({sides[s].inputs[k]})) {
+        run_of.try_emplace(path, runs.empty() ? 0u : runs.at(k));
+        found.push_back(std::move(path));
+      }
+    for (auto& path : distinct_files(found, sets[s].diagnostics)) jobs.push_back({s, run_of.at(path), path, {}});
   }
 
   // One file per thread at a time: files are independent, and a rank's file is
@@ -160,6 +221,7 @@ std::vector<model::TraceSet> read_trace_sets(const std::vector<SetSpec>& sides,
         if (next >= jobs.size()) ScratchBuffer::release_kept();
       }
       if (!jobs[i].result.skipped) {
+        jobs[i].result.file.run = jobs[i].run;
         settle_rank(jobs[i].result.file, files_of_side[jobs[i].side] == 1);
         if (after_read) after_read(jobs[i].result.file, jobs[i].side);
       }
@@ -210,9 +272,10 @@ std::vector<model::TraceSet> read_trace_sets(const std::vector<SetSpec>& sides,
     std::stable_sort(set.files.begin(), set.files.end(), [](const auto& a, const auto& b) {
       return a.rank != b.rank ? a.rank < b.rank : a.path < b.path;
     });
-    std::map<int, std::vector<std::string>> by_rank;
-    for (const auto& f : set.files) by_rank[f.rank].push_back(f.path);
-    for (const auto& [rank, paths] : by_rank) {
+    std::map<std::pair<std::uint32_t, int>, std::vector<std::string>> by_rank;  // within a run
+    for (const auto& f : set.files) by_rank[{f.run, f.rank}].push_back(f.path);
+    for (const auto& [run_rank, paths] : by_rank) {
+      const int rank = run_rank.second;
       if (paths.size() < 2) continue;
       std::string list;
       for (const auto& p : paths) list += (list.empty() ? "" : ", ") + p;

@@ -15,14 +15,26 @@ namespace tracediff::reading {
 struct SetSpec {
   std::string label;
   std::vector<std::string> inputs;  // directories and/or files
+  // The run of each input (--control-run, --runs), parallel to inputs; empty: one run.
+  // A rank recurs once per run, so two files of a rank are a problem only within a run.
+  std::vector<std::uint32_t> input_runs;
 };
+
+// Each run's inputs joined by ", " (TraceSet::runs, SetSummary::runs); empty for one run.
+std::vector<std::string> run_names(const std::vector<std::string>& inputs, const std::vector<std::uint32_t>& input_runs);
 
 // Files of a directory that look like traces: *.json, *.json.gz (so also
 // *.pt.trace.json[.gz]), not recursive, sorted by name (FIFOs and devices among them
 // too: reading skips them with a warning). Files named explicitly are taken whatever
 // their name. Throws Fatal for a path that does not exist, or one named explicitly
-// that is not a regular file or a directory (a FIFO, a device, a socket).
+// that is not a regular file or a directory (a FIFO, a device, a socket, a file of
+// procfs or another pseudo file system).
 std::vector<std::string> find_trace_files(const std::vector<std::string>& inputs);
+
+// Each file once, by device and inode (links followed): the same folder given twice, a
+// symlink or hard link to a file beside it. A later duplicate is dropped with an
+// input_duplicate diagnostic naming both paths; the first one given is kept.
+std::vector<std::string> distinct_files(const std::vector<std::string>& files, model::Diagnostics& diagnostics);
 
 // The N of `rank[-_]?N` in a file's base name, if any.
 std::optional<int> rank_from_file_name(const std::string& path);

@@ -6,6 +6,13 @@
 #   - the first run POSTs one comment, whose body is the Markdown;
 #   - a second run finds it by its marker (past the first page of comments) and
 #     PATCHes it: still one comment;
+#   - the comment is ours only when the token's identity wrote it: someone else's
+#     comment with the marker (posted first) is never edited, a user's token (GET /user)
+#     finds that user's comment, not the bot's; the same in examples/ci/github-actions.yml
+#     (its github-script run by node, where there is node and PyYAML);
+#   - every step's log holds no workflow command outside its stop-commands window
+#     (runner_commands.py), and no run: of action.yml or the example workflows holds an
+#     expression (${{ }}): inputs and outputs reach scripts through env only;
 #   - outside a pull request nothing is posted; a usage error is passed on.
 #   action_test.sh TRACEDIFF_BINARY
 # Exit 77 (ctest: skipped) without python3 or curl.
@@ -31,8 +38,10 @@ output() {  # output FILE KEY: the value of KEY in a GITHUB_OUTPUT file
   sed -n "s/^$2=//p" "$1" | tail -1
 }
 
-# 120 unrelated comments: ours lands on the second page of 100.
-python3 "$root/tests/action/fake_github.py" "$tmp/api.log" "$tmp/port" 120 &
+# 120 unrelated comments, then someone else's that starts with our marker: ours lands
+# on the second page of 100, after theirs.
+echo '[{"login": "mallory", "body": "<!-- tracediff-report -->\nposted first, not ours"}]' >"$tmp/more.json"
+python3 "$root/tests/action/fake_github.py" "$tmp/api.log" "$tmp/port" 120 "$tmp/more.json" &
 server=$!
 for _ in $(seq 300); do [ -s "$tmp/port" ] && break; sleep 0.05; done
 [ -s "$tmp/port" ] || { echo "FAILED: the fake API did not start"; exit 1; }
@@ -76,6 +85,7 @@ assert all(r["authorization"] == "Bearer fake-token-123" for r in reqs), "a requ
 print("ok: the POST went to PR #42 with the Markdown as its body and the token")
 PY
 check "comment-id output is set" test "$(output "$tmp/out1" comment-id)" = 5000
+check "someone else's comment with the marker: untouched, ours is new" test "$(requests PATCH)" = 0
 
 # --- second push: other labels, the same comment updated.
 : >"$tmp/api.log"
@@ -105,6 +115,18 @@ assert any("page=2" in q for q in pages), f"the second page was not read: {pages
 print("ok: the PATCH updated comment 5000 (found on page 2 by its marker) with the new Markdown")
 PY
 
+# --- a user's token (GET /user answers octocat): the bot's comment 5000 is not theirs.
+: >"$tmp/api.log"
+GITHUB_TOKEN=pat-octocat GITHUB_OUTPUT=$tmp/out5 bash "$root/scripts/pr-comment.sh" "$md2" >"$tmp/comment5.log" 2>&1
+check "a user's token: asks who it is" grep -q '"path": "/user"' "$tmp/api.log"
+check "a user's token: a new comment (the bot's is not theirs)" test "$(requests POST)/$(requests PATCH)" = 1/0
+GITHUB_TOKEN=pat-octocat GITHUB_OUTPUT=$tmp/out6 bash "$root/scripts/pr-comment.sh" "$md2" >"$tmp/comment6.log" 2>&1
+check "a user's token, again: their own comment updated" test "$(requests POST)/$(requests PATCH)" = 1/1
+check "a user's token, again: the PATCH is to their comment" \
+  test "$(output "$tmp/out6" comment-id)" = "$(output "$tmp/out5" comment-id)"
+check "the bot's comment and someone else's: never PATCHed by a user's token" \
+  test -z "$(grep '"PATCH"' "$tmp/api.log" | grep -E 'comments/(5000|3000)"')"
+
 # --- not a pull request: nothing posted.
 : >"$tmp/api.log"
 echo '{"ref": "refs/heads/main"}' >"$tmp/push.json"
@@ -123,6 +145,10 @@ for want in "scripts/action/install.sh" "scripts/action/compare.sh" "scripts/pr-
   "  verdict:" "  exit-code:" "  report-path:" "using: composite"; do
   check "action.yml has '$want'" grep -qF -- "$want" "$root/action.yml"
 done
+
+# --- no workflow command from any step's output (the runner's parser, replicated).
+check "no workflow command outside the stop-commands windows" \
+  python3 "$root/tests/action/runner_commands.py" "$tmp"/compare*.log "$tmp"/comment*.log
 
 # With PyYAML (optional): action.yml and the example workflows parse, with the inputs,
 # outputs and steps docs/ci.md promises.
@@ -144,6 +170,35 @@ for f in ["github-action.yml", "github-actions.yml", "gitlab-ci.yml"]:
 w = open(f"{root}/examples/ci/github-action.yml").read()
 assert 'git merge-base "origin/$GITHUB_BASE_REF" HEAD' in w
 PY
+  python3 - "$root" <<'PY' && echo "ok: no expression inside run: (action.yml, examples/ci/github-action*.yml)" || failures=$((failures + 1))
+import sys, yaml
+root = sys.argv[1]
+for f in ["action.yml", "examples/ci/github-action.yml", "examples/ci/github-actions.yml"]:
+    d = yaml.safe_load(open(f"{root}/{f}"))
+    steps = d["runs"]["steps"] if "runs" in d else [s for j in d["jobs"].values() for s in j["steps"]]
+    for s in steps:
+        assert "${{" not in str(s.get("run", "")), f"{f}: step {s.get('name')!r}: an expression inside run:"
+PY
+  # The gate's one command: a verdict with line breaks stays its data, one line.
+  python3 - "$root" "$tmp/gate.sh" <<'PY'
+import sys, yaml
+a = yaml.safe_load(open(f"{sys.argv[1]}/action.yml"))
+open(sys.argv[2], "w").write(next(s["run"] for s in a["runs"]["steps"] if s.get("name") == "Gate"))
+PY
+  VERDICT=$'❌ 50% x\r::add-mask::y\n::error::z' bash "$tmp/gate.sh" >"$tmp/gate.out" 2>&1
+  check "gate step: one line, the verdict escaped" test "$(cat "$tmp/gate.out")" = '::error title=tracediff::❌ 50%25 x%0D::add-mask::y%0A::error::z'
+  if command -v node >/dev/null; then
+    python3 - "$root" "$tmp/comment-script.js" <<'PY'
+import sys, yaml
+d = yaml.safe_load(open(f"{sys.argv[1]}/examples/ci/github-actions.yml"))
+step = next(s for j in d["jobs"].values() for s in j["steps"] if s.get("name") == "Comment on the pull request")
+open(sys.argv[2], "w").write(step["with"]["script"])
+PY
+    printf '<!-- tracediff-report -->\nbody\n' >"$tmp/comment.md"
+    (cd "$tmp" && node "$root/tests/action/github_script_test.js" "$tmp/comment-script.js") || failures=$((failures + 1))
+  else
+    echo "note: no node: the example's comment script was not run"
+  fi
 else
   echo "note: no PyYAML: action.yml was not parsed"
 fi

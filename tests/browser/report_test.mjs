@@ -40,6 +40,9 @@ const { values: args } = parseArgs({
     'bound-ms': { type: 'string', default: '1000' },
     'loader-report': { type: 'string' },
     'memory-report': { type: 'string' },
+    'trend-report': { type: 'string' },
+    'trend-runs': { type: 'string' },
+    'trend-label': { type: 'string' },
     chromium: { type: 'string', default: '/usr/bin/chromium' },
     'hostile-name': { type: 'string', default: '</script><img src=x onerror=alert(1)>' },
   },
@@ -1238,6 +1241,50 @@ try {
       const groupsMore = await page.$$eval('details.group p.more', (ps) => ps.length);
       check('big: the change groups say what they leave out', groupsMore > 0, `groups with a "more" line: ${groupsMore}`);
       check('big: no console errors', errors.length === 0, errors.slice(0, 3).join(' | '));
+      await ctx.close();
+    });
+  }
+  if (args['trend-report']) {
+    // `tracediff trend` over a long series: a static page (no script), under 5 MB, laid out
+    // and scrolled to its changes within 1 s; one SVG line per headline figure with a point
+    // per run, the change marked; a hostile run label shown as text.
+    await step('trend report', async () => {
+      const file = args['trend-report'];
+      const runs = Number(args['trend-runs'] || 0);
+      const bytes = statSync(file).size;
+      check(`trend: page under 5 MB (${(bytes / 1e6).toFixed(2)} MB)`, bytes < 5_000_000, `${bytes} bytes`);
+      const ctx = await browser.newContext({ viewport: { width: 1400, height: 1000 } });
+      const frame = (page) => page.evaluate(() => new Promise((r) => requestAnimationFrame(() => setTimeout(r, 0))));
+      const t0 = Date.now();
+      const { page, log } = await open(ctx, file);
+      await frame(page);
+      await page.evaluate(() => document.getElementById('changes').scrollIntoView());
+      await frame(page);
+      const ms = Date.now() - t0;
+      console.log(`trend: ${runs} runs, page ${bytes} bytes, loaded and scrolled after ${ms} ms`);
+      check(`trend: interactive within 1000 ms (${ms} ms)`, ms <= 1000);
+      const charts = await page.$$eval('.charts figure svg polyline.line', (ls) =>
+        ls.map((l) => l.getAttribute('points').trim().split(/\s+/).length));
+      check('trend: a chart per headline figure, a point per run', charts.length >= 3 && charts.every((n) => n === runs),
+        JSON.stringify(charts.slice(0, 5)));
+      const marks = await page.$$eval('.charts line.cp', (ls) => ls.length);
+      check('trend: the change point marked', marks >= 1, `marks=${marks}`);
+      const box = await page.locator('.charts figure svg').first().boundingBox();
+      check('trend: the chart is drawn with a size', box && box.width > 200 && box.height > 100, JSON.stringify(box));
+      const commands = await page.$$eval('#changes + table tbody tr td:last-child code', (cs) => cs.map((c) => c.textContent));
+      check('trend: each change with its pairwise command', commands.length >= 1 && commands.every((c) => c.startsWith('tracediff ')),
+        commands.slice(0, 2).join(' | '));
+      const sparks = await page.$$eval('td.spark svg polyline', (ls) => ls.length);
+      check('trend: rows with sparklines', sparks >= 1, `sparklines=${sparks}`);
+      if (args['trend-label']) {
+        const text = await page.evaluate(() => document.body.innerText);
+        check('trend: a hostile run label shown as text', text.includes(args['trend-label']));
+        const injected = await page.$$eval('img, script', (e) => e.length);
+        check('trend: nothing injected (no img, no script)', injected === 0, `elements=${injected}`);
+      }
+      check('trend: no network, dialogs or console errors',
+        log.requests.length === 0 && log.dialogs.length === 0 && log.errors.length === 0,
+        [...log.requests, ...log.dialogs, ...log.errors].slice(0, 3).join(' | '));
       await ctx.close();
     });
   }

@@ -21,6 +21,7 @@
 
 #include "cli/options.hpp"
 #include "cli/summary_commands.hpp"
+#include "cli/trend_command.hpp"
 
 namespace {
 
@@ -334,11 +335,13 @@ int main(int argc, char** argv) {
   CompareArgs compare_args;
   SummarizeArgs summarize_args;
   MergeArgs merge_args;
-  CLI::App compare, summarize, merge;
+  tracediff::cli::TrendArgs trend_args;
+  CLI::App compare, summarize, merge, trend;
   tracediff::cli::declare_compare_options(compare, options, compare_args);
   tracediff::cli::declare_summarize_options(summarize, summarize_args);
   tracediff::cli::declare_merge_options(merge, merge_args);
-  const std::vector<Command> commands{{"", &compare}, {"summarize", &summarize}, {"merge", &merge}};
+  tracediff::cli::declare_trend_options(trend, trend_args);
+  const std::vector<Command> commands{{"", &compare}, {"summarize", &summarize}, {"merge", &merge}, {"trend", &trend}};
 
   std::ostringstream text;
   std::string begin, end;

@@ -43,6 +43,12 @@ struct Options {
   std::vector<Slowdown> slowdowns;
   std::string slowdown_under;  // --slowdown-under: slowdowns only inside events of this name
   int64_t jitter_ppm = 0;  // +- this fraction of each duration
+  int64_t run_offset_ppm = 0;  // --run-offset: one draw in +- this fraction, for the whole run
+  int64_t run_factor_ppm = k_ppm;  // the draw itself (main.cpp), on every duration
+  int series = 0;              // --series N: N runs in DIR/run-NNN
+  int shift_at = 0;            // --shift-at K (1-based)
+  int64_t shift_ppm = 0;       // --shift PCT, signed
+  std::string shift_name;      // --shift-name: "" shifts every event
   std::vector<std::string> add_kernels;
   std::vector<std::string> drop_kernels;
   std::vector<std::string> unlaunched_kernels;  // kernels written without their launch

@@ -57,7 +57,50 @@ void fit_target(Options& o, const Catalog& c) {
   (fit_layers ? o.layers : o.steps) = n;
 }
 
+// --run-offset's draw for the whole run: +- run_offset_ppm, from the seed alone.
+void draw_run_offset(Options& o) {
+  if (o.run_offset_ppm <= 0) return;
+  const auto span = static_cast<uint64_t>(2 * o.run_offset_ppm + 1);
+  o.run_factor_ppm = k_ppm + static_cast<int64_t>(mix64(o.seed ^ 0x72756e6f6666ULL) % span) - o.run_offset_ppm;
+}
+
+int run_one(Options& o);
+
+// --series N: run r (1-based) in DIR/run-NNN with seed mix(seed, r), the shift from
+// --shift-at on; DIR/runs.tsv lists them with a made-up commit hash each.
+int run_series(const Options& o) {
+  std::filesystem::create_directories(o.out_dir);
+  const int width = std::max(3, static_cast<int>(std::to_string(o.series).size()));
+  std::string tsv;
+  for (int r = 1; r <= o.series; ++r) {
+    Options p = o;
+    p.series = 0;
+    p.seed = mix64(o.seed * 1000003ULL + static_cast<uint64_t>(r));
+    std::string name = std::to_string(r);
+    name = "run-" + std::string(static_cast<size_t>(width) - std::min<size_t>(name.size(), width), '0') + name;
+    p.out_dir = (std::filesystem::path(o.out_dir) / name).string();
+    if (o.shift_at > 0 && r >= o.shift_at && o.shift_ppm != 0)
+      p.slowdowns.push_back({o.shift_name, k_ppm + o.shift_ppm});
+    if (const int rc = run_one(p); rc != 0) return rc;
+    char hash[16];
+    std::snprintf(hash, sizeof hash, "%07llx", static_cast<unsigned long long>(mix64(p.seed) & 0xfffffffULL));
+    tsv += name + "\t" + hash + "\n";
+  }
+  JsonOut list((std::filesystem::path(o.out_dir) / "runs.tsv").string(), false);
+  list.put(tsv);
+  list.finish();
+  return 0;
+}
+
 int run(Options& o) {
+  if (o.series > 0) return run_series(o);
+  if (o.shift_at > 0 || o.shift_ppm != 0 || !o.shift_name.empty())
+    throw UsageError{"--shift-at, --shift and --shift-name need --series"};
+  return run_one(o);
+}
+
+int run_one(Options& o) {
+  draw_run_offset(o);
   const Catalog catalog(o);
   if (o.target_bytes > 0) {
     fit_target(o, catalog);

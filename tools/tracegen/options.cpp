@@ -76,6 +76,16 @@ Identical arguments give byte-identical files.
                             path slows, the same names elsewhere do not (with --python-stack,
                             "nn.Module: Linear_2" is one layer)
   --jitter PCT              random +-PCT% noise on every duration (default 0)
+  --run-offset PCT          one random offset in +-PCT% for the whole run, drawn from the seed,
+                            on every duration: what differs between two runs of the same code
+                            (another node, clocks, the allocator); default 0
+  --series N                write N runs, DIR/run-001 ... (each with its own seed, so its own
+                            --jitter and --run-offset draws) and DIR/runs.tsv listing them with
+                            a made-up commit hash each (`tracediff trend --runs-from`)
+  --shift-at K              with --series: runs K.. (1-based) carry --shift
+  --shift PCT               with --series: from run K on, durations are PCT% longer (negative:
+                            shorter); 0 (default) gives an A/A series
+  --shift-name NAME         with --shift: only events whose name contains NAME (a kernel's row)
   --add-kernel NAME         launch an extra kernel NAME from each layer's aten::add; repeatable
   --drop-kernel NAME        omit launches of kernels whose name contains NAME; repeatable
   --unlaunched-kernel NAME  write kernels whose name contains NAME without their launch (the
@@ -268,6 +278,19 @@ Options parse_options(int argc, char** argv) {
         throw UsageError{"--slowdown: FACTOR must be positive"};
       }
       o.slowdowns.push_back({std::string(v.substr(0, eq)), f});
+    } else if (a == "--run-offset") {
+      o.run_offset_ppm = parse_ppm(a, v, 99) / 100;
+    } else if (a == "--series") {
+      o.series = static_cast<int>(parse_int(a, v, 1, 100000));
+    } else if (a == "--shift-at") {
+      o.shift_at = static_cast<int>(parse_int(a, v, 1, 100000));
+    } else if (a == "--shift") {
+      const bool minus = !v.empty() && v[0] == '-';
+      const int64_t pct = parse_ppm(a, minus ? v.substr(1) : v, 1000) / 100;  // ppm of a percent
+      if (minus && pct >= k_ppm) throw UsageError{"--shift: a negative shift must stay above -100"};
+      o.shift_ppm = minus ? -pct : pct;
+    } else if (a == "--shift-name") {
+      o.shift_name = std::string(v);
     } else if (a == "--jitter") {
       o.jitter_ppm = parse_ppm(a, v, 99) / 100;
     } else if (a == "--unlaunched-kernel") {

@@ -61,6 +61,7 @@ int64_t Sim::scaled(std::string_view name, int64_t ns, uint64_t slot) const {
       ns = ns * s.factor_ppm / k_ppm;
     }
   }
+  if (m_o.run_factor_ppm != k_ppm) ns = ns * m_o.run_factor_ppm / k_ppm;
   if (m_o.jitter_ppm > 0) {
     const auto span = static_cast<uint64_t>(2 * m_o.jitter_ppm + 1);
     ns = ns * (k_ppm + static_cast<int64_t>(rnd(slot, 7) % span) - m_o.jitter_ppm) / k_ppm;

@@ -116,6 +116,55 @@ std::vector<Unit> step_units(const model::SetSummary& set, const std::set<int>& 
   return units;
 }
 
+// The value at fraction q of `sorted` (linear between neighbours).
+double quantile(const std::vector<double>& sorted, double q) {
+  if (sorted.empty()) return 0;
+  const double at = q * static_cast<double>(sorted.size() - 1);
+  const auto i = static_cast<std::size_t>(at);
+  if (i + 1 >= sorted.size()) return sorted.back();
+  return sorted[i] + (at - static_cast<double>(i)) * (sorted[i + 1] - sorted[i]);
+}
+
+// Several runs: each run's files, steps and step time, and the run of each unit; the
+// spread of the step time between the runs and within them.
+void describe_runs(const model::SetSummary& set, const std::vector<Unit>& units, model::SideSummary& summary) {
+  if (set.runs.size() < 2) return;
+  summary.runs.resize(set.runs.size());
+  std::vector<std::set<std::string>> gpus(set.runs.size());
+  for (std::size_t r = 0; r < set.runs.size(); ++r) summary.runs[r].inputs = set.runs[r];
+  for (const auto& f : set.files) {
+    if (f.run >= summary.runs.size()) continue;
+    ++summary.runs[f.run].files;
+    gpus[f.run].insert(f.gpu_names.begin(), f.gpu_names.end());
+  }
+  std::vector<std::vector<double>> steps(set.runs.size());
+  for (std::size_t u = 0; u < units.size(); ++u) {
+    const auto run = set.files[units[u].file].run;
+    summary.unit_runs.push_back(run);
+    if (run < steps.size()) steps[run].push_back(static_cast<double>(summary.step_details[u].dur_ns));
+  }
+  std::vector<double> medians, spreads;
+  for (std::size_t r = 0; r < set.runs.size(); ++r) {
+    auto& info = summary.runs[r];
+    info.gpu_names.assign(gpus[r].begin(), gpus[r].end());
+    auto& s = steps[r];
+    info.units = s.size();
+    if (s.empty()) continue;
+    std::sort(s.begin(), s.end());
+    info.step_median_ns = std::llround(quantile(s, 0.5));
+    info.step_p25_ns = std::llround(quantile(s, 0.25));
+    info.step_p75_ns = std::llround(quantile(s, 0.75));
+    medians.push_back(quantile(s, 0.5));
+    if (info.step_median_ns > 0) spreads.push_back(100.0 * static_cast<double>(info.step_p75_ns - info.step_p25_ns) /
+                                                   static_cast<double>(info.step_median_ns));
+  }
+  std::sort(medians.begin(), medians.end());
+  std::sort(spreads.begin(), spreads.end());
+  if (medians.size() >= 2 && quantile(medians, 0.5) > 0)
+    summary.between_run_spread_pct = 100.0 * (quantile(medians, 0.75) - quantile(medians, 0.25)) / quantile(medians, 0.5);
+  if (!spreads.empty()) summary.within_run_spread_pct = quantile(spreads, 0.5);
+}
+
 // The side's memory timeline: of its files' median steps that are selected, the one
 // whose duration is nearest the side's median step time (the first file's on a tie).
 void pick_timeline(const model::SetSummary& set, const std::vector<Unit>& units, model::SideSummary& summary) {
@@ -161,16 +210,23 @@ SideData collect(const model::SetSummary& set, const Selection& sel, const Compa
   const std::set<int> rank_set(summary.ranks.begin(), summary.ranks.end());
   const std::set<std::int64_t> iter_set(summary.iterations.begin(), summary.iterations.end());
   detail::describe_side(set, rank_set, summary.meta);
+  std::vector<std::string> unmarked;
   for (const auto& f : set.files) {
-    if (!rank_set.count(f.rank) || f.step_marker_shape == model::StepMarkerShape::none) continue;
+    if (!rank_set.count(f.rank)) continue;
+    if (f.step_marker_shape == model::StepMarkerShape::none) {
+      if (f.has_steps) unmarked.push_back(f.path);
+      continue;
+    }
     const bool spans = f.step_marker_shape == model::StepMarkerShape::spans;
     auto it = std::find_if(summary.step_markers.begin(), summary.step_markers.end(),
                            [&](const auto& m) { return m.pattern == f.step_marker && m.spans == spans; });
-    if (it == summary.step_markers.end()) it = summary.step_markers.insert(it, {f.step_marker, spans, 0, 0, 0});
+    if (it == summary.step_markers.end()) it = summary.step_markers.insert(it, {f.step_marker, spans, 0, 0, 0, {}});
     it->files += 1;
     it->matches += f.step_marker_matches;
     it->steps += f.steps.size();
+    it->paths.push_back(f.path);
   }
+  if (!summary.step_markers.empty()) summary.unmarked_files = std::move(unmarked);
 
   const auto units = step_units(set, rank_set, iter_set, any_steps, !sel.iterations && !options.keep_warmup, summary);
   data.units = units.size();
@@ -188,6 +244,7 @@ SideData collect(const model::SetSummary& set, const Selection& sel, const Compa
     summary.step_times.steps.push_back({d.rank, d.step, d.dur_ns});
   }
   detail::summarize_steps(summary.step_times);
+  describe_runs(set, units, summary);
   {
     std::vector<std::pair<std::size_t, std::uint32_t>> file_steps;
     for (const auto& u : units) file_steps.emplace_back(u.file, u.step);
@@ -395,7 +452,7 @@ void memory_figures(const SideAgg* ca, const SideAgg* ta, std::size_t cu, std::s
   side(ca, cu, m.control, m.control_samples);
   side(ta, tu, m.test, m.test_samples);
   if (m.control_samples.values().empty() && m.test_samples.values().empty()) return;  // allocated nothing: "same"
-  m.allocated = compare_samples(m.control_samples, m.test_samples, NoiseRule{rule.min_change_pct, 0.0});  // sizes: --min-change-us is a time
+  m.allocated = compare_samples(m.control_samples, m.test_samples, rule.relative());  // sizes: --min-change-us is a time
 }
 
 // GPU time by launching operator, with its kernels; and each GPU row's main launcher.
@@ -502,7 +559,8 @@ model::DiffReport compare_summaries(const model::SetSummary& control, const mode
   const auto c = collect(control, options.control, options, Renames{}, report.control);
   const auto t = collect(test, options.test, options, renames, report.test);
 
-  const NoiseRule rule = options.noise_rule();
+  const NoiseRule rule = noise_rule_for(options, report);
+  report.between_runs = rule.between_runs();
   // The call tree is judged beside the rows, on the core the reading left idle (a
   // sixth of the comparison on the HTA pair); it needs the rows only to name them.
   auto tree = std::async(std::launch::async,

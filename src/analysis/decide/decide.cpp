@@ -162,7 +162,7 @@ void counts(model::DiffReport& r) {
 }
 
 void decide(model::DiffReport& r, const CompareOptions& options) {
-  const NoiseRule rule = options.noise_rule();
+  const NoiseRule rule = noise_rule_for(options, r);
   r.control.label = side_label(r.control, "Control");
   r.test.label = side_label(r.test, "Test");
   r.unit = unit_of(r);

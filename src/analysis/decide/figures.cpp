@@ -124,6 +124,16 @@ std::string busy_note(const model::DiffReport& r) {
          " that run operators: up to the step time \xC3\x97 threads";
 }
 
+}  // namespace
+
+std::vector<double> figure_samples(const model::SideSummary& side, std::string_view id) {
+  for (const auto& def : k_figures)
+    if (id == def.id) return samples(side.step_details, def.field);
+  return {};
+}
+
+namespace {
+
 bool any_of(const model::SideSummary& s, std::int64_t StepDetail::*field) {
   return std::any_of(s.step_details.begin(), s.step_details.end(), [&](const StepDetail& d) { return value(d, field) != 0; });
 }
@@ -234,7 +244,7 @@ void stragglers(model::DiffReport& r) {
 }
 
 // Ranks paired in order: by id when both sides have the same ranks, else by position.
-void ranks(model::DiffReport& r, const NoiseRule& rule) {
+void ranks(model::DiffReport& r, const NoiseRule& all_rule) {
   const auto& cr = r.control.rank_details;
   const auto& tr = r.test.rank_details;
   r.ranks = {};
@@ -262,6 +272,16 @@ void ranks(model::DiffReport& r, const NoiseRule& rule) {
     const model::RankDetail* b = i < tr.size() ? &tr[i] : nullptr;
     if (a) row.control_rank = a->rank, row.control_steps = a->steps;
     if (b) row.test_rank = b->rank, row.test_steps = b->steps;
+    // The rank's step units, with their runs.
+    const auto range = [](const std::vector<StepDetail>& details, const model::RankDetail* rd) {
+      if (!rd) return std::pair<std::size_t, std::size_t>{0, 0};
+      const auto [first, last] = std::equal_range(details.begin(), details.end(), rd->rank, detail::RankLess{});
+      return std::pair<std::size_t, std::size_t>{static_cast<std::size_t>(first - details.begin()),
+                                                 static_cast<std::size_t>(last - details.begin())};
+    };
+    const auto [cf, cl] = range(r.control.step_details, a);
+    const auto [tf, tl] = range(r.test.step_details, b);
+    const NoiseRule rule = all_rule.slice(cf, cl, tf, tl);
     const auto cs = a ? of_rank(r.control.step_details, a->rank, &StepDetail::dur_ns) : std::vector<double>{};
     const auto ts = b ? of_rank(r.test.step_details, b->rank, &StepDetail::dur_ns) : std::vector<double>{};
     row.step_time = compare_samples(cs, ts, rule);

@@ -1,5 +1,8 @@
 #pragma once
 // The headline, the breakdown and the rank rows, each judged by the noise rule.
+#include <string_view>
+#include <vector>
+
 #include "analysis/options.hpp"
 #include "model/report.hpp"
 
@@ -13,5 +16,9 @@ struct RankLess {
 };
 
 void decide_figures(model::DiffReport& report, const NoiseRule& rule);
+
+// A side's value of the headline or breakdown figure ID in each of its step units, as
+// decide_figures judges it; empty for an id that is none of them (`tracediff trend`).
+std::vector<double> figure_samples(const model::SideSummary& side, std::string_view id);
 
 }  // namespace tracediff::analysis::detail

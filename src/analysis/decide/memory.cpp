@@ -67,6 +67,16 @@ std::vector<double> gpu_peaks(const std::vector<MemoryStep>& steps, std::int64_t
   return v;
 }
 
+}  // namespace
+
+std::vector<double> memory_peak_samples(const model::SideSummary& side, std::string_view id) {
+  if (id == "peak_allocated") return gpu_peaks(side.memory, &MemoryStep::peak_allocated);
+  if (id == "peak_reserved") return gpu_peaks(side.memory, &MemoryStep::peak_reserved);
+  return {};
+}
+
+namespace {
+
 model::Figure figure(const char* id, const char* label, const char* note, bool bytes, bool direction_only) {
   model::Figure f;
   f.id = id;
@@ -93,7 +103,7 @@ void decide_memory(model::DiffReport& r, const NoiseRule& time_rule) {
     return;
   }
   // Sizes and counts: the relative rule alone (--min-change-us is a time).
-  const NoiseRule rule{time_rule.min_change_pct, 0.0};
+  const NoiseRule rule = time_rule.relative();
 
   // The headline: peak memory on the GPUs, where both sides have the allocator's totals.
   for (const auto& [id, label, field] :

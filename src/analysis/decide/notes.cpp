@@ -2,6 +2,7 @@
 // cannot say alone (odd steps, a GPU queue that backs up, GPU work with no launch, ...).
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <map>
 #include <set>
 #include <unordered_map>
@@ -68,6 +69,23 @@ void sides_differ(model::DiffReport& r) {
   // operators: the launcher table then compares different things.
   if (!c.launcher_levels.empty() && !t.launcher_levels.empty())
     add("Launchers (--launcher)", joined(c.launcher_levels, same), joined(t.launcher_levels, same));
+  // Runs of one side on other GPUs: their spread is the hardware's, not the code's.
+  for (const auto* side : {&r.control, &r.test}) {
+    std::vector<std::string> gpus;  // per run, distinct
+    for (const auto& run : side->runs) {
+      auto g = joined(run.gpu_names, same);
+      if (!g.empty() && std::find(gpus.begin(), gpus.end(), g) == gpus.end()) gpus.push_back(std::move(g));
+    }
+    if (gpus.size() < 2) continue;
+    std::string list;
+    for (std::size_t i = 0; i < side->runs.size(); ++i)
+      list += (i ? "; " : "") + std::string("run ") + std::to_string(i + 1) + ": " +
+              (side->runs[i].gpu_names.empty() ? std::string("none") : joined(side->runs[i].gpu_names, same));
+    const bool is_control = side == &r.control;
+    r.sides_differ.push_back({"GPU between " + side->label + "'s runs", is_control ? list : "", is_control ? "" : list});
+    r.diagnostics.report(model::DiagId::runs_differ, side->runs.front().inputs, 0,
+                         side->label + "'s runs ran on different GPUs (" + list + ")");
+  }
 }
 
 namespace {
@@ -168,8 +186,79 @@ void unlaunched_note(model::DiffReport& r) {
                     " its GPU start falls in.");
 }
 
+// The first few files by name (the last part of each path), the rest counted.
+std::string file_list(const std::vector<std::string>& paths) {
+  constexpr std::size_t k_named = 3;
+  std::string out;
+  for (std::size_t i = 0; i < paths.size() && i < k_named; ++i) {
+    const auto slash = paths[i].find_last_of('/');
+    out += (i ? ", " : "") + (slash == std::string::npos ? paths[i] : paths[i].substr(slash + 1));
+  }
+  if (paths.size() > k_named) out += " and " + std::to_string(paths.size() - k_named) + " more";
+  return out;
+}
+
+// Which step marker made a side's steps: one note for the side, which names the files
+// when they differ (a marker that matched in some files only, summaries made apart), so
+// that it never claims one marker for files that had another or none.
+void step_marker_note(model::DiffReport& r, const model::SideSummary& side) {
+  if (side.step_markers.empty()) return;
+  const bool alike = side.step_markers.size() == 1 && side.unmarked_files.empty();
+  std::string text;
+  for (const auto& m : side.step_markers) {
+    const auto files = alike ? (m.files == 1 ? std::string() : " in " + std::to_string(m.files) + " files") : "";
+    const auto steps = m.spans ? std::to_string(m.matches) + " spans" + files + ", each a step"
+                               : std::to_string(m.matches) + " markers" + files + ", a step from each to the next (" +
+                                     std::to_string(m.steps) + " step" + (m.steps == 1 ? "" : "s") + ")";
+    text += alike ? "steps from the step marker '" + m.pattern + "': " + steps
+                  : std::string(text.empty() ? "" : "; ") + "the step marker '" + m.pattern + "' in " +
+                        file_list(m.paths) + ": " + steps;
+  }
+  if (!alike && !side.unmarked_files.empty())
+    text += "; ProfilerStep spans in " + file_list(side.unmarked_files) + " (no step marker made steps there)";
+  r.notes.push_back(side.label + ": " + (alike ? "" : "its files' steps are made differently: ") + text + ".");
+}
+
 }  // namespace
 
+
+// How the noise was judged: between runs, or within one run a side (run-to-run noise
+// not measured, docs/is-it-real.md "Several runs").
+void runs_note(model::DiffReport& r) {
+  if (r.hta_compat) return;
+  const auto runs = [](const model::SideSummary& s) { return std::max<std::size_t>(1, s.runs.size()); };
+  const auto count = [](std::size_t n) { return std::to_string(n) + (n == 1 ? " run" : " runs"); };
+  const std::size_t c = runs(r.control), t = runs(r.test);
+  if (!r.between_runs) {
+    if (c == 1 && t == 1)
+      r.notes.push_back("Run-to-run noise not measured: each side is one run, so its " + r.unit +
+                        "s were the samples. Between two runs of the same code other things change too (autotuners' "
+                        "choices, clocks, another job on the node); give each side several runs (--control-run, "
+                        "--test-run, or --runs) to judge changes between runs.");
+    else
+      r.notes.push_back("Run-to-run noise not measured: " + (c == 1 ? r.control.label : r.test.label) +
+                        " is one run (" + (c == 1 ? r.test.label : r.control.label) + " has " + count(std::max(c, t)) +
+                        "), so the " + r.unit + "s were the samples; give both sides several runs to judge between runs.");
+    return;
+  }
+  std::string text = "Judged between runs: " + r.control.label + " " + count(c) + ", " + r.test.label + " " + count(t) +
+                     "; each run's median per " + r.unit + " is one sample of a figure, so what differs between runs "
+                     "counts as noise.";
+  const auto pct = [](const std::optional<double>& v) {
+    if (!v) return std::string("n/a");
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%.1f%%", *v);
+    return std::string(buf);
+  };
+  text += " Step time spread between runs (interquartile range of the runs' medians): " + r.control.label + " " +
+          pct(r.control.between_run_spread_pct) + ", " + r.test.label + " " + pct(r.test.between_run_spread_pct) +
+          "; within a run (the runs' median interquartile range): " + pct(r.control.within_run_spread_pct) + ", " +
+          pct(r.test.within_run_spread_pct) + ".";
+  if (!testable(c, t))
+    text += " Not testable: the rank test needs 5 runs a side (or 4 and 6, 3 and 9) to tell a change from noise at "
+            "the 1 % level.";
+  r.notes.push_back(std::move(text));
+}
 
 void notes(model::DiffReport& r) {
   if (const auto renamed = r.top_regressions.renamed + r.top_improvements.renamed) {
@@ -232,21 +321,15 @@ void notes(model::DiffReport& r) {
     r.notes.push_back("Each side is one trace without a rank: both are taken as rank 0.");
   else if (unranked.size() == 1)
     r.notes.push_back(unranked.front()->label + " is one trace without a rank: it is taken as rank 0.");
-  for (const auto* side : {&r.control, &r.test})
-    for (const auto& m : side->step_markers) {
-      const auto files = m.files == 1 ? std::string() : " in " + std::to_string(m.files) + " files";
-      r.notes.push_back(side->label + ": steps from the step marker '" + m.pattern + "': " +
-                        (m.spans ? std::to_string(m.matches) + " spans" + files + ", each a step"
-                                 : std::to_string(m.matches) + " markers" + files + ", a step from each to the next (" +
-                                       std::to_string(m.steps) + " step" + (m.steps == 1 ? "" : "s") + ")") +
-                        ".");
-    }
-  if (!testable(r.control.units, r.test.units))
+  for (const auto* side : {&r.control, &r.test}) step_marker_note(r, *side);
+  if (!r.between_runs && !testable(r.control.units, r.test.units))
     r.notes.push_back("Not testable: " + r.control.label + " has " + std::to_string(r.control.units) + " " + r.unit +
                       (r.control.units == 1 ? "" : "s") + " to compare and " + r.test.label + " " +
                       std::to_string(r.test.units) + "; a rank test needs 5 a side (or 4 and 6, 3 and 9) to tell a "
                       "change from noise at the 1 % level (p < 0.01). The lists show the largest raw changes, none "
                       "of them judged real.");
+  // The same traces twice, or too few steps to judge anything: no run-to-run note to add.
+  if (!same_inputs && (r.between_runs || testable(r.control.units, r.test.units))) runs_note(r);
   for (const auto* side : {&r.control, &r.test}) {
     if (side->warmup.empty()) continue;
     // One warm-up step per file at most: the first few are named, the rest counted.

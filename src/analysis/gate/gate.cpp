@@ -135,7 +135,7 @@ model::Comparison allocated_sum(const std::vector<const DiffRow*>& rows, const D
   }
   c.settle();
   t.settle();
-  return compare_samples(c, t, NoiseRule{r.min_change_pct, 0.0});
+  return compare_samples(c, t, noise_rule_of(r).relative());
 }
 
 [[noreturn]] void no_match(const GateCondition& cond, const char* what) {

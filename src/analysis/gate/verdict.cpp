@@ -32,12 +32,22 @@ const model::Figure* memory_grew(const model::DiffReport& r) {
   return nullptr;
 }
 
+// How a real change was told from noise, after its verdict: between runs, or within one
+// run a side, whose run-to-run noise nobody measured (docs/is-it-real.md "Several runs").
+std::string how_judged(const model::DiffReport& r) {
+  if (r.between_runs) {
+    const auto c = r.control.runs.size(), t = r.test.runs.size();
+    return " (judged between runs, " + (c == t ? std::to_string(c) + " a side" : std::to_string(c) + " and " + std::to_string(t)) + ")";
+  }
+  return " (within one run: run-to-run noise not measured)";
+}
+
 // "Step time +60.1% (77.5 ms → 124 ms), slower": the verdict in words after the figure.
-std::string figure_words(const model::Figure& f, bool judged) {
+std::string figure_words(const model::Figure& f, bool judged, const std::string& how = {}) {
   const auto& v = f.value;
   const auto value = [&](double x) { return f.bytes ? format_size(x, false) : format_duration_ns(to_ns(x), false); };
   std::string out = f.label + " " + format_pct(v.pct, v.is_new()) + " (" + value(v.control) + k_arrow + value(v.test) + ")";
-  if (judged && f.judged) out += std::string(", ") + model::figure_words(f);
+  if (judged && f.judged) out += std::string(", ") + model::figure_words(f) + (v.significant ? how : std::string());
   // Near the level but not past it: say how near, so "within noise" is not read as "no change".
   if (judged && f.judged && !v.significant && v.p_value < 0.1) {
     char p[32];
@@ -111,11 +121,16 @@ Verdict decide_verdict(const model::DiffReport& r) {
                      : v.mark == model::Mark::pass ? k_green
                      : v.mark == model::Mark::warn ? k_warn
                                                    : k_neutral;
-  std::string what = step ? figure_words(*step, true) : std::string();
-  if (memory) what += (what.empty() ? "" : "; ") + lower_first(figure_words(*memory, true));
+  const auto how = how_judged(r);
+  std::string what = step ? figure_words(*step, true, how) : std::string();
+  if (memory) what += (what.empty() ? "" : "; ") + lower_first(figure_words(*memory, true, how));
   if (!gate.empty() && !what.empty()) what = gate + ": " + lower_first(what);
   else if (!gate.empty()) what = gate;
-  v.text = what + (what.empty() ? "" : "; ") + moved(r);
+  std::string rows = moved(r);
+  // Said once: after the step's verdict when it is real, else after the rows' counts.
+  const bool step_said = (step && step->value.significant) || (memory && memory->value.significant);
+  if (!step_said && (r.verdict_counts.regressions || r.verdict_counts.improvements) && !r.top_regressions.raw) rows += how;
+  v.text = what + (what.empty() ? "" : "; ") + rows;
   v.line = std::string(sign) + " " + v.text;
   return v;
 }

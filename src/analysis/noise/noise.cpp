@@ -141,7 +141,93 @@ bool testable(std::size_t control, std::size_t test) {
   return control >= k_min_samples && test >= k_min_samples && mann_whitney_min_p(control, test) < k_alpha;
 }
 
+namespace {
+
+std::shared_ptr<const UnitRuns> unit_runs(const std::vector<std::uint32_t>& of_unit) {
+  if (of_unit.empty()) return nullptr;
+  // Dense run numbers: a run none of whose steps were selected gives no sample.
+  std::vector<std::uint32_t> ids(of_unit.begin(), of_unit.end());
+  std::sort(ids.begin(), ids.end());
+  ids.erase(std::unique(ids.begin(), ids.end()), ids.end());
+  if (ids.size() < 2) return nullptr;
+  auto out = std::make_shared<UnitRuns>();
+  out->runs = static_cast<std::uint32_t>(ids.size());
+  out->of_unit.reserve(of_unit.size());
+  for (const auto r : of_unit)
+    out->of_unit.push_back(static_cast<std::uint32_t>(std::lower_bound(ids.begin(), ids.end(), r) - ids.begin()));
+  return out;
+}
+
+NoiseRule with_runs(NoiseRule rule, const model::DiffReport& r) {
+  rule.control_runs = unit_runs(r.control.unit_runs);
+  rule.test_runs = unit_runs(r.test.unit_runs);
+  if (!rule.control_runs || !rule.test_runs) rule.control_runs = rule.test_runs = nullptr;
+  return rule;
+}
+
+// The median of `sorted` (ascending) with `zeros` more values of 0.
+double median_with_zeros(const std::vector<double>& sorted, std::size_t zeros) {
+  const std::size_t n = sorted.size() + zeros;
+  if (n == 0) return 0;
+  const auto below = static_cast<std::size_t>(std::lower_bound(sorted.begin(), sorted.end(), 0.0) - sorted.begin());
+  const auto at = [&](std::size_t i) {  // the i-th of the merged multiset
+    if (i < below) return sorted[i];
+    if (i < below + zeros) return 0.0;
+    return sorted[i - zeros];
+  };
+  return n % 2 ? at(n / 2) : (at(n / 2 - 1) + at(n / 2)) / 2;
+}
+
+bool of_runs(const model::Samples& s, const std::shared_ptr<const UnitRuns>& runs) {
+  return runs && s.units() == runs->of_unit.size();
+}
+
+}  // namespace
+
+NoiseRule NoiseRule::slice(std::size_t c_first, std::size_t c_last, std::size_t t_first, std::size_t t_last) const {
+  NoiseRule r = *this;
+  if (!between_runs()) return r;
+  const auto part = [](const UnitRuns& all, std::size_t first, std::size_t last) {
+    first = std::min(first, all.of_unit.size());
+    last = std::min(std::max(first, last), all.of_unit.size());
+    return unit_runs({all.of_unit.begin() + static_cast<std::ptrdiff_t>(first),
+                      all.of_unit.begin() + static_cast<std::ptrdiff_t>(last)});
+  };
+  r.control_runs = part(*control_runs, c_first, c_last);
+  r.test_runs = part(*test_runs, t_first, t_last);
+  if (!r.control_runs || !r.test_runs) r.control_runs = r.test_runs = nullptr;
+  return r;
+}
+
+NoiseRule noise_rule_for(const CompareOptions& options, const model::DiffReport& report) {
+  return with_runs(options.noise_rule(), report);
+}
+
+NoiseRule noise_rule_of(const model::DiffReport& r) {
+  return with_runs(NoiseRule::of(r.min_change_pct, r.min_change_us * 1000.0), r);
+}
+
+std::vector<double> run_medians(const model::Samples& s, const UnitRuns& runs) {
+  std::vector<std::vector<double>> values(runs.runs);
+  std::vector<std::size_t> units(runs.runs, 0);
+  for (const auto r : runs.of_unit) ++units[r];
+  for (const auto& [u, v] : s.values())
+    if (u < runs.of_unit.size()) values[runs.of_unit[u]].push_back(v);
+  std::vector<double> out(runs.runs);
+  for (std::uint32_t r = 0; r < runs.runs; ++r) {
+    std::sort(values[r].begin(), values[r].end());
+    out[r] = median_with_zeros(values[r], units[r] - values[r].size());
+  }
+  return out;
+}
+
 Judgement judge(const model::Samples& control, const model::Samples& test, const NoiseRule& rule) {
+  if (rule.between_runs() && of_runs(control, rule.control_runs) && of_runs(test, rule.test_runs)) {
+    NoiseRule plain = rule;
+    plain.control_runs = plain.test_runs = nullptr;
+    return judge(model::Samples::dense(run_medians(control, *rule.control_runs)),
+                 model::Samples::dense(run_medians(test, *rule.test_runs)), plain);
+  }
   Judgement j;
   const double mc = median(control), mt = median(test);
   const double d = mt - mc;

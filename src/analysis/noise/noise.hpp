@@ -19,7 +19,7 @@ constexpr double k_alpha = 0.01;
 constexpr std::size_t k_min_samples = 3;
 
 // The rule a finished report was decided by (DiffReport::min_change_*).
-inline NoiseRule noise_rule_of(const model::DiffReport& r) { return {r.min_change_pct, r.min_change_us * 1000.0}; }
+NoiseRule noise_rule_of(const model::DiffReport& r);
 
 struct Judgement {
   model::Verdict verdict = model::Verdict::same;
@@ -49,10 +49,18 @@ double mann_whitney_p(const std::vector<double>& a, const std::vector<double>& b
 // side above all of the other, no ties).
 double mann_whitney_min_p(std::size_t na, std::size_t nb);
 
+// The rule of `options`, judging between runs where both sides of `report` have several
+// (their SideSummary::unit_runs).
+NoiseRule noise_rule_for(const CompareOptions& options, const model::DiffReport& report);
+// The per-run medians of per-unit samples: one sample per run (a run's units without a
+// value count as 0), in run order.
+std::vector<double> run_medians(const model::Samples& s, const UnitRuns& runs);
+
 // Whether samples of these sizes can be judged at all.
 bool testable(std::size_t control, std::size_t test);
 
-// control, test: the figure's value in each step unit of each side.
+// control, test: the figure's value in each step unit of each side. Between runs
+// (rule.between_runs(), samples of the runs' sizes), the per-run medians are judged.
 Judgement judge(const model::Samples& control, const model::Samples& test, const NoiseRule& rule);
 Judgement judge(const std::vector<double>& control, const std::vector<double>& test, const NoiseRule& rule);
 

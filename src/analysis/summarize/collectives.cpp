@@ -140,8 +140,9 @@ void match_collectives(const model::SetSummary& set, const std::vector<std::pair
     int rank;
     std::int64_t dur;
   };
-  // (key id, step number (order keys) or 0, seq) -> its kernels on each rank, in unit order.
-  std::map<std::tuple<std::uint32_t, std::int64_t, std::int64_t>, std::vector<Arrival>> calls;
+  // (run, key id, step number (order keys) or 0, seq) -> its kernels on each rank, in unit
+  // order: ranks meet within their run only.
+  std::map<std::tuple<std::uint32_t, std::uint32_t, std::int64_t, std::int64_t>, std::vector<Arrival>> calls;
   for (std::uint32_t u = 0; u < units.size(); ++u) {
     const auto& f = set.files[units[u].first];
     auto [fi, fresh] = file_ids.try_emplace(units[u].first);
@@ -158,7 +159,7 @@ void match_collectives(const model::SetSummary& set, const std::vector<std::pair
     });
     for (auto c = first; c != last; ++c) {
       const auto id = fi->second[c->key];
-      calls[{id, id_by_seq[id] ? 0 : f.steps[step].step, c->seq}].push_back({u, f.rank, c->dur_ns});
+      calls[{f.run, id, id_by_seq[id] ? 0 : f.steps[step].step, c->seq}].push_back({u, f.rank, c->dur_ns});
     }
   }
 
@@ -169,7 +170,7 @@ void match_collectives(const model::SetSummary& set, const std::vector<std::pair
     for (std::size_t j = 0; j < arrivals.size(); ++j) distinct += j == 0 || arrivals[j].rank != arrivals[j - 1].rank;
     if (distinct < 2) continue;
     ++m.matched;
-    m.by_seq += id_by_seq[std::get<0>(call)];
+    m.by_seq += id_by_seq[std::get<1>(call)];
     const auto [lo, hi] = std::minmax_element(arrivals.begin(), arrivals.end(),
                                               [](const Arrival& a, const Arrival& b) { return a.dur < b.dur; });
     for (std::size_t j = 0; j < arrivals.size(); ++j) {

@@ -173,7 +173,8 @@ FileSteps assign_steps(const model::TraceFile& file, const LaunchIndex& launches
                 .marker_matches = 0,
                 .marker_gave_up = 0,
                 .marker_over_budget = 0,
-                .marker_span_name = {}};
+                .marker_span_name = {},
+                .repeated_steps = 0};
   const auto& events = file.events;
   out.step_at.assign(events.size(), static_cast<std::int32_t>(k_no_step));
 
@@ -207,6 +208,31 @@ FileSteps assign_steps(const model::TraceFile& file, const LaunchIndex& launches
   auto by_start = [](const StepWindow& a, const StepWindow& b) { return a.begin_ns < b.begin_ns; };
   for (auto& [pid, w] : host) std::sort(w.begin(), w.end(), by_start);
   for (auto& [pid, w] : device) std::sort(w.begin(), w.end(), by_start);
+  if (!from_marker) {
+    // A number twice in one process, the later span after the first has ended (two
+    // profiling windows pasted together, a counter reset): one step cannot hold both
+    // spans' work, so the later span is no step and its events belong to no step (the
+    // first's time and work stay together). A span nested in or overlapping the first
+    // (legacy traces write ProfilerStep both as an annotation and as an operator)
+    // stays: its events are the first's anyway.
+    std::vector<StepWindow> dropped;
+    for (auto* track : {&host, &device})
+      for (auto& [pid, windows] : *track) {
+        std::unordered_map<std::int64_t, std::int64_t> first_end;
+        std::erase_if(windows, [&](const StepWindow& w) {
+          const auto [it, fresh] = first_end.try_emplace(w.step, w.end_ns);
+          const bool repeat = !fresh && w.begin_ns >= it->second;
+          if (repeat && track == &host) dropped.push_back(w);
+          return repeat;
+        });
+      }
+    out.repeated_steps = dropped.size();
+    std::erase_if(out.host_steps, [&](const StepWindow& w) {
+      return std::any_of(dropped.begin(), dropped.end(), [&](const StepWindow& d) {
+        return d.pid == w.pid && d.step == w.step && d.begin_ns == w.begin_ns && d.end_ns == w.end_ns;
+      });
+    });
+  }
   std::sort(out.host_steps.begin(), out.host_steps.end(), by_start);
   // Each step number's index: its first span by start. A device-side span's number
   // that no host span has is no step (-1).

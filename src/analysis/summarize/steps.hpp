@@ -66,10 +66,13 @@ struct FileSteps {
   MarkerOutcome marker = MarkerOutcome::not_given;
   std::uint64_t marker_matches = 0;          // the outermost matching events
   std::uint64_t marker_gave_up = 0;          // names not matched: the engine gave up, or past k_max_give_ups
-  std::uint64_t marker_over_budget = 0;      // names not asked: the run's matching budget was spent
+  std::uint64_t marker_over_budget = 0;      // names not asked: the file's matching budget was spent
   // Per pool id, when the marker's matches are spans: 1 for a name that matches. Those
   // events are steps, as ProfilerStep spans are (no operator, no call-tree node).
   std::vector<std::uint8_t> marker_span_name;
+  // ProfilerStep spans whose number the same process already had, after that span
+  // ended: no step (assign_steps). Counted for the step_number_repeated diagnostic.
+  std::uint64_t repeated_steps = 0;
 
   // The step number of an event; k_no_step when none.
   std::int64_t iteration(std::size_t event) const {

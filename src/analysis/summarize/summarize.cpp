@@ -142,6 +142,7 @@ model::FileSummary summarize_file(const model::TraceFile& f, const SummarizeOpti
   model::FileSummary s;
   s.path = f.path;
   s.rank = f.rank;
+  s.run = f.run;
   s.rank_source = f.rank_source;
   s.world_size = f.world_size;
   s.gpu_names = f.gpu_names;
@@ -162,9 +163,16 @@ model::FileSummary summarize_file(const model::TraceFile& f, const SummarizeOpti
   const auto& ev = f.events;
   s.has_steps = !steps.steps.empty();
   s.launcher_level = launcher_level_name(options.launcher);
+  s.by_shape = options.by_shape;
   NameFacts names(f.pool);
   names.set_marker_spans(steps.marker_span_name);
   if (marker) note_marker(s, steps, *marker);
+  if (steps.repeated_steps)
+    s.diagnostics.report(model::DiagId::step_number_repeated, s.path, 0,
+                         std::to_string(steps.repeated_steps) +
+                             " ProfilerStep spans repeat a step number of their process after its first span "
+                             "ended: each is no step, its events are not compared",
+                         steps.repeated_steps);
 
   // Steps: the file's CPU-side step spans, or one pseudo-step over the whole file.
   // Each event's step index (-1 outside every step) is assign_steps', moved, not
@@ -441,6 +449,7 @@ model::SetSummary summarize_set(const model::TraceSet& set, const SummarizeOptio
   model::SetSummary out;
   out.label = set.label;
   out.inputs = set.inputs;
+  out.runs = set.runs;
   out.diagnostics = set.diagnostics;
   for (const auto& f : set.files) out.files.push_back(f.summary ? *f.summary : summarize_file(f, options));
   model::bound_durations(out);  // as a summary read back is: traces and summaries compare alike
@@ -451,6 +460,7 @@ model::SetSummary summarize_set(model::TraceSet&& set, const SummarizeOptions& o
   model::SetSummary out;
   out.label = std::move(set.label);
   out.inputs = std::move(set.inputs);
+  out.runs = std::move(set.runs);
   out.diagnostics = std::move(set.diagnostics);
   // A copy of every cell would be fresh pages to fault in, for nothing.
   for (auto& f : set.files)

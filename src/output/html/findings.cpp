@@ -6,7 +6,7 @@
 //   top_raw, top_slower[]/top_faster[] {has_href, href, nm, has_tip, tip, delta, pct, by_calls, words, has_calls,
 //     calls, has_mean, mean, has_path, path_words, path, has_lb, lb},
 //   has_top_launchers, top_launchers[] {has_href, href, nm, delta, pct, cls, arrow}
-//   threshold_rule (read by the verdict legend of the headline)
+//   threshold_rule, between_runs, control_runs, test_runs (read by the verdict legend of the headline)
 #include <algorithm>
 #include <array>
 #include <string>
@@ -137,6 +137,9 @@ void add_findings(const DiffReport& r, const Anchors& a, data& ctx) {
   if (r.min_change_us > 0)
     rule += " and " + format_duration_ns(round_ns(r.min_change_us * 1000.0), false);
   ctx.set("threshold_rule", rule);
+  ctx.set("between_runs", r.between_runs);
+  ctx.set("control_runs", std::to_string(r.control.runs.size()));
+  ctx.set("test_runs", std::to_string(r.test.runs.size()));
 }
 
 }  // namespace tracediff::output::html

@@ -5,6 +5,7 @@
 #include <boost/test/unit_test.hpp>
 
 #include <sys/stat.h>
+#include <unistd.h>
 #include <zlib.h>
 
 #include <filesystem>
@@ -555,6 +556,57 @@ BOOST_AUTO_TEST_CASE(unreadable_and_unseekable_files) {
     BOOST_TEST(tracediff::reading::open_regular_file(path, error) == -1);
     BOOST_TEST(error.find(kind) != std::string::npos, error);
   }
+  fs::remove_all(dir);
+}
+
+// Files of procfs and sysfs are "regular" but views of the kernel: refused for what they
+// are (named directly, that is fatal), as a FIFO is; an ordinary file is not.
+BOOST_AUTO_TEST_CASE(pseudo_file_systems_are_refused) {
+  namespace fs = std::filesystem;
+  for (const std::string path : {"/proc/self/status", "/proc/self/maps", "/sys/kernel/mm/transparent_hugepage/enabled"}) {
+    if (!fs::exists(path)) continue;
+    ByteSource s{path};
+    BOOST_TEST(!s.ok(), path);
+    BOOST_TEST(s.error().rfind("not a regular file (on ", 0) == 0, s.error());
+    std::string error;
+    bool refused = false;
+    BOOST_TEST(tracediff::reading::open_regular_file(path, error, &refused) == -1);
+    BOOST_TEST(refused, path);
+    BOOST_TEST(error.find(path.starts_with("/proc") ? "on procfs" : "on sysfs") != std::string::npos, error);
+  }
+  const auto dir = tracediff::test::temp_dir("bs-plain");
+  tracediff::test::write_file(dir + "/t.json", "{}");
+  std::string error;
+  bool refused = false;
+  const int fd = tracediff::reading::open_regular_file(dir + "/t.json", error, &refused);
+  BOOST_TEST(fd >= 0, error);
+  BOOST_TEST(!refused);
+  if (fd >= 0) ::close(fd);
+  // Not found is no refusal: the system said no.
+  BOOST_TEST(tracediff::reading::open_regular_file(dir + "/none.json", error, &refused) == -1);
+  BOOST_TEST(!refused);
+  fs::remove_all(dir);
+}
+
+// A gzip's ISIZE is a hint: a forged one (4 GiB in a few hundred bytes) is not believed
+// past 64 times the compressed size; a true one is.
+BOOST_AUTO_TEST_CASE(a_forged_isize_is_only_a_hint) {
+  namespace fs = std::filesystem;
+  const auto dir = tracediff::test::temp_dir("bs-isize");
+  std::string json = "{\"traceEvents\": [";
+  std::mt19937 random(7);  // numbers: inflates a few times, as traces do
+  for (int i = 0; i < 2000; ++i) json += (i ? "," : "") + std::to_string(random());
+  json += "]}";
+  std::string gz = tracediff::test::gzip_bytes(json);
+  tracediff::test::write_file(dir + "/true.json.gz", gz);
+  BOOST_TEST(tracediff::reading::estimate_json_size(dir + "/true.json.gz") == json.size());
+  gz.replace(gz.size() - 4, 4, std::string("\xf0\xff\xff\xff", 4));
+  tracediff::test::write_file(dir + "/forged.json.gz", gz);
+  const auto hint = tracediff::reading::estimate_json_size(dir + "/forged.json.gz");
+  BOOST_TEST(hint <= 64 * gz.size());
+  BOOST_TEST(hint >= gz.size());
+  ByteSource s{dir + "/forged.json.gz"};
+  BOOST_TEST(s.size_hint() == hint);
   fs::remove_all(dir);
 }
 

@@ -48,7 +48,7 @@ BOOST_AUTO_TEST_CASE(both_sides_read_with_ranks_settled_and_sorted) {
   test::write_file(dir + "/c/rank1.json", small_trace(5));
   test::write_file(dir + "/c/rank0.json", small_trace(6));
   test::write_file(dir + "/t/rank0.json", small_trace(7));
-  const auto sets = reading::read_trace_sets({{"C", {dir + "/c"}}, {"T", {dir + "/t"}}}, {}, 2);
+  const auto sets = reading::read_trace_sets({{"C", {dir + "/c"}, {}}, {"T", {dir + "/t"}, {}}}, {}, 2);
   BOOST_REQUIRE(sets.size() == 2u);
   BOOST_TEST(sets[0].label == "C");
   BOOST_REQUIRE(sets[0].files.size() == 2u);
@@ -64,12 +64,12 @@ BOOST_AUTO_TEST_CASE(an_unreadable_file_is_skipped_with_a_diagnostic_and_none_le
   const auto dir = test::temp_dir("tsr-skip");
   test::write_file(dir + "/rank0.json", small_trace(5));
   test::write_file(dir + "/rank1.json", "this is not json");
-  const auto sets = reading::read_trace_sets({{"C", {dir}}}, {}, 1);
+  const auto sets = reading::read_trace_sets({{"C", {dir}, {}}}, {}, 1);
   BOOST_TEST(sets[0].files.size() == 1u);
   BOOST_TEST(sets[0].diagnostics.total() > 0u);
   const auto bad = test::temp_dir("tsr-none");
   test::write_file(bad + "/x.json", "nope");
-  BOOST_CHECK_THROW(reading::read_trace_sets({{"C", {bad}}}, {}, 1), Fatal);
+  BOOST_CHECK_THROW(reading::read_trace_sets({{"C", {bad}, {}}}, {}, 1), Fatal);
 }
 
 BOOST_AUTO_TEST_CASE(progress_and_after_read_see_every_file) {
@@ -77,7 +77,7 @@ BOOST_AUTO_TEST_CASE(progress_and_after_read_see_every_file) {
   for (int r = 0; r < 3; ++r) test::write_file(dir + "/rank" + std::to_string(r) + ".json", small_trace(5 + r));
   std::size_t last_done = 0, total = 0, after = 0;
   std::uint64_t bytes = 0;
-  reading::read_trace_sets({{"C", {dir}}}, {}, 2,
+  reading::read_trace_sets({{"C", {dir}, {}}}, {}, 2,
                            [&](std::uint64_t b, std::size_t done, std::size_t all) {
                              BOOST_TEST(done >= last_done);  // calls never overlap, counts only grow
                              last_done = done;

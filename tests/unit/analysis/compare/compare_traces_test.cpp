@@ -78,7 +78,7 @@ std::string via_cli(const Pair& p, std::vector<std::string> extra) {
 std::string via_compare_traces(const Pair& p, bool by_shape, analysis::LauncherLevel launcher) {
   reading::ReadOptions ro;
   ro.by_shape = by_shape;
-  const auto sets = reading::read_trace_sets({{"Control", {p.control}}, {"Test", {p.test}}}, ro, 1);
+  const auto sets = reading::read_trace_sets({{"Control", {p.control}, {}}, {"Test", {p.test}, {}}}, ro, 1);
   analysis::CompareOptions co;
   co.by_shape = by_shape;
   return json_of(analysis::compare_traces(sets[0], sets[1], co, {.launcher = launcher}));

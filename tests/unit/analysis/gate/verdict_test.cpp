@@ -93,7 +93,7 @@ BOOST_AUTO_TEST_SUITE(verdict)
 
 BOOST_AUTO_TEST_CASE(regressions_are_counted_with_the_step_time) {
   const auto r = decided(77'500'000, 124'000'000, {{1e6, 2e6}, {1e6, 1.5e6}, {3e6, 4e6}, {1e6, 1e6}, {2e6, 1e6}});
-  BOOST_TEST(r.verdict_line == "\xE2\x9D\x8C Step time +60.0% (77.5 ms \xE2\x86\x92 124 ms), slower; "
+  BOOST_TEST(r.verdict_line == "\xE2\x9D\x8C Step time +60.0% (77.5 ms \xE2\x86\x92 124 ms), slower (within one run: run-to-run noise not measured); "
                                "3 significant regressions, 1 improvement",
              r.verdict_line);
   BOOST_TEST(std::string(model::mark_name(r.verdict_mark)) == "fail");
@@ -135,7 +135,7 @@ BOOST_AUTO_TEST_CASE(no_change_says_so) {
 BOOST_AUTO_TEST_CASE(improvements_and_a_failed_gate) {
   auto r = decided(80'000'000, 60'000'000, {{2e6, 1e6}});
   BOOST_TEST(r.verdict_line.rfind("\xE2\x9C\x85 Step time -25.0%", 0) == 0, r.verdict_line);
-  BOOST_TEST(r.verdict_line.find("faster; 1 significant improvement") != std::string::npos, r.verdict_line);
+  BOOST_TEST(r.verdict_line.find("faster (within one run: run-to-run noise not measured); 1 significant improvement") != std::string::npos, r.verdict_line);
   gate(r, {"step_time<-10%", "added>0"});
   BOOST_TEST(r.verdict_line.rfind("\xE2\x9D\x8C Gate failed (1 of 2 conditions): step time -25.0%", 0) == 0,
              r.verdict_line);

@@ -122,7 +122,7 @@ BOOST_AUTO_TEST_CASE(sparse_equals_dense) {
     BOOST_TEST(mean(sc) == mean(c), boost::test_tools::tolerance(1e-12));
     BOOST_TEST(stddev(sc) == stddev(c), boost::test_tools::tolerance(1e-9));
     BOOST_TEST(mann_whitney_p(sc, st) == mann_whitney_p(c, t), boost::test_tools::tolerance(1e-12));
-    const NoiseRule rule{5.0, 0.0};
+    const NoiseRule rule = NoiseRule::of(5.0, 0.0);
     const auto js = judge(sc, st, rule), jd = judge(c, t, rule);
     BOOST_TEST((js.verdict == jd.verdict));
     BOOST_TEST(js.significant == jd.significant);
@@ -139,6 +139,80 @@ BOOST_AUTO_TEST_CASE(a_name_in_one_step_of_many_costs_one_value) {
   BOOST_TEST(c.values().size() == 1u);
   BOOST_TEST(median(c) == 0.0);
   BOOST_TEST((judge(c, t, NoiseRule{}).verdict == model::Verdict::same));
+}
+
+// Several runs a side (docs/is-it-real.md "Several runs"): A/A rows whose runs each carry
+// their own offset (an autotuner's pick, clocks) look real when steps are the samples,
+// and are noise between runs. 2,000 rows, 5 runs a side of 6 steps: each run of each
+// row is off by N(0, 8 %), each step by N(0, 1 %).
+namespace {
+
+struct Sides {
+  model::Samples control, test;
+};
+
+Sides runs_of(std::mt19937_64& rng, double shift, std::size_t runs, std::size_t steps) {
+  std::normal_distribution<double> run_offset(0.0, 0.08), step_noise(0.0, 0.01);
+  Sides s{model::Samples(runs * steps), model::Samples(runs * steps)};
+  for (auto* side : {&s.control, &s.test}) {
+    const double base = side == &s.test ? 1000.0 * (1 + shift) : 1000.0;
+    // Units in (rank, step) order interleave the runs: unit u is run u % runs.
+    std::vector<double> offset(runs);
+    for (auto& o : offset) o = run_offset(rng);
+    for (std::uint32_t u = 0; u < runs * steps; ++u) side->add(u, base * (1 + offset[u % runs]) * (1 + step_noise(rng)));
+    side->settle();
+  }
+  return s;
+}
+
+NoiseRule between(std::size_t runs, std::size_t steps) {
+  auto g = std::make_shared<UnitRuns>();
+  g->runs = static_cast<std::uint32_t>(runs);
+  for (std::size_t u = 0; u < runs * steps; ++u) g->of_unit.push_back(static_cast<std::uint32_t>(u % runs));
+  NoiseRule rule;
+  rule.control_runs = rule.test_runs = g;
+  return rule;
+}
+
+}  // namespace
+
+BOOST_AUTO_TEST_CASE(between_runs_a_a_rows_flag_at_most_one_percent) {
+  std::mt19937_64 rng(30);
+  constexpr std::size_t k_rows = 2000, k_runs = 5, k_steps = 6;
+  const NoiseRule within = NoiseRule::of(5.0, 0.0), runs = between(k_runs, k_steps);
+  std::size_t flagged_within = 0, flagged_between = 0;
+  for (std::size_t i = 0; i < k_rows; ++i) {
+    const auto s = runs_of(rng, 0.0, k_runs, k_steps);
+    flagged_within += judge(s.control, s.test, within).significant;
+    flagged_between += judge(s.control, s.test, runs).significant;
+  }
+  BOOST_TEST_MESSAGE("A/A, 2,000 rows: steps as samples " << flagged_within << ", between runs " << flagged_between);
+  // Steps as samples: each run's offset is read as a change (about half the rows).
+  BOOST_TEST(flagged_within > k_rows / 5);
+  BOOST_TEST(flagged_between <= k_rows / 100);
+}
+
+BOOST_AUTO_TEST_CASE(between_runs_finds_a_real_change) {
+  std::mt19937_64 rng(31);
+  const NoiseRule runs = between(5, 6);
+  std::size_t found = 0;
+  for (int i = 0; i < 200; ++i) found += judge(runs_of(rng, 0.30, 5, 6).control, runs_of(rng, 0.30, 5, 6).test, runs).verdict ==
+                                          model::Verdict::slower;
+  BOOST_TEST(found >= 160u);  // +30 % against 8 % run-to-run noise: about 88 %
+  // Three runs a side can never reach p < 0.01: not testable, whatever the change.
+  const auto s = runs_of(rng, 1.0, 3, 6);
+  BOOST_TEST((judge(s.control, s.test, between(3, 6)).verdict == model::Verdict::untestable));
+  // The runs' medians: a run's units without a value count as 0.
+  model::Samples sparse_run(6);
+  sparse_run.add(0, 5.0);
+  sparse_run.add(2, 7.0);
+  sparse_run.add(4, 9.0);
+  sparse_run.add(1, -1.0);
+  sparse_run.settle();
+  UnitRuns two;
+  two.runs = 2;
+  two.of_unit = {0, 1, 0, 1, 0, 1};
+  BOOST_TEST(run_medians(sparse_run, two) == (std::vector<double>{7.0, 0.0}));
 }
 
 BOOST_AUTO_TEST_SUITE_END()
