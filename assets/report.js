@@ -459,22 +459,91 @@
       return on;
     }
 
+    // A /regex/ term as a Thompson NFA, linear in the text whatever the pattern (a link's
+    // hash may hold /^(a+)+$/): characters, . [] and \ escapes (each a RegExp of one
+    // character), ^ $, groups, | * + ?; null for anything else ({n}, backreferences).
+    function nfa(p) {
+      var i = 0, G = 0, m;
+      function S() { return { e: [] }; }  // a state: t, a test of one character, to n; else epsilons e
+      function F(s, f) { return { s: s, f: f }; }
+      function alt() {
+        var a = seq(), b, s, f;
+        while (p[i] === '|') {
+          ++i; b = seq(); s = S(); f = S();
+          s.e.push(a.s, b.s); a.f.e.push(f); b.f.e.push(f);
+          a = F(s, f);
+        }
+        return a;
+      }
+      function seq() {
+        for (var s = S(), f = s, a, q, n, e; i < p.length && p[i] !== '|' && p[i] !== ')'; f = a.f) {
+          a = atom(); q = p[i];
+          if ('*+?'.indexOf(q) >= 0) {
+            if (p[++i] === '?') ++i;  // lazy: the same rows match
+            n = S(); e = S(); n.e.push(a.s); a.f.e.push(e);
+            if (q !== '+') n.e.push(e);
+            if (q !== '?') a.f.e.push(a.s);
+            a = F(n, e);
+          }
+          f.e.push(a.s);
+        }
+        return F(s, f);
+      }
+      function atom() {
+        var c = p[i], j = i + 1, s = S(), r;
+        if (c === '(') {
+          if (p[j] === '?') { if (p[j + 1] !== ':') throw 0; i += 2; }
+          ++i;
+          s = alt();
+          if (p[i++] !== ')') throw 0;
+          return s;
+        }
+        if (c === '^' || c === '$') { ++i; s.a = c; return F(s, s); }
+        if (c === '\\') { if (/[bk1-9]/.test(p[j])) throw 0; ++j; }
+        if (c === '[') {
+          if (p[j] === '^') ++j;
+          while (p[j] !== ']') { if (!p[j]) throw 0; j += p[j] === '\\' ? 2 : 1; }
+          ++j;
+        }
+        if ('*+?{}'.indexOf(c) >= 0) throw 0;
+        r = new RegExp(p.slice(i, i = j));
+        s.t = function (x) { return r.test(x); };
+        return F(s, s.n = S());
+      }
+      try { m = p.length < 500 && alt(); } catch (e) { m = 0; }
+      return m && i === p.length ? function (x) {
+        var found = false, cur = [], next, at = 0;
+        function add(list, q) {
+          if (found || q.g === G) return;
+          q.g = G;
+          if (q.a && (q.a === '^' ? at && x[at - 1] !== '\n' : at < x.length && x[at] !== '\n')) return;
+          if (q === m.f) found = true;
+          else if (q.t) list.push(q);
+          else q.e.forEach(function (r) { add(list, r); });
+        }
+        for (++G, add(cur, m.s); !found && at < x.length; cur = next) {
+          var ch = x[at++];
+          next = []; ++G;
+          cur.forEach(function (q) { if (q.t(ch)) add(next, q.n); });
+          add(next, m.s);
+        }
+        return found;
+      } : null;
+    }
+
     // The filter's terms, all of which a row must match: `word` (a substring), `-word`
-    // (excluded), `/regex/` (case-insensitive; an invalid one is taken as text).
+    // (excluded), `/regex/` (case-insensitive; one nfa refuses is taken as text).
     function parseQuery(q) {
       return q.trim().toLowerCase().split(/\s+/).filter(Boolean).map(function (t) {
         var neg = t.length > 1 && t.charAt(0) === '-';
         if (neg) t = t.slice(1);
-        var re = null;
-        if (t.length > 2 && t.charAt(0) === '/' && t.charAt(t.length - 1) === '/') {
-          try { re = new RegExp(t.slice(1, -1), 'im'); } catch (e) { re = null; }
-        }
+        var re = t.length > 2 && t.charAt(0) === '/' && t.charAt(t.length - 1) === '/' ? nfa(t.slice(1, -1)) : null;
         return { neg: neg, re: re, text: t };
       });
     }
     function matches(terms, text) {
       for (var i = 0; i < terms.length; ++i) {
-        var hit = terms[i].re ? terms[i].re.test(text) : text.indexOf(terms[i].text) !== -1;
+        var hit = terms[i].re ? terms[i].re(text) : text.indexOf(terms[i].text) !== -1;
         if (hit === terms[i].neg) return false;
       }
       return true;

@@ -75,7 +75,8 @@ trap 'rm -rf "$work"' EXIT
 
 # A tiny Kineto trace per side: one ProfilerStep, a matmul with its kernel; the test
 # side adds an operator and a kernel with the hostile name, so it lands in the table,
-# the groups and both charts.
+# the groups and both charts, and an operator 'aaa…a!' that a backtracking /^(a+)+$/
+# would take forever on.
 write_trace() {  # DIR WITH_HOSTILE
   mkdir -p "$1"
   local extra=''
@@ -83,7 +84,8 @@ write_trace() {  # DIR WITH_HOSTILE
     extra=',
   {"ph": "X", "cat": "cpu_op", "name": "'"$hostile"'", "pid": 10, "tid": 10, "ts": 1000300, "dur": 400},
   {"ph": "X", "cat": "cuda_runtime", "name": "cudaLaunchKernel", "pid": 10, "tid": 10, "ts": 1000310, "dur": 5, "args": {"correlation": 8}},
-  {"ph": "X", "cat": "kernel", "name": "'"$hostile"'", "pid": 0, "tid": 7, "ts": 1000320, "dur": 250, "args": {"correlation": 8, "stream": 7, "device": 0}}'
+  {"ph": "X", "cat": "kernel", "name": "'"$hostile"'", "pid": 0, "tid": 7, "ts": 1000320, "dur": 250, "args": {"correlation": 8, "stream": 7, "device": 0}},
+  {"ph": "X", "cat": "cpu_op", "name": "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa!", "pid": 10, "tid": 10, "ts": 1000750, "dur": 20}'
   fi
   cat >"$1/rank0.json" <<EOF
 {"schemaVersion": 1, "distributedInfo": {"rank": 0, "world_size": 1},

@@ -255,7 +255,8 @@ std::optional<std::vector<std::int64_t>> parse_iteration_list(const std::string&
     const auto b = number(part.substr(dash + 1), "step list");
     if (b < a) throw UsageError("step list: range '" + part + "' runs backwards");
     if (static_cast<std::uint64_t>(b - a) >= k_max_selected_steps - out.size()) throw too_many();
-    for (auto i = a; i <= b; ++i) out.push_back(i);
+    // Counted, not compared with b: `i <= b` never fails when b is INT64_MAX.
+    for (std::int64_t k = 0; k <= b - a; ++k) out.push_back(a + k);
   }
   return out;
 }

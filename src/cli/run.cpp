@@ -93,7 +93,7 @@ class ReadProgress {
  private:
   void loop() {
     std::unique_lock lock(m_mutex);
-    while (!m_wake.wait_for(lock, std::chrono::milliseconds(250), [this] { return m_stop; })) {
+    while (!m_wake.wait_for(lock, std::chrono::milliseconds(250), [this] { return m_stop; })) try {
       const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - m_start).count();
       if (secs < 1.0) continue;
       const auto rate = static_cast<std::uint64_t>(static_cast<double>(m_bytes) / secs);
@@ -101,6 +101,7 @@ class ReadProgress {
                 << format_bytes(m_bytes) << ", " << format_bytes(rate) << "/s, "
                 << static_cast<long>(secs) << " s\x1b[K" << std::flush;
       m_drawn = true;
+    } catch (...) {  // out of memory: no redraw this time (an exception here would end the run)
     }
   }
 

@@ -5,8 +5,10 @@
 #include <condition_variable>
 #include <filesystem>
 #include <map>
+#include <exception>
 #include <mutex>
 #include <regex>
+#include <system_error>
 #include <thread>
 
 #include <sys/stat.h>
@@ -193,6 +195,7 @@ std::vector<model::TraceSet> read_trace_sets(const std::vector<SetSpec>& sides,
   std::size_t next = 0;
   std::uint64_t bytes_done = 0;
   std::size_t files_done = 0;
+  std::exception_ptr failure;  // a worker's (out of memory ...): this thread throws it after the join
   if (progress) progress(0, 0, jobs.size());
   auto work = [&] {
     for (;;) {
@@ -200,9 +203,10 @@ std::vector<model::TraceSet> read_trace_sets(const std::vector<SetSpec>& sides,
       ReadOptions file_options = options;
       {
         std::unique_lock lock(mutex);
-        if (next >= jobs.size()) return;
+        if (next >= jobs.size() || failure) return;
         i = order[next++];
-        room.wait(lock, [&] { return in_flight == 0 || in_flight + estimate[i] <= k_parallel_json_budget; });
+        room.wait(lock, [&] { return failure || in_flight == 0 || in_flight + estimate[i] <= k_parallel_json_budget; });
+        if (failure) return;
         // Alone, with no other file allowed beside it (a huge file, or the last one):
         // another core would idle, so it inflates this file ahead of the scan.
         file_options.read_ahead = cores_to_spare && in_flight == 0 &&
@@ -230,10 +234,28 @@ std::vector<model::TraceSet> read_trace_sets(const std::vector<SetSpec>& sides,
       }
     }
   };
+  // An exception must not leave a thread (std::terminate): the first is kept, the
+  // others stop taking files, and it is thrown here once they are joined.
+  auto guarded = [&] {
+    try {
+      work();
+    } catch (...) {
+      std::lock_guard lock(mutex);
+      if (!failure) failure = std::current_exception();
+      room.notify_all();
+    }
+  };
   std::vector<std::thread> pool;
-  for (unsigned t = 1; t < threads; ++t) pool.emplace_back(work);
-  work();
+  for (unsigned t = 1; t < threads; ++t) {
+    try {
+      pool.emplace_back(guarded);
+    } catch (const std::system_error&) {  // no memory for another thread's stack: fewer threads
+      break;
+    }
+  }
+  guarded();
   for (auto& t : pool) t.join();
+  if (failure) std::rethrow_exception(failure);
 
   for (auto& job : jobs) {
     auto& set = sets[job.side];

@@ -2,8 +2,6 @@
 // and labels told apart when shown together: one thing, the naming rules in one place.
 #include "util/display_name.hpp"
 
-#include <cxxabi.h>
-
 #include <algorithm>
 #include <cstdlib>
 #include <memory>
@@ -379,19 +377,6 @@ class Labeller {
 };
 
 }  // namespace
-
-std::optional<std::string> demangle(std::string_view name, std::size_t max_input) {
-  constexpr std::size_t k_max_output = 16 * 1024;
-  if (!name.starts_with("_Z") || name.size() > max_input) return std::nullopt;
-  if (name.find('\0') != std::string_view::npos) return std::nullopt;  // as C text it would be another name
-  int status = 0;
-  const std::string text(name);
-  std::unique_ptr<char, void (*)(void*)> out(abi::__cxa_demangle(text.c_str(), nullptr, nullptr, &status), std::free);
-  if (status != 0 || !out) return std::nullopt;
-  std::string s(out.get());
-  if (s.size() > k_max_output) return std::nullopt;
-  return s;
-}
 
 std::string simplify_name(std::string_view name) { return simplify_valid(utf8_sanitize(name)); }
 

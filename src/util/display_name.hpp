@@ -21,14 +21,11 @@
 #include <string_view>
 #include <vector>
 
+#include "util/demangle.hpp"
+
 namespace tracediff {
 
-// A mangled C++ name (_Z…) demangled (abi::__cxa_demangle), bounded: the demangler's
-// work and output can grow exponentially with hostile input, so only names of at most
-// max_input bytes are tried and results over 16 KiB dropped. nullopt: not a mangled
-// name, not demangled or too long.
-inline constexpr std::size_t k_demangle_input = 1024;
-std::optional<std::string> demangle(std::string_view name, std::size_t max_input = k_demangle_input);
+// demangle(): util/demangle.hpp.
 
 // The name without what never tells two names apart, when it is a C++ function
 // signature (a mangled name is demangled first, within demangle's bounds): the return type "void " and the trailing parameter list (with a

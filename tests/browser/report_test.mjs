@@ -996,6 +996,34 @@ try {
     await ctx.close();
   });
 
+  // Issue 31: a filter restored from the URL's hash runs on every row. A link with a
+  // pattern that backtracks exponentially on the hostile report's 'aaa…a!' row froze the
+  // page; the filter's regular expressions run in linear time, so it loads at once.
+  await step('an exponential regex in the hash', async () => {
+    const ctx = await browser.newContext({ viewport: { width: 1400, height: 1000 } });
+    try {
+      const pattern = '/^(a+)+$/';
+      const url = pathToFileURL(resolve(args['malicious-report'])).href + '#f=' + encodeURIComponent(pattern);
+      const start = Date.now();
+      const { page, log } = await open(ctx, url);
+      const state = await page.evaluate(() => ({
+        filter: document.getElementById('filter').value,
+        shown: document.querySelectorAll('#diff-table tbody tr:not([hidden])').length,
+      }));
+      const secs = (Date.now() - start) / 1000;
+      check('exponential regex in the hash: the page loads within 2 s', secs <= 2, `${secs} s`);
+      check('exponential regex in the hash: restored, no row matches', state.filter === pattern && state.shown === 0,
+        JSON.stringify(state));
+      await page.fill('#filter', '/^a+!$/');
+      await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => setTimeout(r, 0))));
+      const hits = await page.$$eval('#diff-table tbody tr:not([hidden])', (t) => t.length);
+      check('the regex filter still finds the row', hits === 1, `hits=${hits}`);
+      check('exponential regex in the hash: no script errors', log.errors.length === 0, log.errors.join('; '));
+    } finally {
+      await ctx.close();
+    }
+  });
+
   // --- without JavaScript
   await step('without JavaScript', async () => {
     const ctx = await browser.newContext({ javaScriptEnabled: false, viewport: { width: 1400, height: 1000 } });

@@ -130,7 +130,7 @@ std::optional<std::int64_t> python_line(std::string_view name) {
 
 std::optional<std::string> demangle(std::string_view name) { return tracediff::demangle(name, 64 * 1024); }
 
-std::string match_key(std::string_view name, model::Kind kind, MatchReason* reason) {
+std::string match_key(std::string_view name, model::Kind kind, MatchReason* reason, bool demangle_names) {
   MatchReason why = MatchReason::address;
   std::string key;
   if (kind == Kind::python_function && python_line(name)) {
@@ -146,7 +146,7 @@ std::string match_key(std::string_view name, model::Kind kind, MatchReason* reas
   } else if (kind == Kind::runtime) {
     key = runtime_key(name);
     why = MatchReason::runtime;
-  } else if (model::is_gpu_work(kind) && name.starts_with("_Z")) {
+  } else if (model::is_gpu_work(kind) && name.starts_with("_Z") && demangle_names) {
     auto d = demangle(name);
     key = d ? std::move(*d) : std::string(name);
     why = MatchReason::demangled;
@@ -309,12 +309,19 @@ Renames plan_renames(const model::SetSummary& control, const model::SetSummary& 
   // (group, key) -> names of one side only
   std::map<std::pair<std::string, std::string>, std::pair<std::vector<Name>, std::vector<Name>>> groups;
   std::map<std::pair<std::string, std::string>, MatchReason> reasons;
+  // A mangled name is demangled only where the other side has GPU work of its own to pair
+  // it with: the demangler's work is bounded (util/demangle.hpp), but not free.
+  const auto one_sided_gpu = [](const std::set<Name>& side, const std::set<Name>& other) {
+    return std::any_of(side.begin(), side.end(), [&](const Name& n) { return model::is_gpu_work(n.kind) && !other.count(n); });
+  };
+  const bool gpu_c_only = one_sided_gpu(c, t), gpu_t_only = one_sided_gpu(t, c);
   for (const auto* side : {&c, &t}) {
     const auto& other = side == &c ? t : c;
+    const bool other_has_gpu = side == &c ? gpu_t_only : gpu_c_only;
     for (const auto& n : *side) {
       if (other.count(n)) continue;
       MatchReason why;
-      auto key = match_key(n.name, n.kind, &why);
+      auto key = match_key(n.name, n.kind, &why, other_has_gpu);
       std::pair<std::string, std::string> g{group_of(n), std::move(key)};
       reasons.try_emplace(g, why);
       auto& lists = groups[std::move(g)];

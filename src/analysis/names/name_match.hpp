@@ -29,13 +29,15 @@ const char* match_reason_name(MatchReason r);  // "python_line", ...
 // What a name is compared by: the name without what differs across versions and
 // vendors (line numbers, install prefixes, addresses, runtime prefixes, mangling,
 // vendor operator names). Equal keys on both sides pair. Exposed for tests.
-std::string match_key(std::string_view name, model::Kind kind, MatchReason* reason = nullptr);
+// demangle_names: false keeps a mangled name as it is (nothing to pair it with).
+std::string match_key(std::string_view name, model::Kind kind, MatchReason* reason = nullptr,
+                      bool demangle_names = true);
 
 // The line of a Python frame `path/file.py(LINE): function`, if the name is one.
 std::optional<std::int64_t> python_line(std::string_view name);
 
-// C++ demangling through the C++ runtime (abi::__cxa_demangle); nullopt when `name`
-// is not a mangled name.
+// C++ demangling through the C++ runtime (abi::__cxa_demangle), within
+// util/demangle.hpp's budget; nullopt when `name` is not a mangled name (or over it).
 std::optional<std::string> demangle(std::string_view name);
 
 struct Rename {

@@ -9,6 +9,8 @@
 #define BOOST_REGEX_MAX_STATE_COUNT 100000
 #include <boost/regex.hpp>
 
+#include <time.h>
+
 #include "util/errors.hpp"
 
 namespace tracediff::analysis {
@@ -16,6 +18,17 @@ namespace tracediff::analysis {
 struct StepMarker::Compiled {
   boost::regex regex;
 };
+
+namespace {
+
+// This thread's CPU time: what the matching costs, whatever else the machine runs.
+std::int64_t thread_cpu_ns() {
+  timespec t{};
+  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
+  return static_cast<std::int64_t>(t.tv_sec) * 1'000'000'000 + t.tv_nsec;
+}
+
+}  // namespace
 
 StepMarker::StepMarker(std::string pattern, std::string option)
     : m_pattern(std::move(pattern)), m_option(std::move(option)) {
@@ -28,15 +41,19 @@ StepMarker::StepMarker(std::string pattern, std::string option)
   }
 }
 
-StepMarker::Match StepMarker::match(std::string_view name) const {
+StepMarker::Match StepMarker::match(std::string_view name, std::int64_t& spent_ns) const {
   if (name.size() > k_max_name_bytes) return Match::no;
+  if (spent_ns >= k_budget_ns) return Match::over_budget;
+  const auto start = thread_cpu_ns();
+  Match m = Match::no;
   try {
-    return boost::regex_search(name.begin(), name.end(), m_compiled->regex, boost::match_default | boost::match_any)
-               ? Match::yes
-               : Match::no;
+    if (boost::regex_search(name.begin(), name.end(), m_compiled->regex, boost::match_default | boost::match_any))
+      m = Match::yes;
   } catch (const std::runtime_error&) {  // the engine's bound on work or stack
-    return Match::gave_up;
+    m = Match::gave_up;
   }
+  spent_ns += thread_cpu_ns() - start;
+  return m;
 }
 
 }  // namespace tracediff::analysis

@@ -28,10 +28,21 @@ class StepMarker {
   // backtracks on names made to defeat it); the rest then count as not matching.
   static constexpr std::size_t k_max_give_ups = 16;
 
-  enum class Match : std::uint8_t { no, yes, gave_up };
+  // A file's matching may take this much CPU time: a pattern can stay just under the
+  // engine's bound on every name (2-3 ms each), and 20,000 names would take a minute.
+  // Past it the file's other names are not asked.
+  static constexpr std::int64_t k_budget_ns = 1'000'000'000;
+
+  enum class Match : std::uint8_t { no, yes, gave_up, over_budget };
   // Thread-safe (the compiled pattern is immutable). gave_up: the match passed the
-  // engine's bound on its work or stack (counts as no match).
-  Match match(std::string_view name) const;
+  // engine's bound on its work or stack; over_budget: not asked, `spent_ns` (the CPU
+  // time of the file's matching so far, which the call adds to) has reached k_budget_ns.
+  // Both count as no match.
+  Match match(std::string_view name, std::int64_t& spent_ns) const;
+  Match match(std::string_view name) const {
+    std::int64_t spent_ns = 0;
+    return match(name, spent_ns);
+  }
 
  private:
   struct Compiled;

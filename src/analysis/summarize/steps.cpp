@@ -56,13 +56,17 @@ std::vector<StepWindow> marker_windows(const model::TraceFile& file, const StepM
   };
   std::vector<std::uint8_t> known(file.pool.size(), 0);  // per pool id: 0 not asked yet, 1 no, 2 matches
   std::vector<Match> matches;
+  std::int64_t spent_ns = 0;  // the file's matching: StepMarker::k_budget_ns at most
   for (const auto& e : file.events) {
     if (!marker_kind(e.kind)) continue;
     auto& k = known[e.name];
     if (!k) {
       auto m = StepMarker::Match::no;
-      if (out.marker_gave_up < StepMarker::k_max_give_ups) m = marker.match(file.pool.get(e.name));
-      if (m == StepMarker::Match::gave_up || out.marker_gave_up >= StepMarker::k_max_give_ups) ++out.marker_gave_up;
+      if (out.marker_gave_up < StepMarker::k_max_give_ups) m = marker.match(file.pool.get(e.name), spent_ns);
+      if (m == StepMarker::Match::over_budget)
+        ++out.marker_over_budget;
+      else if (m == StepMarker::Match::gave_up || out.marker_gave_up >= StepMarker::k_max_give_ups)
+        ++out.marker_gave_up;
       k = m == StepMarker::Match::yes ? 2 : 1;
     }
     if (k == 2) matches.push_back({e.pid, e.ts_ns, e.ts_ns + e.dur_ns});
@@ -168,6 +172,7 @@ FileSteps assign_steps(const model::TraceFile& file, const LaunchIndex& launches
                 .marker = MarkerOutcome::not_given,
                 .marker_matches = 0,
                 .marker_gave_up = 0,
+                .marker_over_budget = 0,
                 .marker_span_name = {},
                 .repeated_steps = 0};
   const auto& events = file.events;

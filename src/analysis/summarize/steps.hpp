@@ -66,6 +66,7 @@ struct FileSteps {
   MarkerOutcome marker = MarkerOutcome::not_given;
   std::uint64_t marker_matches = 0;          // the outermost matching events
   std::uint64_t marker_gave_up = 0;          // names not matched: the engine gave up, or past k_max_give_ups
+  std::uint64_t marker_over_budget = 0;      // names not asked: the file's matching budget was spent
   // Per pool id, when the marker's matches are spans: 1 for a name that matches. Those
   // events are steps, as ProfilerStep spans are (no operator, no call-tree node).
   std::vector<std::uint8_t> marker_span_name;

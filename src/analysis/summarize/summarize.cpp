@@ -40,6 +40,11 @@ void note_marker(model::FileSummary& s, const detail::FileSteps& steps, const St
                          marker.option() + " '" + marker.pattern() + "': " + std::to_string(steps.marker_gave_up) +
                              " names taken as not matching: the pattern backtracks too much on them",
                          steps.marker_gave_up);
+  if (steps.marker_over_budget)
+    s.diagnostics.report(model::DiagId::step_marker_gave_up, s.path, 0,
+                         marker.option() + " '" + marker.pattern() + "': " + std::to_string(steps.marker_over_budget) +
+                             " names taken as not matching: the file's matching time (1 s of CPU) was spent",
+                         steps.marker_over_budget);
   if (steps.marker == MarkerOutcome::spans || steps.marker == MarkerOutcome::markers) {
     s.step_marker = marker.pattern();
     s.step_marker_shape =
