@@ -118,7 +118,7 @@ class TraceDiff:
         compare_traces'."""
         df = cls.compare_traces(control, test, control_rank, test_rank, control_iteration, test_iteration,
                                 device_type, use_short_name=False)
-        c, t = df.iloc[:, 0], df.iloc[:, 2]
+        c, t = df.iloc[:, 0].to_numpy(), df.iloc[:, 2].to_numpy()
         d = t - c
         names = df.index
         return {

@@ -113,9 +113,16 @@ class HtaParity(unittest.TestCase):
             control, test = self.pair(name)
             with open(os.path.join(DATA, "reference", name, "ops_diff.json")) as f:
                 ref = json.load(f)
+            with open(os.path.join(DATA, "reference", name, "meta.json")) as f:
+                meta = json.load(f)
             for device, groups in ref.items():
                 with self.subTest(pair=name, device=device):
-                    ours = TraceDiff.ops_diff(control, test, device_type=DeviceType[device])
+                    if device.startswith("call_"):  # meta.json's explicit ranks and iterations
+                        kw = call_for("compare_call_", meta)
+                        device = device[len("call_"):]
+                    else:
+                        kw = {}
+                    ours = TraceDiff.ops_diff(control, test, device_type=DeviceType[device], **kw)
                     self.assertEqual(list(ours), ["added", "deleted", "increased", "decreased", "unchanged"])
                     self.assertEqual(ours, groups)
 
@@ -216,9 +223,16 @@ class Compare(unittest.TestCase):
         self.assertNotIn("<img", shown)
         self.assertIn("<table", shown)
 
-    def test_gate(self):
-        report = tracediff.compare(self.control, self.test, fail_on=["step_time:+0%"])
-        self.assertIsInstance(report.gate_fired, bool)
+    def test_gate_as_the_clis_exit(self):
+        seen = set()
+        for condition in ("added>=1", "step_time>+5%"):
+            with self.subTest(condition=condition):
+                r = cli(self.control, self.test, "--fail-on", condition, "--json", self.out("g.json"), "-q")
+                self.assertIn(r.returncode, (0, 3), r.stderr)
+                fired = tracediff.compare(self.control, self.test, fail_on=[condition]).gate_fired
+                self.assertEqual(fired, r.returncode == 3)
+                seen.add(fired)
+        self.assertEqual(seen, {True, False})  # both outcomes checked
 
     def errors_match_cli(self, args, kwargs, exc):
         r = cli(*args, "--json", self.out("x.json"), "-q")
