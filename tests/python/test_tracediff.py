@@ -234,6 +234,29 @@ class Compare(unittest.TestCase):
                 seen.add(fired)
         self.assertEqual(seen, {True, False})  # both outcomes checked
 
+    def test_gil_released_while_comparing(self):
+        # With the GIL held through the call, no other thread could run between the
+        # worker's two timestamps; released, the main thread's loop runs meanwhile.
+        import threading
+        import time
+
+        control, test = trace("formats/ns-resolution.pt.trace.json.gz"), trace("formats/nccl.json.gz")
+        span = {}
+
+        def work():
+            span["start"] = time.perf_counter()
+            tracediff.compare(control, test)
+            span["end"] = time.perf_counter()
+
+        worker = threading.Thread(target=work)
+        ticks = []
+        worker.start()
+        while worker.is_alive():
+            ticks.append(time.perf_counter())
+        worker.join()
+        inside = [t for t in ticks if span["start"] < t < span["end"]]
+        self.assertGreater(len(inside), 10)
+
     def errors_match_cli(self, args, kwargs, exc):
         r = cli(*args, "--json", self.out("x.json"), "-q")
         self.assertNotEqual(r.returncode, 0)
