@@ -235,12 +235,15 @@ class Compare(unittest.TestCase):
         self.assertEqual(seen, {True, False})  # both outcomes checked
 
     def test_gil_released_while_comparing(self):
-        # With the GIL held through the call, no other thread could run between the
-        # worker's two timestamps; released, the main thread's loop runs meanwhile.
+        # The main thread ticks while a worker compares. With the GIL held through the
+        # native call the ticks would stop for all of it (one gap as long as the call);
+        # released, the gaps stay short (the switch interval, the scheduler's slices).
         import threading
         import time
 
-        control, test = trace("formats/ns-resolution.pt.trace.json.gz"), trace("formats/nccl.json.gz")
+        control, test = trace("hta-trace-diff/control"), trace("hta-trace-diff/test")
+        if not control or not test:
+            control, test = trace("formats/ns-resolution.pt.trace.json.gz"), trace("formats/nccl.json.gz")
         span = {}
 
         def work():
@@ -248,14 +251,19 @@ class Compare(unittest.TestCase):
             tracediff.compare(control, test)
             span["end"] = time.perf_counter()
 
+        interval = sys.getswitchinterval()
+        sys.setswitchinterval(0.001)
+        self.addCleanup(sys.setswitchinterval, interval)
         worker = threading.Thread(target=work)
         ticks = []
         worker.start()
         while worker.is_alive():
             ticks.append(time.perf_counter())
         worker.join()
-        inside = [t for t in ticks if span["start"] < t < span["end"]]
-        self.assertGreater(len(inside), 10)
+        window = span["end"] - span["start"]
+        inside = [span["start"]] + [t for t in ticks if span["start"] < t < span["end"]] + [span["end"]]
+        longest = max(b - a for a, b in zip(inside, inside[1:]))
+        self.assertLess(longest, window / 2, f"main thread stopped {longest * 1e3:.1f} ms of a {window * 1e3:.1f} ms call")
 
     def errors_match_cli(self, args, kwargs, exc):
         r = cli(*args, "--json", self.out("x.json"), "-q")
