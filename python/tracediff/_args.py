@@ -1,4 +1,5 @@
 """Python arguments to the CLI's: the one command line both share."""
+import numbers
 import os
 
 
@@ -14,10 +15,12 @@ def list_arg(value, what):
         return None
     if isinstance(value, bool):
         raise TypeError(f"{what} must be an int or a list of ints, not bool")
-    if isinstance(value, int):
-        return str(value)
-    if isinstance(value, (list, tuple)) and value and all(isinstance(v, int) and not isinstance(v, bool) for v in value):
-        return ",".join(str(v) for v in value)
+    # numbers.Integral: numpy's integers too (a step taken from a DataFrame).
+    if isinstance(value, numbers.Integral):
+        return str(int(value))
+    if isinstance(value, (list, tuple)) and value and all(
+            isinstance(v, numbers.Integral) and not isinstance(v, bool) for v in value):
+        return ",".join(str(int(v)) for v in value)
     raise ValueError(f"Invalid argument {what}={value!r}")
 
 

@@ -132,6 +132,12 @@ class HtaParity(unittest.TestCase):
             TraceDiff.compare_traces(control, test, control_iteration=1)
         with self.assertRaises(ValueError):
             TraceDiff.compare_traces(control, test, control_iteration="1009")
+        import numpy as np
+
+        same = TraceDiff.compare_traces(control, test, control_iteration=np.int64(1010), test_iteration=[1010])
+        pd.testing.assert_frame_equal(same, TraceDiff.compare_traces(control, test, control_iteration=1010,
+                                                                     test_iteration=1010))
+        self.assertIn("ProfilerStep#1010", same.index)
 
     def test_self_comparison_keeps_int_counts(self):
         control, _ = self.pair("hta-trace-compare")
