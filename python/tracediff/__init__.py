@@ -5,7 +5,7 @@
 See docs/python.md.
 """
 from ._tracediff import TraceDiffError, UsageError, __version__
-from ._hta import DeviceType, TraceDiff
+from ._hta import DeviceType, HtaValueError, TraceDiff
 from ._report import Report, compare
 
-__all__ = ["TraceDiff", "DeviceType", "compare", "Report", "TraceDiffError", "UsageError", "__version__"]
+__all__ = ["TraceDiff", "DeviceType", "compare", "Report", "TraceDiffError", "UsageError", "HtaValueError", "__version__"]

@@ -15,6 +15,11 @@ class DeviceType(Enum):
     ALL = 2
 
 
+class HtaValueError(_tracediff.TraceDiffError, ValueError):
+    """TraceDiffError in HTA's API: a ValueError too, as HTA raises for a trace without
+    ProfilerStep or a side without ranks."""
+
+
 _DEVICE = {DeviceType.CPU: "cpu", DeviceType.GPU: "gpu", DeviceType.ALL: "all"}
 
 
@@ -31,7 +36,10 @@ def _hta_report(control, test, control_rank, test_rank, control_iteration, test_
             args += [flag, text]
     if use_short_name:
         args.append("--short-names")
-    return _tracediff.Report(args)
+    try:
+        return _tracediff.Report(args)
+    except _tracediff.TraceDiffError as e:
+        raise HtaValueError(str(e)) from None
 
 
 def _hta_frame(report):
@@ -102,9 +110,9 @@ class TraceDiff:
         Returns a DataFrame indexed by `name` (or `short_name`) with the columns
         Control_counts, Control_total_duration, Test_counts, Test_total_duration,
         diff_counts, diff_duration (µs) and counts_change_categories ("+", "-", "=").
-        Raises UsageError (a ValueError) for a rank or iteration the side lacks and
-        TraceDiffError (a RuntimeError) when the traces cannot be read, with the CLI's
-        messages.
+        Raises ValueError as HTA does, with the CLI's messages: UsageError for a rank or
+        iteration the side lacks, HtaValueError (also a TraceDiffError) when a side has no
+        ProfilerStep or cannot be read.
         """
         report = _hta_report(control, test, control_rank, test_rank, control_iteration, test_iteration,
                              device_type, use_short_name)

@@ -139,6 +139,16 @@ class HtaParity(unittest.TestCase):
                                                                      test_iteration=1010))
         self.assertIn("ProfilerStep#1010", same.index)
 
+    def test_no_steps_is_a_value_error(self):
+        # HTA cannot compare traces without ProfilerStep and says so with a ValueError.
+        path = trace("formats/alexnet-no-steps.json.gz")
+        r = cli(path, path, "--hta-compat", "--json", "/dev/null", "-q")
+        self.assertEqual(r.returncode, 1)
+        with self.assertRaises(ValueError) as caught:
+            TraceDiff.compare_traces(path, path)
+        self.assertIsInstance(caught.exception, tracediff.TraceDiffError)
+        self.assertEqual("tracediff: error: " + str(caught.exception), r.stderr.splitlines()[0])
+
     def test_self_comparison_keeps_int_counts(self):
         control, _ = self.pair("hta-trace-compare")
         df = TraceDiff.compare_traces(control, control)
