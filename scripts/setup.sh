@@ -15,6 +15,8 @@ packages=(g++ cmake make pkg-config libboost-json1.81-dev libboost-test1.81-dev 
 if [[ "$mode" == "--test" ]]; then
   # python3, curl: the GitHub Action test; python3-jsonschema: the golden reports against docs/*.schema.json
   packages+=(chromium clang ninja-build time cmark-gfm python3 curl python3-jsonschema)
+  # the Python module and its test (docs/python.md): pybind11, pandas, matplotlib, pip
+  packages+=(pybind11-dev python3-dev python3-pandas python3-matplotlib python3-setuptools python3-pip)
   # node and npm may come from elsewhere (nodesource's nodejs bundles npm).
   command -v node >/dev/null && command -v npm >/dev/null || packages+=(nodejs npm)
 fi
