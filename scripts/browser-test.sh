@@ -202,5 +202,15 @@ if [ -x "$tracegen" ]; then
   trend=(--trend-report "$work/trend.html" --trend-runs 1000 --trend-label "$hostile")
 fi
 
+# --embed-perfetto: the 'Open in Perfetto' button, clicked against a local stand-in.
+perfetto=()
+if [ -x "$tracegen" ]; then
+  say "rendering the report with an embedded Perfetto step"
+  "$tracegen" --out "$work/pf/c" --ranks 1 --steps 4 --layers 2 >/dev/null 2>&1
+  "$tracegen" --out "$work/pf/t" --ranks 1 --steps 4 --layers 2 --slowdown sgemm=2 >/dev/null 2>&1
+  "$bin" "$work/pf/c" "$work/pf/t" -o "$work/perfetto.html" --embed-perfetto -q >&2
+  perfetto=(--perfetto-report "$work/perfetto.html")
+fi
+
 run_test --report "$report" --malicious-report "$work/hostile.html" --screenshot "$shot" \
-  --nojs-screenshot "${shot%.png}-nojs.png" --compat-report "$work/compat.html" "${names[@]}" "${loader[@]}" "${memory[@]}" "${big[@]}" "${trend[@]}"
+  --nojs-screenshot "${shot%.png}-nojs.png" --compat-report "$work/compat.html" "${names[@]}" "${loader[@]}" "${memory[@]}" "${big[@]}" "${trend[@]}" "${perfetto[@]}"
