@@ -2,7 +2,7 @@
 //
 //   node report_test.mjs --report R.html --malicious-report M.html --screenshot OUT.png
 //                        [--nojs-screenshot OUT2.png] [--compat-report C.html] [--names-report N.html]
-//                        [--big-report B.html [--big-bound-ms MS]] [--loader-report L.html]
+//                        [--big-report B.html [--big-bound-ms MS]] [--loader-report L.html] [--perfetto-report P.html]
 //                        [--chromium /usr/bin/chromium] [--hostile-name NAME]
 //
 // R.html: any default-mode report with rows (per-step figures, verdicts, launchers, a call
@@ -20,6 +20,9 @@
 // MEM.html (--memory-report): tracegen --memory, aten::addmm holding 100 MB on control and
 // 300 MB on test: the flame graph's "memory" width, frames as wide as the bytes allocated
 // under them, aten::addmm's coloured as more.
+// P.html (--perfetto-report): a report with --embed-perfetto: no request before the click on
+// "Open in Perfetto"; the click, its target rewritten to a local stand-in page, gets 'PING'
+// and, after 'PONG', the embedded step file.
 // Prints one line per check and ends with "N passed, M failed"; exits 1 on failure.
 import { chromium } from 'playwright-core';
 import { existsSync, mkdirSync, statSync } from 'node:fs';
