@@ -22,7 +22,8 @@ struct StepTraceSide {
   std::string file;          // the trace it came from
   bool test = false;
   int rank = 0;
-  std::int64_t step = 0;     // its step number (0 in whole-trace mode)
+  std::int64_t step = 0;     // its step number
+  bool whole_trace = false;  // no steps: the whole trace of the side's median file
   std::int64_t dur_ns = 0;   // the step's time
   std::vector<std::string> threads;  // "pid 1 · tid 7", in order of first event
   std::vector<StepTraceEvent> events;  // in file order

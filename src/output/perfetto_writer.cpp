@@ -39,13 +39,15 @@ void write_perfetto(const model::DiffReport& report, const model::StepTrace& tra
       j.key("args").begin_object();
       if (e.row >= 0) {
         const auto& row = report.rows[static_cast<std::size_t>(e.row)];
-        j.key("tracediff_row").string(row.name);
+        // The row's name where it is not the event's (matched or short names): a step
+        // holds thousands of kernels with long names.
+        if (row.name != e.name) j.key("tracediff_row").string(row.name);
+        j.key("tracediff_verdict").string(model::row_words(row));
         // The one Δ every list prints (DiffRow::shown): per step in µs.
         j.key("tracediff_control_us").number(us_decimal(row.shown.control_ns));
         j.key("tracediff_test_us").number(us_decimal(row.shown.test_ns));
         j.key("tracediff_delta_us").number(us_decimal(row.shown.diff_ns()));
         j.key("tracediff_delta_pct").number(pct_decimal(row.shown.pct, "null"));
-        j.key("tracediff_verdict").string(model::row_words(row));
       }
       if (e.top >= 0) j.key("tracediff_flag").string("top regression " + std::to_string(e.top + 1));
       j.end_object().end_object();
@@ -59,7 +61,10 @@ void write_perfetto(const model::DiffReport& report, const model::StepTrace& tra
   j.key("sides").begin_array();
   for (const auto& side : trace.sides) {
     j.line(2).begin_object().key("process").string(side.process).key("file").string(side.file);
-    j.key("rank").number(side.rank).key("step").number(side.step).key("step_us").number(us_decimal(side.dur_ns));
+    j.key("rank").number(side.rank).key("step");
+    if (side.whole_trace) j.null();
+    else j.number(side.step);
+    j.key("step_us").number(us_decimal(side.dur_ns));
     j.key("events").number(side.events.size()).key("left_out").number(side.left_out).end_object();
   }
   j.end_array(0).end_object().end_object(0);

@@ -120,10 +120,11 @@ BOOST_AUTO_TEST_CASE(step_file) {
   for (const auto& row : report.at("rows").as_array()) rows.emplace(std::string(row.at("name").as_string()), &row.as_object());
   std::size_t with_row = 0;
   for (const auto& e : events) {
-    if (e.at("ph").as_string() != "X" || !e.at("args").as_object().contains("tracediff_row")) continue;
+    if (e.at("ph").as_string() != "X" || !e.at("args").as_object().contains("tracediff_verdict")) continue;
     ++with_row;
     const auto& a = e.at("args").as_object();
-    const auto it = rows.find(std::string(a.at("tracediff_row").as_string()));
+    // The row's name where it differs from the event's.
+    const auto it = rows.find(std::string((a.contains("tracediff_row") ? a.at("tracediff_row") : e.at("name")).as_string()));
     BOOST_TEST_REQUIRE((it != rows.end()));
     BOOST_TEST(a.at("tracediff_verdict").as_string() == it->second->at("words").as_string());
     const auto& row = *it->second;  // the one Δ: the per-step medians

@@ -74,6 +74,7 @@ std::optional<model::StepTraceSide> step_trace_side(const model::TraceFile& file
   out.test = test;
   out.rank = file.rank;
   out.step = detail.step;
+  out.whole_trace = summary.whole_trace;
   out.dur_ns = detail.dur_ns;
   // The bound keeps the longest events (ties in file order), then file order again.
   if (chosen.size() > k_step_trace_max_events) {
