@@ -189,6 +189,41 @@ BOOST_AUTO_TEST_CASE(embedded_in_the_page) {
   BOOST_TEST(csp(page) == csp(plain) + 1);  // perfetto.js's
 }
 
+// Names from the trace are text: the step file parses and keeps them, and the page that
+// embeds it has no markup of theirs.
+BOOST_AUTO_TEST_CASE(hostile_names) {
+  // As the trace's JSON writes them (escaped).
+  const std::string names[] = {"</script><img src=x onerror=alert(1)>", "quote\\\" back\\\\slash", "tab\\tnew\\nline \\u2028"};
+  const auto trace = [&](int factor) {
+    std::vector<std::string> events = {x_event("user_annotation", "ProfilerStep#1", 1, 1, 0, 100000)};
+    long ts = 10;
+    for (const auto& n : names) {
+      events.push_back("{\"ph\":\"X\",\"cat\":\"cpu_op\",\"name\":\"" + n + "\",\"pid\":1,\"tid\":1,\"ts\":" +
+                       std::to_string(ts) + ",\"dur\":" + std::to_string(10 * factor) + "}");
+      ts += 100;
+    }
+    return trace_json(events);
+  };
+  const auto dir = temp_dir("perfetto-hostile");
+  write_file(dir + "/c.json", trace(1));
+  write_file(dir + "/t.json", trace(2));
+  const auto r = run_cli({dir + "/c.json", dir + "/t.json", "--perfetto", dir + "/s.json", "-o", dir + "/r.html",
+                          "--embed-perfetto", "-q"});
+  BOOST_TEST_REQUIRE(r.exit_code == 0, r.err);
+  const auto step = parse_json(read_file(dir + "/s.json")).as_object();
+  std::set<std::string> got;
+  for (const auto& e : step.at("traceEvents").as_array())
+    if (e.at("ph").as_string() == "X") got.insert(std::string(e.at("name").as_string()));
+  // The names as the trace's JSON means them (its escapes undone).
+  for (const auto& n : names) {
+    const auto expected = parse_json("\"" + n + "\"").as_string();
+    BOOST_TEST(got.count(std::string(expected)) == 1u, n);
+  }
+  const auto page = read_file(dir + "/r.html");
+  BOOST_TEST(page.find("<img src=x") == std::string::npos);
+  BOOST_TEST(page.find("id=\"perfetto-data\"") != std::string::npos);
+}
+
 BOOST_AUTO_TEST_CASE(refused) {
   const auto& p = pair();
   const auto dir = temp_dir("perfetto-refused");
