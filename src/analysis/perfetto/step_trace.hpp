@@ -15,7 +15,7 @@ namespace tracediff::analysis {
 constexpr std::size_t k_step_trace_max_events = 100'000;
 
 // The side's median step by duration: an index into step_details (the lower one of an
-// even count, the first in (rank, step) order of equals); nullopt without steps.
+// even count; equal times in (rank, step) order); nullopt without steps.
 std::optional<std::size_t> median_step(const model::SideSummary& side);
 
 // The events of step_details[step] of one side, read again from `file` (a file of that
