@@ -5,6 +5,7 @@
 // and {{{launchers}}} (launchers.cpp). This file sets
 //   control_label, test_label, generator, csp, css, chart_js, report_js, flame_js, table_rows, row_data,
 //   tree_json, launchers
+//   has_perfetto, perfetto_json, perfetto_js, perfetto_what, perfetto_title (--embed-perfetto only)
 //   per_step (the default mode; false in --hta-compat, which keeps HTA's totals), unit ("step")
 // and each section the keys listed at the top of its file: headline.cpp, findings.cpp,
 // steps.cpp, groups.cpp, families.cpp, charts.cpp, table.cpp, launchers.cpp, tree.cpp, diagnostics.cpp.
@@ -90,8 +91,8 @@ void write_html(const model::DiffReport& report, std::ostream& out) {
     perfetto_json = std::move(s).str();
     std::string what = "The median step of each side";
     for (const auto& side : report.step_trace->sides)
-      what += std::string(side.test ? ", test: rank " : ", control: rank ") + std::to_string(side.rank) + " step " +
-              std::to_string(side.step);
+      what += std::string(side.test ? ", test: rank " : ", control: rank ") + std::to_string(side.rank) +
+              (side.whole_trace ? std::string(" (whole trace)") : " step " + std::to_string(side.step));
     what += " (" + std::to_string(perfetto_json.size() / 1024 + 1) + " KB)";
     ctx.set("perfetto_what", what);
     ctx.set("perfetto_title", "tracediff: " + control + " vs " + test);
