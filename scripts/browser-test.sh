@@ -9,7 +9,9 @@
 # view in the URL hash, the charts following the filter and a click on a bar, and a
 # comparison of 100,000 names a side (a page under 10 MB that says what it left out and
 # is interactive within a few seconds), and `tracediff trend` over 1,000 runs (a page under
-# 5 MB, laid out within 1 s, its charts and change marks, a hostile label as text). Installs what is missing first (Debian's chromium,
+# 5 MB, laid out within 1 s, its charts and change marks, a hostile label as text), and
+# the 'Open in Perfetto' button of --embed-perfetto (no request before the click; the
+# click hands a local stand-in page the step file by Perfetto's PING/PONG handshake). Installs what is missing first (Debian's chromium,
 # node and npm when run as root; the pinned playwright-core with npm ci).
 #
 #   scripts/browser-test.sh TRACEDIFF_BINARY [SCREENSHOT]
@@ -24,6 +26,7 @@
 #   scripts/browser-test.sh --report R.html --malicious-report M.html --screenshot OUT.png
 #                           [--nojs-screenshot OUT2.png] [--compat-report C.html]
 #                           [--names-report N.html] [--big-report B.html] [--loader-report L.html]
+#                           [--perfetto-report P.html]
 #       checks reports made elsewhere.
 #
 # Ends with the test's "N passed, M failed" line; exits non-zero on any failure.
@@ -204,5 +207,15 @@ if [ -x "$tracegen" ]; then
   trend=(--trend-report "$work/trend.html" --trend-runs 1000 --trend-label "$hostile")
 fi
 
+# --embed-perfetto: the 'Open in Perfetto' button, clicked against a local stand-in.
+perfetto=()
+if [ -x "$tracegen" ]; then
+  say "rendering the report with an embedded Perfetto step"
+  "$tracegen" --out "$work/pf/c" --ranks 1 --steps 4 --layers 2 >/dev/null 2>&1
+  "$tracegen" --out "$work/pf/t" --ranks 1 --steps 4 --layers 2 --slowdown sgemm=2 >/dev/null 2>&1
+  "$bin" "$work/pf/c" "$work/pf/t" -o "$work/perfetto.html" --embed-perfetto -q >&2
+  perfetto=(--perfetto-report "$work/perfetto.html")
+fi
+
 run_test --report "$report" --malicious-report "$work/hostile.html" --screenshot "$shot" \
-  --nojs-screenshot "${shot%.png}-nojs.png" --compat-report "$work/compat.html" "${names[@]}" "${loader[@]}" "${memory[@]}" "${big[@]}" "${trend[@]}"
+  --nojs-screenshot "${shot%.png}-nojs.png" --compat-report "$work/compat.html" "${names[@]}" "${loader[@]}" "${memory[@]}" "${big[@]}" "${trend[@]}" "${perfetto[@]}"

@@ -302,6 +302,14 @@ void declare_compare_options(CLI::App& app, Options& o, CompareArgs& a) {
       ->group("Outputs");
   app.add_option("--markdown", a.markdown, "Summary as Markdown, for a PR comment ('-' = stdout)")
       ->type_name("FILE")->group("Outputs");
+  app.add_option("--perfetto", a.perfetto,
+                 "Each side's median step as one Chrome-trace JSON for Perfetto and chrome://tracing\n"
+                 "('-' = stdout; docs/perfetto.md)")
+      ->type_name("FILE")->group("Outputs");
+  app.add_flag("--embed-perfetto", o.embed_perfetto,
+               "Embed that step file in the HTML report, with an 'Open in Perfetto' button that\n"
+               "sends it to ui.perfetto.dev when clicked")
+      ->group("Outputs");
   app.add_option("--fail-on", a.fail_on,
                  "Exit 3 when EXPR holds (repeatable): 'step_time>+5%', 'op:aten::mm>+10%',\n"
                  "'kernel:*gemm*>+2ms', 'added>0' (docs/fail-on.md)")
@@ -418,8 +426,9 @@ ParseOutcome parse_options(int argc, const char* const* argv, Options& o) {
   if (!a.json.empty()) o.json = a.json;
   if (o.json_full_tree && !o.json) throw UsageError("--json-full-tree: there is no --json output to write it to");
   if (!a.markdown.empty()) o.markdown = a.markdown;
+  if (!a.perfetto.empty()) o.perfetto = a.perfetto;
   for (const auto& expr : a.fail_on) o.fail_on.push_back(analysis::parse_gate_condition(expr));
-  const int to_stdout = (o.csv == "-") + (o.json == "-") + (o.html == "-") + (o.markdown == "-");
+  const int to_stdout = (o.csv == "-") + (o.json == "-") + (o.html == "-") + (o.markdown == "-") + (o.perfetto == "-");
   if (to_stdout > 1) throw UsageError("only one output can go to stdout ('-')");
   if (app.count("--label-control") == 0 && app.count("--label-test") == 0)
     default_labels_from_ci(o, [](const char* name) -> const char* { return std::getenv(name); });
@@ -452,6 +461,10 @@ ParseOutcome parse_options(int argc, const char* const* argv, Options& o) {
     throw UsageError("--hta-compat compares one run a side, as HTA's TraceDiff does; leave out --runs, --control-run and --test-run");
   if (o.compare.hta_compat && o.compare.by_shape)
     throw UsageError("--by-shape and --hta-compat: HTA's TraceDiff keys rows by name alone");
+  if (o.compare.hta_compat && (o.perfetto || o.embed_perfetto))
+    throw UsageError("--perfetto and --embed-perfetto show the default mode's rows; leave out --hta-compat");
+  if (o.embed_perfetto && a.html.empty() && (o.csv || o.json || o.markdown))
+    throw UsageError("--embed-perfetto: there is no HTML report (-o) to embed the step in");
   o.summarize.by_shape = o.compare.by_shape;  // the traces are read with their shapes
   // "all" differs from the default only in --hta-compat, whose default is one rank and one step.
   if (o.compare.hta_compat) {

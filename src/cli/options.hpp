@@ -30,6 +30,8 @@ struct Options {
   std::optional<std::string> csv, json;
   bool json_full_tree = false;                       // --json-full-tree: the JSON's whole call tree
   std::optional<std::string> markdown;               // --markdown FILE ('-' = stdout)
+  std::optional<std::string> perfetto;               // --perfetto FILE: each side's median step (docs/perfetto.md)
+  bool embed_perfetto = false;                       // --embed-perfetto: that step file in the HTML report
   std::vector<analysis::GateCondition> fail_on;      // --fail-on, parsed (a bad one is a usage error)
   analysis::CompareOptions compare;
   analysis::SummarizeOptions summarize;
@@ -57,7 +59,7 @@ struct CompareArgs {
   std::vector<std::string> add_control, add_test;
   std::vector<std::string> control_run, test_run;  // --control-run, --test-run
   bool runs = false;                               // --runs
-  std::string html, csv, json, markdown;
+  std::string html, csv, json, markdown, perfetto;
   std::vector<std::string> fail_on;
   std::string control_rank = "default", test_rank = "default";
   std::string control_iter = "default", test_iter = "default";

@@ -17,11 +17,13 @@
 #include "analysis/gate/verdict.hpp"
 #include "cli/load.hpp"
 #include "cli/options.hpp"
+#include "cli/perfetto_step.hpp"
 #include "cli/summary_commands.hpp"
 #include "cli/trend_command.hpp"
 #include "util/format.hpp"
 #include "output/html_writer.hpp"
 #include "output/human_writers.hpp"
+#include "output/perfetto_writer.hpp"
 #include "output/writers.hpp"
 #include "reading/byte_source.hpp"
 #include "reading/trace_set_reader.hpp"
@@ -168,10 +170,11 @@ int run_checked(int argc, const char* const* argv) {
   prepare_standard_streams();
   const auto inputs = input_files(o);
   std::vector<std::string> outputs;
-  for (const auto* out : {&o.html, &o.csv, &o.json, &o.markdown})
+  for (const auto* out : {&o.html, &o.csv, &o.json, &o.markdown, &o.perfetto})
     if (*out) outputs.push_back(**out);
   check_outputs_distinct(outputs);
   for (const auto& out : outputs) check_output_path(out, inputs);
+  check_perfetto_inputs(o);
   tune_malloc(inputs);
 
   // Work only for what is asked: the call tree is made for the outputs that show it
@@ -184,6 +187,7 @@ int run_checked(int argc, const char* const* argv) {
   ReadProgress progress(!o.quiet && isatty(2) == 1);
   auto report = load_and_compare(o, progress.callback());
   progress.finish();
+  attach_step_trace(o, report);
   report.gate = analysis::evaluate_gate(o.fail_on, report);
   report.gate_heading = analysis::gate_heading(report.gate);
   auto verdict = analysis::decide_verdict(report);
@@ -200,6 +204,8 @@ int run_checked(int argc, const char* const* argv) {
     out.add(*o.csv, [&, terminal](std::ostream& s) { output::write_csv(report, s, {.terminal = terminal}); });
   }
   if (o.json) out.add(*o.json, [&](std::ostream& s) { output::write_json(report, s, {.full_tree = o.json_full_tree}); });
+  if (o.perfetto)
+    out.add(*o.perfetto, [&](std::ostream& s) { output::write_perfetto(report, *report.step_trace, s); });
   if (o.html) out.add(*o.html, [&](std::ostream& s) { output::write_html(report, s); });
   if (o.markdown) {
     out.add(*o.markdown, [&](std::ostream& s) {

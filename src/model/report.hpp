@@ -7,12 +7,14 @@
 //   aten::mm,cpu_op,cpu,48,48,...,unchanged
 #include <algorithm>
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
 
 #include "model/diagnostics.hpp"
 #include "model/gate.hpp"
+#include "model/step_trace.hpp"
 #include "model/samples.hpp"
 #include "model/trace.hpp"
 
@@ -728,6 +730,10 @@ struct DiffReport {
   // the headline then has "Peak memory allocated" / "reserved" (GPU, with totals).
   std::vector<MemoryDevice> memory;
   CallTree call_tree;                   // default mode only
+  // --perfetto / --embed-perfetto: each side's median step as it ran (analysis/perfetto);
+  // the page embeds it, with its button, only when embed_step_trace.
+  std::shared_ptr<const StepTrace> step_trace;
+  bool embed_step_trace = false;
 
   // by_impact when it is a permutation of the rows (a report built by hand in a test
   // may leave it empty), else row order.

@@ -2,7 +2,7 @@
 //
 //   node report_test.mjs --report R.html --malicious-report M.html --screenshot OUT.png
 //                        [--nojs-screenshot OUT2.png] [--compat-report C.html] [--names-report N.html]
-//                        [--big-report B.html [--big-bound-ms MS]] [--loader-report L.html]
+//                        [--big-report B.html [--big-bound-ms MS]] [--loader-report L.html] [--perfetto-report P.html]
 //                        [--chromium /usr/bin/chromium] [--hostile-name NAME]
 //
 // R.html: any default-mode report with rows (per-step figures, verdicts, launchers, a call
@@ -20,9 +20,13 @@
 // MEM.html (--memory-report): tracegen --memory, aten::addmm holding 100 MB on control and
 // 300 MB on test: the flame graph's "memory" width, frames as wide as the bytes allocated
 // under them, aten::addmm's coloured as more.
+// P.html (--perfetto-report): a report with --embed-perfetto: no request before the click on
+// "Open in Perfetto"; the click, its target rewritten to a local stand-in page, gets 'PING'
+// and, after 'PONG', the embedded step file.
 // Prints one line per check and ends with "N passed, M failed"; exits 1 on failure.
 import { chromium } from 'playwright-core';
 import { existsSync, mkdirSync, statSync } from 'node:fs';
+import { createServer } from 'node:http';
 import { dirname, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
@@ -43,6 +47,7 @@ const { values: args } = parseArgs({
     'trend-report': { type: 'string' },
     'trend-runs': { type: 'string' },
     'trend-label': { type: 'string' },
+    'perfetto-report': { type: 'string' },
     chromium: { type: 'string', default: '/usr/bin/chromium' },
     'hostile-name': { type: 'string', default: '</script><img src=x onerror=alert(1)>' },
   },
@@ -1286,6 +1291,46 @@ try {
         log.requests.length === 0 && log.dialogs.length === 0 && log.errors.length === 0,
         [...log.requests, ...log.dialogs, ...log.errors].slice(0, 3).join(' | '));
       await ctx.close();
+    });
+  }
+
+  // --embed-perfetto (P.html): no request before the click; the click opens the button's
+  // target (rewritten here to a local stand-in for ui.perfetto.dev) and hands it the
+  // embedded step by Perfetto's handshake: 'PING' until 'PONG', then {perfetto: {buffer}}.
+  if (args['perfetto-report']) {
+    await step('open in Perfetto', async () => {
+      const standIn = `<!doctype html><title>stand-in</title><script>
+        window.__got = [];
+        addEventListener('message', (e) => {
+          const d = e.data;
+          window.__got.push(typeof d === 'string' ? d : { title: d.perfetto.title, text: new TextDecoder().decode(d.perfetto.buffer) });
+          if (d === 'PING' && window.__got.filter((x) => x === 'PING').length === 2) e.source.postMessage('PONG', '*');
+        });</script>`;
+      const server = createServer((req, res) => { res.writeHead(200, { 'content-type': 'text/html' }); res.end(standIn); });
+      await new Promise((r) => server.listen(0, '127.0.0.1', r));
+      try {
+        const ctx = await browser.newContext({ viewport: { width: 1200, height: 900 } });
+        const { page, log } = await open(ctx, args['perfetto-report']);
+        const button = page.locator('#open-perfetto');
+        check('perfetto: the button is shown', await button.isVisible());
+        check('perfetto: its target is ui.perfetto.dev', (await button.getAttribute('data-target')).startsWith('https://ui.perfetto.dev/'));
+        await page.waitForTimeout(300);
+        check('perfetto: no request before the click', log.requests.length === 0, log.requests.slice(0, 3).join(' '));
+        const target = `http://127.0.0.1:${server.address().port}/stand-in.html`;
+        await page.evaluate((t) => document.getElementById('open-perfetto').setAttribute('data-target', t), target);
+        const [popup] = await Promise.all([ctx.waitForEvent('page'), button.click()]);
+        await popup.waitForFunction(() => window.__got && window.__got.some((x) => typeof x === 'object'), null, { timeout: 10000 });
+        const got = await popup.evaluate(() => window.__got);
+        const embedded = await page.$eval('#perfetto-data', (e) => e.textContent);
+        check('perfetto: PING first, then the buffer after PONG', got[0] === 'PING' && typeof got[got.length - 1] === 'object', JSON.stringify(got.map((x) => typeof x)));
+        const sent = got.find((x) => typeof x === 'object');
+        check('perfetto: the buffer is the embedded step file', sent.text === embedded && JSON.parse(sent.text).traceEvents.length > 0);
+        check('perfetto: titled with the sides', /vs/.test(sent.title), sent.title);
+        check('perfetto: no script errors', log.errors.length === 0, log.errors.join('; '));
+        await ctx.close();
+      } finally {
+        server.close();
+      }
     });
   }
 } finally {

@@ -5,10 +5,12 @@
 // and {{{launchers}}} (launchers.cpp). This file sets
 //   control_label, test_label, generator, csp, css, chart_js, report_js, flame_js, table_rows, row_data,
 //   tree_json, launchers
+//   has_perfetto, perfetto_json, perfetto_js, perfetto_what, perfetto_title (--embed-perfetto only)
 //   per_step (the default mode; false in --hta-compat, which keeps HTA's totals), unit ("step")
 // and each section the keys listed at the top of its file: headline.cpp, findings.cpp,
 // steps.cpp, groups.cpp, families.cpp, charts.cpp, table.cpp, launchers.cpp, tree.cpp, diagnostics.cpp.
 #include <future>
+#include <sstream>
 #include <utility>
 #include <stdexcept>
 #include <string>
@@ -16,6 +18,7 @@
 
 #include "output/html/sections.hpp"
 #include "output/html_writer.hpp"
+#include "output/perfetto_writer.hpp"
 #include "util/embedded.hpp"
 
 #ifndef TRACEDIFF_VERSION
@@ -67,8 +70,12 @@ void write_html(const model::DiffReport& report, std::ostream& out) {
   ctx.set("test_label", test);
   ctx.set("generator", std::string("tracediff ") + TRACEDIFF_VERSION);
   // No network at all; scripts only ours (by hash), so injected markup could run nothing.
+  // --embed-perfetto: the step file and its button's script (allowed by hash too); a
+  // report without adds nothing, not even the hash.
+  const bool perfetto = report.embed_step_trace && report.step_trace;
   ctx.set("csp", "default-src 'none'; script-src " + script_hash("chart.bar.min.js") + " " +
                      script_hash("report.js") + " " + script_hash("flame.js") +
+                     (perfetto ? " " + script_hash("perfetto.js") : std::string()) +
                      "; style-src 'unsafe-inline'; img-src data:; base-uri 'none'; form-action 'none'");
   // The assets go straight from the binary to the output.
   for (const auto* name : {"report.css", "chart.bar.min.js", "report.js", "flame.js"}) asset(name);  // throws if missing
@@ -76,6 +83,23 @@ void write_html(const model::DiffReport& report, std::ostream& out) {
   put(ctx, "chart_js", templates::block(sink, [] { return asset("chart.bar.min.js"); }));
   put(ctx, "report_js", templates::block(sink, [] { return asset("report.js"); }));
   put(ctx, "flame_js", templates::block(sink, [] { return asset("flame.js"); }));
+  std::string perfetto_json;
+  ctx.set("has_perfetto", perfetto);
+  if (perfetto) {
+    std::ostringstream s;
+    output::write_perfetto(report, *report.step_trace, s);  // escapes < > &: nothing closes the <script>
+    perfetto_json = std::move(s).str();
+    std::string what = "The median step of each side";
+    for (const auto& side : report.step_trace->sides)
+      what += std::string(side.test ? ", test: rank " : ", control: rank ") + std::to_string(side.rank) +
+              (side.whole_trace ? std::string(" (whole trace)") : " step " + std::to_string(side.step));
+    what += " (" + std::to_string(perfetto_json.size() / 1024 + 1) + " KB)";
+    ctx.set("perfetto_what", what);
+    ctx.set("perfetto_title", "tracediff: " + control + " vs " + test);
+    asset("perfetto.js");
+    put(ctx, "perfetto_js", templates::block(sink, [] { return asset("perfetto.js"); }));
+    put(ctx, "perfetto_json", templates::block(sink, [&] { return std::string_view(perfetto_json); }));
+  }
 
   // Read all over the page. unit only in the default mode: --hta-compat has no per-step figures.
   ctx.set("per_step", per_step_mode(report));

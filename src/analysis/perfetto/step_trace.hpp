@@ -1,0 +1,26 @@
+#pragma once
+// The step each side shows in a trace viewer (--perfetto, docs/perfetto.md): its median
+// step by step time, and that step's events joined to the report's rows.
+#include <cstddef>
+#include <optional>
+
+#include "analysis/summarize/step_marker.hpp"
+#include "model/report.hpp"
+#include "model/step_trace.hpp"
+#include "model/trace.hpp"
+
+namespace tracediff::analysis {
+
+// Events a side keeps at most (the longest); the file stays small enough to attach.
+constexpr std::size_t k_step_trace_max_events = 100'000;
+
+// The side's median step by duration: an index into step_details (the lower one of an
+// even count; equal times in (rank, step) order); nullopt without steps.
+std::optional<std::size_t> median_step(const model::SideSummary& side);
+
+// The events of step_details[step] of one side, read again from `file` (a file of that
+// step's rank), each with its row in `report`. nullopt when the file has no such step.
+std::optional<model::StepTraceSide> step_trace_side(const model::TraceFile& file, const model::DiffReport& report,
+                                                    bool test, std::size_t step, const StepMarker* marker);
+
+}  // namespace tracediff::analysis
