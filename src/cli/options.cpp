@@ -301,6 +301,11 @@ void declare_compare_options(CLI::App& app, Options& o, CompareArgs& a) {
       ->group("Outputs");
   app.add_option("--markdown", a.markdown, "Summary as Markdown, for a PR comment ('-' = stdout)")
       ->type_name("FILE")->group("Outputs");
+  app.add_option("--folded", a.folded,
+                 "Each side's call tree as folded stacks in DIR, µs per step, for flamegraph.pl,\n"
+                 "difffolded.pl and speedscope: control.folded, test.folded (host time) and\n"
+                 "control.gpu.folded, test.gpu.folded (GPU time by launching path)")
+      ->type_name("DIR")->group("Outputs");
   app.add_option("--fail-on", a.fail_on,
                  "Exit 3 when EXPR holds (repeatable): 'step_time>+5%', 'op:aten::mm>+10%',\n"
                  "'kernel:*gemm*>+2ms', 'added>0' (docs/fail-on.md)")
@@ -417,6 +422,7 @@ ParseOutcome parse_options(int argc, const char* const* argv, Options& o) {
   if (!a.json.empty()) o.json = a.json;
   if (o.json_full_tree && !o.json) throw UsageError("--json-full-tree: there is no --json output to write it to");
   if (!a.markdown.empty()) o.markdown = a.markdown;
+  if (app.count("--folded") > 0) o.folded = a.folded;
   for (const auto& expr : a.fail_on) o.fail_on.push_back(analysis::parse_gate_condition(expr));
   const int to_stdout = (o.csv == "-") + (o.json == "-") + (o.html == "-") + (o.markdown == "-");
   if (to_stdout > 1) throw UsageError("only one output can go to stdout ('-')");
@@ -451,6 +457,9 @@ ParseOutcome parse_options(int argc, const char* const* argv, Options& o) {
     throw UsageError("--hta-compat compares one run a side, as HTA's TraceDiff does; leave out --runs, --control-run and --test-run");
   if (o.compare.hta_compat && o.compare.by_shape)
     throw UsageError("--by-shape and --hta-compat: HTA's TraceDiff keys rows by name alone");
+  if (o.compare.hta_compat && o.folded)
+    throw UsageError("--folded writes the call tree, which --hta-compat does not make");
+  if (o.folded && o.folded->empty()) throw UsageError("--folded: the directory's name is empty");
   o.summarize.by_shape = o.compare.by_shape;  // the traces are read with their shapes
   // "all" differs from the default only in --hta-compat, whose default is one rank and one step.
   if (o.compare.hta_compat) {

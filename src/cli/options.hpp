@@ -30,6 +30,7 @@ struct Options {
   std::optional<std::string> csv, json;
   bool json_full_tree = false;                       // --json-full-tree: the JSON's whole call tree
   std::optional<std::string> markdown;               // --markdown FILE ('-' = stdout)
+  std::optional<std::string> folded;                 // --folded DIR: control.folded, test.folded (+ .gpu)
   std::vector<analysis::GateCondition> fail_on;      // --fail-on, parsed (a bad one is a usage error)
   analysis::CompareOptions compare;
   analysis::SummarizeOptions summarize;
@@ -58,6 +59,7 @@ struct CompareArgs {
   std::vector<std::string> control_run, test_run;  // --control-run, --test-run
   bool runs = false;                               // --runs
   std::string html, csv, json, markdown;
+  std::string folded;
   std::vector<std::string> fail_on;
   std::string control_rank = "default", test_rank = "default";
   std::string control_iter = "default", test_iter = "default";
