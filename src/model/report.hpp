@@ -161,6 +161,15 @@ struct DiffRow {
     Samples control_samples, test_samples;  // self bytes per step unit (empty without allocations)
   } memory;
 
+  // Inductor's own figures (kernels with args kernel_flop / kernel_num_gb, torch.compile's
+  // Triton kernels): achieved TFLOP/s and GB/s on each side, over the time of the kernels
+  // that carry each figure; nullopt where a side has none. `recorded`: either side has one.
+  struct Work {
+    bool recorded = false;
+    std::optional<double> control_tflops, test_tflops, tflops_pct;
+    std::optional<double> control_gbps, test_gbps, gbps_pct;
+  } work;
+
   double diff_per_step_ns() const { return test_step.total_ns - control_step.total_ns; }
   // The row's duration on its basis, the one place that picks it: the per-step means in
   // the default mode, the totals in --hta-compat (per_step_basis). What the lists' means,

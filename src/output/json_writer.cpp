@@ -419,6 +419,15 @@ void row(JsonEmit& j, const model::DiffReport& r, const model::DiffRow& row) {
     if (!row.family.empty()) j.key("family").string(row.family);
     if (!row.test_name.empty()) j.key("test_name").string(row.test_name).key("matched_by").string(row.matched_by);
     if (row.explained_by < r.rows.size()) j.key("explained_by").string(r.rows[row.explained_by].name);
+    if (row.work.recorded) {  // Inductor's kernel_flop / kernel_num_gb
+      const auto opt = [](const std::optional<double>& v, auto format) { return v ? format(*v) : std::string("null"); };
+      const auto d3 = [](double v) { return decimal(v, 3); };
+      const auto& w = row.work;
+      j.line(5).key("inductor").begin_object().key("control_tflops").number(opt(w.control_tflops, d3));
+      j.key("test_tflops").number(opt(w.test_tflops, d3)).key("tflops_pct").number(pct_decimal(w.tflops_pct, "null"));
+      j.key("control_gbps").number(opt(w.control_gbps, d3)).key("test_gbps").number(opt(w.test_gbps, d3));
+      j.key("gbps_pct").number(pct_decimal(w.gbps_pct, "null")).end_object();
+    }
     if (!row.shape.empty()) {  // --by-shape
       const auto opt = [](const std::optional<double>& v, auto format) { return v ? format(*v) : std::string("null"); };
       j.line(5).key("shape").string(row.shape).key("flops_per_call").number(opt(row.flops_per_call, flops_decimal));

@@ -48,6 +48,8 @@ struct SideAgg {
   std::int64_t alloc_self_bytes = 0, alloc_bytes = 0, held_bytes = 0;
   std::uint64_t alloc_self_count = 0, alloc_count = 0;
   model::Samples alloc_per_unit;
+  // Inductor's figures (model::WorkCell), summed over the selected steps.
+  std::int64_t flop = 0, flop_ns = 0, bytes = 0, bytes_ns = 0;
 };
 
 struct SideData {
@@ -327,6 +329,14 @@ SideData collect(const model::SetSummary& set, const Selection& sel, const Compa
         a->alloc_per_unit.add(static_cast<std::uint32_t>(u->second), static_cast<double>(c.self_bytes));
       }
     }
+    for (const auto& c : f.work_cells) {
+      auto* a = c.key < agg_of.size() ? agg_of[c.key] : nullptr;
+      if (!a || unit_of.find({fi, c.step}) == unit_of.end()) continue;
+      detail::add_sat(a->flop, c.flop);
+      detail::add_sat(a->flop_ns, c.flop_ns);
+      detail::add_sat(a->bytes, c.bytes);
+      detail::add_sat(a->bytes_ns, c.bytes_ns);
+    }
     // --by-shape: launchers by name and shapes, as the operators' rows are keyed.
     const bool shaped_launchers = options.by_shape && f.launcher_shapes.size() == f.launchers.size();
     std::vector<std::string_view> shaped_launcher(shaped_launchers ? f.launchers.size() : 0);
@@ -429,6 +439,29 @@ void shape_figures(const SideAgg* ca, const SideAgg* ta, const SideData& c, cons
   };
   row.control_tflops = tflops(ca, c);
   row.test_tflops = tflops(ta, t);
+}
+
+// A row's achieved TFLOP/s and GB/s by Inductor's figures (DiffRow::Work): each figure
+// over the time of the kernels that carry it.
+void work_figures(const SideAgg* ca, const SideAgg* ta, model::DiffRow& row) {
+  const auto rate = [](const SideAgg* a, std::int64_t SideAgg::*amount, std::int64_t SideAgg::*ns,
+                       double per_ns) -> std::optional<double> {
+    if (!a || a->*ns <= 0) return std::nullopt;
+    const double v = static_cast<double>(a->*amount) / static_cast<double>(a->*ns) / per_ns;
+    return std::isfinite(v) ? std::optional(v) : std::nullopt;
+  };
+  const auto pct = [](const std::optional<double>& c, const std::optional<double>& t) -> std::optional<double> {
+    if (!c || !t || *c <= 0) return std::nullopt;
+    return 100.0 * (*t - *c) / *c;
+  };
+  auto& w = row.work;
+  w.control_tflops = rate(ca, &SideAgg::flop, &SideAgg::flop_ns, 1000.0);  // FLOP/ns = GFLOP/s
+  w.test_tflops = rate(ta, &SideAgg::flop, &SideAgg::flop_ns, 1000.0);
+  w.control_gbps = rate(ca, &SideAgg::bytes, &SideAgg::bytes_ns, 1.0);  // bytes/ns = GB/s
+  w.test_gbps = rate(ta, &SideAgg::bytes, &SideAgg::bytes_ns, 1.0);
+  w.tflops_pct = pct(w.control_tflops, w.test_tflops);
+  w.gbps_pct = pct(w.control_gbps, w.test_gbps);
+  w.recorded = w.control_tflops || w.test_tflops || w.control_gbps || w.test_gbps;
 }
 
 // A row's allocations per step unit on each side, and its self bytes per step judged
@@ -599,6 +632,7 @@ model::DiffReport compare_summaries(const model::SetSummary& control, const mode
     row.shown.test_ns = v.test_median;
     if (options.by_shape) shape_figures(ca, ta, c, t, row);
     if (c.memory && t.memory) memory_figures(ca, ta, c.units, t.units, rule, row);
+    work_figures(ca, ta, row);
     report.rows.push_back(std::move(row));
   }
   launchers(c, t, rule, report);
