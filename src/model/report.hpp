@@ -168,6 +168,11 @@ struct DiffRow {
     bool recorded = false;
     std::optional<double> control_tflops, test_tflops, tflops_pct;
     std::optional<double> control_gbps, test_gbps, gbps_pct;
+    // What they are from, over the selected steps: FLOPs and the time of the kernels
+    // with kernel_flop, bytes and the time of those with kernel_num_gb (families sum them).
+    struct Sums {
+      double flop = 0, flop_ns = 0, bytes = 0, bytes_ns = 0;
+    } control_sums, test_sums;
   } work;
 
   double diff_per_step_ns() const { return test_step.total_ns - control_step.total_ns; }
@@ -462,6 +467,7 @@ struct FamilyRow {
   Comparison time;           // GPU time per step, judged from the per-unit sums of its rows' samples
   std::size_t kernels = 0;   // distinct names (rows) in the family, both sides together
   std::vector<std::size_t> rows;  // its rows (indices into DiffReport::rows), by |Δ per step| descending
+  DiffRow::Work work;             // Inductor's figures over its rows that have them
 };
 
 // One rank of each side, paired by rank id (or by position when the sides' ranks differ).

@@ -65,6 +65,27 @@ BOOST_AUTO_TEST_CASE(kernels_with_inductors_figures_get_their_rates_per_side) {
     if (!std::string_view(v.at("name").as_string()).starts_with("triton_") || v.at("device").as_string() != "gpu")
       BOOST_TEST(!v.as_object().contains("inductor"), v.at("name").as_string());
 
+  // A family's rates are over its kernels' sums: the rows' GB/s weighted by their time.
+  std::size_t families = 0;
+  for (const auto& fv : j.at("families").as_array()) {
+    const auto& f = fv.as_object();
+    if (!f.contains("inductor")) continue;
+    ++families;
+    double bytes = 0, ns = 0;
+    for (const auto& v : j.at("rows").as_array()) {
+      const auto& r = v.as_object();
+      if (!r.contains("family") || r.at("family") != f.at("family") || !r.contains("inductor")) continue;
+      const auto& g = r.at("inductor").at("control_gbps");
+      if (g.is_null()) continue;
+      const double t = num(r.at("control_total_us")) * 1000;
+      bytes += num(g) * t;
+      ns += t;
+    }
+    BOOST_REQUIRE(ns > 0);
+    BOOST_TEST(num(f.at("inductor").at("control_gbps")) == bytes / ns, boost::test_tools::tolerance(1e-3));
+  }
+  BOOST_TEST(families > 0u);
+
   // Summaries keep the figures: the same rates from *.tdsum.json.
   const auto dir = temp_dir("inductor-sum");
   BOOST_REQUIRE(run_cli({"summarize", c, "-o", dir + "/c.tdsum.json", "-q"}).exit_code == 0);
@@ -94,6 +115,11 @@ BOOST_AUTO_TEST_CASE(kernels_with_inductors_figures_get_their_rates_per_side) {
       BOOST_TEST(line.at(col("inductor_control_tflops")).empty());
     }
   BOOST_TEST(found);
+  // The HTML table's FLOP column shows the rates.
+  BOOST_REQUIRE(run_cli({c, t, "-o", dir + "/r.html", "-q"}).exit_code == 0);
+  const auto html = read_file(dir + "/r.html");
+  BOOST_TEST(html.find(" GB/s</td>") != std::string::npos);
+  BOOST_TEST(html.find(" TFLOP/s \xC2\xB7 ") != std::string::npos);
   std::filesystem::remove_all(dir);
 }
 

@@ -441,27 +441,15 @@ void shape_figures(const SideAgg* ca, const SideAgg* ta, const SideData& c, cons
   row.test_tflops = tflops(ta, t);
 }
 
-// A row's achieved TFLOP/s and GB/s by Inductor's figures (DiffRow::Work): each figure
-// over the time of the kernels that carry it.
+// A row's Inductor figures (DiffRow::Work): its sides' sums, then the rates.
 void work_figures(const SideAgg* ca, const SideAgg* ta, model::DiffRow& row) {
-  const auto rate = [](const SideAgg* a, std::int64_t SideAgg::*amount, std::int64_t SideAgg::*ns,
-                       double per_ns) -> std::optional<double> {
-    if (!a || a->*ns <= 0) return std::nullopt;
-    const double v = static_cast<double>(a->*amount) / static_cast<double>(a->*ns) / per_ns;
-    return std::isfinite(v) ? std::optional(v) : std::nullopt;
+  const auto sums = [](const SideAgg* a) {
+    model::DiffRow::Work::Sums out;
+    if (a) out = {static_cast<double>(a->flop), static_cast<double>(a->flop_ns), static_cast<double>(a->bytes),
+                  static_cast<double>(a->bytes_ns)};
+    return out;
   };
-  const auto pct = [](const std::optional<double>& c, const std::optional<double>& t) -> std::optional<double> {
-    if (!c || !t || *c <= 0) return std::nullopt;
-    return 100.0 * (*t - *c) / *c;
-  };
-  auto& w = row.work;
-  w.control_tflops = rate(ca, &SideAgg::flop, &SideAgg::flop_ns, 1000.0);  // FLOP/ns = GFLOP/s
-  w.test_tflops = rate(ta, &SideAgg::flop, &SideAgg::flop_ns, 1000.0);
-  w.control_gbps = rate(ca, &SideAgg::bytes, &SideAgg::bytes_ns, 1.0);  // bytes/ns = GB/s
-  w.test_gbps = rate(ta, &SideAgg::bytes, &SideAgg::bytes_ns, 1.0);
-  w.tflops_pct = pct(w.control_tflops, w.test_tflops);
-  w.gbps_pct = pct(w.control_gbps, w.test_gbps);
-  w.recorded = w.control_tflops || w.test_tflops || w.control_gbps || w.test_gbps;
+  row.work = work_rates(sums(ca), sums(ta));
 }
 
 // A row's allocations per step unit on each side, and its self bytes per step judged
