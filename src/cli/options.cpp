@@ -310,6 +310,11 @@ void declare_compare_options(CLI::App& app, Options& o, CompareArgs& a) {
                "Embed that step file in the HTML report, with an 'Open in Perfetto' button that\n"
                "sends it to ui.perfetto.dev when clicked")
       ->group("Outputs");
+  app.add_option("--folded", a.folded,
+                 "Each side's call tree as folded stacks in DIR, µs per step, for flamegraph.pl,\n"
+                 "difffolded.pl and speedscope: control.folded, test.folded (host time) and\n"
+                 "control.gpu.folded, test.gpu.folded (GPU time by launching path)")
+      ->type_name("DIR")->group("Outputs");
   app.add_option("--fail-on", a.fail_on,
                  "Exit 3 when EXPR holds (repeatable): 'step_time>+5%', 'op:aten::mm>+10%',\n"
                  "'kernel:*gemm*>+2ms', 'added>0' (docs/fail-on.md)")
@@ -427,6 +432,7 @@ ParseOutcome parse_options(int argc, const char* const* argv, Options& o) {
   if (o.json_full_tree && !o.json) throw UsageError("--json-full-tree: there is no --json output to write it to");
   if (!a.markdown.empty()) o.markdown = a.markdown;
   if (!a.perfetto.empty()) o.perfetto = a.perfetto;
+  if (app.count("--folded") > 0) o.folded = a.folded;
   for (const auto& expr : a.fail_on) o.fail_on.push_back(analysis::parse_gate_condition(expr));
   const int to_stdout = (o.csv == "-") + (o.json == "-") + (o.html == "-") + (o.markdown == "-") + (o.perfetto == "-");
   if (to_stdout > 1) throw UsageError("only one output can go to stdout ('-')");
@@ -465,6 +471,9 @@ ParseOutcome parse_options(int argc, const char* const* argv, Options& o) {
     throw UsageError("--perfetto and --embed-perfetto show the default mode's rows; leave out --hta-compat");
   if (o.embed_perfetto && a.html.empty() && (o.csv || o.json || o.markdown))
     throw UsageError("--embed-perfetto: there is no HTML report (-o) to embed the step in");
+  if (o.compare.hta_compat && o.folded)
+    throw UsageError("--folded writes the call tree, which --hta-compat does not make");
+  if (o.folded && o.folded->empty()) throw UsageError("--folded: the directory's name is empty");
   o.summarize.by_shape = o.compare.by_shape;  // the traces are read with their shapes
   // "all" differs from the default only in --hta-compat, whose default is one rank and one step.
   if (o.compare.hta_compat) {

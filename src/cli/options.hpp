@@ -32,6 +32,7 @@ struct Options {
   std::optional<std::string> markdown;               // --markdown FILE ('-' = stdout)
   std::optional<std::string> perfetto;               // --perfetto FILE: each side's median step (docs/perfetto.md)
   bool embed_perfetto = false;                       // --embed-perfetto: that step file in the HTML report
+  std::optional<std::string> folded;                 // --folded DIR: control.folded, test.folded (+ .gpu)
   std::vector<analysis::GateCondition> fail_on;      // --fail-on, parsed (a bad one is a usage error)
   analysis::CompareOptions compare;
   analysis::SummarizeOptions summarize;
@@ -60,6 +61,7 @@ struct CompareArgs {
   std::vector<std::string> control_run, test_run;  // --control-run, --test-run
   bool runs = false;                               // --runs
   std::string html, csv, json, markdown, perfetto;
+  std::string folded;
   std::vector<std::string> fail_on;
   std::string control_rank = "default", test_rank = "default";
   std::string control_iter = "default", test_iter = "default";

@@ -25,6 +25,7 @@
 #include "output/human_writers.hpp"
 #include "output/perfetto_writer.hpp"
 #include "output/writers.hpp"
+#include "output/folded_writer.hpp"
 #include "reading/byte_source.hpp"
 #include "reading/trace_set_reader.hpp"
 #include "cli/output_policy.hpp"
@@ -35,6 +36,9 @@
 namespace tracediff::cli {
 
 namespace {
+
+// --folded DIR's files: host time, then GPU time; control, then test.
+constexpr const char* k_folded_files[] = {"control.folded", "test.folded", "control.gpu.folded", "test.gpu.folded"};
 
 // Warnings on stderr: every kept sample (with its side), then a count for the rest;
 // the notes too when no terminal summary shows them. Sides, file names and messages
@@ -162,7 +166,7 @@ bool report_gate(const std::vector<model::GateResult>& results, bool quiet) {
 int run_checked(int argc, const char* const* argv) {
   Options o;
   if (parse_options(argc, argv, o) == ParseOutcome::exit_ok) return k_exit_ok;
-  if (!o.html && !o.csv && !o.json && !o.markdown) o.html = "tracediff-report.html";
+  if (!o.html && !o.csv && !o.json && !o.markdown && !o.folded) o.html = "tracediff-report.html";
 
   // Check outputs before the (possibly long) read, as hyperfine does: each can be
   // written (a temporary file can be made beside it), none is an input, no two are
@@ -172,6 +176,12 @@ int run_checked(int argc, const char* const* argv) {
   std::vector<std::string> outputs;
   for (const auto* out : {&o.html, &o.csv, &o.json, &o.markdown, &o.perfetto})
     if (*out) outputs.push_back(**out);
+  if (o.folded) {
+    // The directory is made now, so that its files are checked like any output's.
+    std::error_code ec;
+    std::filesystem::create_directories(*o.folded, ec);
+    for (const char* f : k_folded_files) outputs.push_back((std::filesystem::path(*o.folded) / f).string());
+  }
   check_outputs_distinct(outputs);
   for (const auto& out : outputs) check_output_path(out, inputs);
   check_perfetto_inputs(o);
@@ -182,7 +192,7 @@ int run_checked(int argc, const char* const* argv) {
   // matching names (GPU work is paired by the paths it runs under), not for a CSV of
   // exact names alone.
   const bool stdout_output = std::any_of(outputs.begin(), outputs.end(), [](const std::string& p) { return p == "-"; });
-  o.summarize.call_tree = o.html || o.json || o.markdown || (!o.quiet && !stdout_output) || o.compare.match_names;
+  o.summarize.call_tree = o.html || o.json || o.markdown || o.folded || (!o.quiet && !stdout_output) || o.compare.match_names;
 
   ReadProgress progress(!o.quiet && isatty(2) == 1);
   auto report = load_and_compare(o, progress.callback());
@@ -213,6 +223,13 @@ int run_checked(int argc, const char* const* argv) {
       mo.report_url = o.report_url;
       output::write_markdown(report, mo, s);
     });
+  }
+  if (o.folded) {
+    for (int k = 0; k < 4; ++k) {
+      const output::FoldedOptions fo{.test = (k & 1) != 0, .gpu = k >= 2};
+      out.add((std::filesystem::path(*o.folded) / k_folded_files[k]).string(),
+              [&report, fo](std::ostream& s) { output::write_folded(report, s, fo); });
+    }
   }
   const bool stdout_taken = out.takes_stdout();
   if (!o.quiet) print_warnings(report, stdout_taken);

@@ -163,6 +163,20 @@ struct DiffRow {
     Samples control_samples, test_samples;  // self bytes per step unit (empty without allocations)
   } memory;
 
+  // Inductor's own figures (kernels with args kernel_flop / kernel_num_gb, torch.compile's
+  // Triton kernels): achieved TFLOP/s and GB/s on each side, over the time of the kernels
+  // that carry each figure; nullopt where a side has none. `recorded`: either side has one.
+  struct Work {
+    bool recorded = false;
+    std::optional<double> control_tflops, test_tflops, tflops_pct;
+    std::optional<double> control_gbps, test_gbps, gbps_pct;
+    // What they are from, over the selected steps: FLOPs and the time of the kernels
+    // with kernel_flop, bytes and the time of those with kernel_num_gb (families sum them).
+    struct Sums {
+      double flop = 0, flop_ns = 0, bytes = 0, bytes_ns = 0;
+    } control_sums, test_sums;
+  } work;
+
   double diff_per_step_ns() const { return test_step.total_ns - control_step.total_ns; }
   // The row's duration on its basis, the one place that picks it: the per-step means in
   // the default mode, the totals in --hta-compat (per_step_basis). What the lists' means,
@@ -455,6 +469,7 @@ struct FamilyRow {
   Comparison time;           // GPU time per step, judged from the per-unit sums of its rows' samples
   std::size_t kernels = 0;   // distinct names (rows) in the family, both sides together
   std::vector<std::size_t> rows;  // its rows (indices into DiffReport::rows), by |Δ per step| descending
+  DiffRow::Work work;             // Inductor's figures over its rows that have them
 };
 
 // One rank of each side, paired by rank id (or by position when the sides' ranks differ).

@@ -73,6 +73,16 @@ struct MemoryCell {
   std::int64_t held_bytes = 0;  // of self_bytes, not freed by the end of the step (matched by Addr)
 };
 
+// One (key, step)'s Inductor figures (model::KernelWork): the operations and bytes of
+// the kernels that carry them, and those kernels' time, apart for each figure (Inductor
+// gives kernel_num_gb for every kernel it writes, kernel_flop for some).
+struct WorkCell {
+  std::uint32_t key = 0;   // index into FileSummary::keys
+  std::uint32_t step = 0;  // index into FileSummary::steps
+  std::int64_t flop = 0, flop_ns = 0;
+  std::int64_t bytes = 0, bytes_ns = 0;
+};
+
 // One (call-tree node, step)'s device allocations charged to its operator (self, as
 // MemoryCell::self_bytes): kept apart from TreeCell, only for nodes that allocated.
 struct TreeMemoryCell {
@@ -210,6 +220,7 @@ struct FileSummary {
   std::vector<MemoryStep> memory;
   std::vector<MemoryCell> memory_cells;  // sorted by (key, step); empty without allocations
   std::vector<TreeMemoryCell> tree_memory;  // sorted by (node, step); empty without allocations
+  std::vector<WorkCell> work_cells;  // sorted by (key, step); empty without Inductor's figures
   std::optional<MemoryTimeline> memory_timeline;  // with memory events on a device in a step
   Diagnostics diagnostics;  // the file's own, plus events outside steps and unlinked GPU work
 };

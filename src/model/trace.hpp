@@ -92,6 +92,15 @@ struct CommTag {
   std::int64_t seq = 0;
 };
 
+// Inductor's own figures of a kernel (args kernel_flop and kernel_num_gb, which
+// torch.compile's Triton kernels carry and profile_analysis --augment_trace adds):
+// kept beside the events, as CommTag, for the few kernels that have them.
+struct KernelWork {
+  std::uint32_t event = 0;  // index into TraceFile::events
+  double flop = -1;         // floating-point operations per call, -1 without
+  double bytes = -1;        // bytes moved per call (kernel_num_gb × 1e9), -1 without
+};
+
 // One allocation (bytes > 0) or free (bytes < 0) of PyTorch's memory events (`[memory]`
 // instant events, profile_memory=True): kept beside the events, in file order, never
 // in them (a file can hold as many of these as of operators).
@@ -133,6 +142,7 @@ struct TraceFile {
   EventArray events;                   // complete events with a category, in file order
   std::vector<HtaFields> hta;          // --hta-compat only
   std::vector<CommTag> comm_tags;      // by event index
+  std::vector<KernelWork> kernel_work; // by event index: kernels with Inductor's figures
   std::vector<MemoryEvent> memory;     // [memory] events, in file order
   bool hta_float_mode = false;         // --hta-compat: a non-integer or missing ts somewhere (§2.2)
   bool truncated = false;

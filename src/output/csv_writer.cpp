@@ -32,7 +32,8 @@ void write_csv(const model::DiffReport& r, std::ostream& out, const CsvOptions& 
          "test_wait_per_step_us,shape,flops_per_call,control_tflops,test_tflops,allocated_control_bytes,"
          "allocated_test_bytes,allocated_self_control_bytes,allocated_self_test_bytes,allocated_self_diff_pct,"
          "allocated_self_verdict,allocated_count_control,allocated_count_test,allocated_held_control_bytes,"
-         "allocated_held_test_bytes\r\n";
+         "allocated_held_test_bytes,inductor_control_tflops,inductor_test_tflops,inductor_tflops_pct,"
+         "inductor_control_gbps,inductor_test_gbps,inductor_gbps_pct\r\n";
   for (const auto& row : r.rows) {
     out << text(row.name) << ',' << text(row.category) << ',' << model::device_name(row.device)
         << ',' << row.control.count << ',' << row.test.count << ',' << row.diff_count() << ','
@@ -64,9 +65,15 @@ void write_csv(const model::DiffReport& r, std::ostream& out, const CsvOptions& 
           << decimal(m.control.allocated_self, 1) << ',' << decimal(m.test.allocated_self, 1) << ','
           << pct_decimal(m.allocated.pct, "") << ',' << model::verdict_name(m.allocated.verdict) << ','
           << decimal(m.control.allocations, 3) << ',' << decimal(m.test.allocations, 3) << ','
-          << decimal(m.control.held, 1) << ',' << decimal(m.test.held, 1) << "\r\n";
+          << decimal(m.control.held, 1) << ',' << decimal(m.test.held, 1);
     else
-      out << ",,,,,,,,,,\r\n";
+      out << ",,,,,,,,,,";
+    // Inductor's figures: empty where a side's kernels carry none.
+    const auto d3 = [](double v) { return decimal(v, 3); };
+    const auto& w = row.work;
+    out << ',' << opt(w.control_tflops, d3) << ',' << opt(w.test_tflops, d3) << ',' << pct_decimal(w.tflops_pct, "")
+        << ',' << opt(w.control_gbps, d3) << ',' << opt(w.test_gbps, d3) << ',' << pct_decimal(w.gbps_pct, "")
+        << "\r\n";
   }
 }
 

@@ -381,6 +381,15 @@ void ranks(JsonEmit& j, const std::vector<model::RankDetail>& v) {
   });
 }
 
+// Inductor's kernel_flop / kernel_num_gb as rates (DiffRow::Work), where recorded.
+void inductor(JsonEmit& j, const model::DiffRow::Work& w) {
+  const auto opt = [](const std::optional<double>& v) { return v ? decimal(*v, 3) : std::string("null"); };
+  j.key("inductor").begin_object().key("control_tflops").number(opt(w.control_tflops));
+  j.key("test_tflops").number(opt(w.test_tflops)).key("tflops_pct").number(pct_decimal(w.tflops_pct, "null"));
+  j.key("control_gbps").number(opt(w.control_gbps)).key("test_gbps").number(opt(w.test_gbps));
+  j.key("gbps_pct").number(pct_decimal(w.gbps_pct, "null")).end_object();
+}
+
 void row(JsonEmit& j, const model::DiffReport& r, const model::DiffRow& row) {
   j.begin_object().key("name").string(row.name);
   if (row.full_name != row.name) j.key("full_name").string(row.full_name);
@@ -419,6 +428,10 @@ void row(JsonEmit& j, const model::DiffReport& r, const model::DiffRow& row) {
     if (!row.family.empty()) j.key("family").string(row.family);
     if (!row.test_name.empty()) j.key("test_name").string(row.test_name).key("matched_by").string(row.matched_by);
     if (row.explained_by < r.rows.size()) j.key("explained_by").string(r.rows[row.explained_by].name);
+    if (row.work.recorded) {
+      j.line(5);
+      inductor(j, row.work);
+    }
     if (!row.shape.empty()) {  // --by-shape
       const auto opt = [](const std::optional<double>& v, auto format) { return v ? format(*v) : std::string("null"); };
       j.line(5).key("shape").string(row.shape).key("flops_per_call").number(opt(row.flops_per_call, flops_decimal));
@@ -506,7 +519,9 @@ void per_step_sections(JsonEmit& j, const model::DiffReport& r, const JsonOption
     j.key("test_per_step_us").number(us_decimal(f.time.test));
     j.key("diff_per_step_us").number(us_decimal(f.time.diff()));
     j.key("diff_pct").number(pct_decimal(f.time.pct, "null")).key("verdict").string(model::verdict_name(f.time.verdict));
-    j.key("significant").boolean(f.time.significant).key("kernels").number(f.kernels).end_object();
+    j.key("significant").boolean(f.time.significant).key("kernels").number(f.kernels);
+    if (f.work.recorded) inductor(j, f.work);
+    j.end_object();
   });
   // The families every view lists, in their order (DiffReport::families_shown).
   j.line(2).key("families_shown").begin_array();

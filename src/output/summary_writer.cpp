@@ -287,6 +287,19 @@ void write_file(JsonEmit& j, const model::FileSummary& f, const Str& str) {
     }
     j.line(3).key("memory_cells").raw(m.text());
   }
+  if (!f.work_cells.empty()) {  // optional: each (key, step)'s Inductor figures
+    // [key, step, flop, its kernels' ns, bytes, its kernels' ns, ...]
+    Column w;
+    for (const auto& c : f.work_cells) {
+      w.add(c.key);
+      w.add(c.step);
+      w.add(c.flop);
+      w.add(c.flop_ns);
+      w.add(c.bytes);
+      w.add(c.bytes_ns);
+    }
+    j.line(3).key("work_cells").raw(w.text());
+  }
   if (!f.tree_memory.empty()) {  // optional, as memory: each (tree node, step)'s self allocations
     // As tree_cells: `at` runs of a node's steps; `bytes` each row's less the node's row
     // before (most steps allocate alike), sparse.

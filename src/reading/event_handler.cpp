@@ -8,7 +8,7 @@ namespace tracediff::reading::detail {
 
 void EventHandler::PendingEvent::clear() {
   for (Value* v : {&ph, &cat, &name, &pid, &tid, &ts, &dur, &correlation, &stream, &seq, &group, &bytes,
-                   &total_allocated, &total_reserved, &addr, &device_type, &device_id}) {
+                   &total_allocated, &total_reserved, &addr, &device_type, &device_id, &kernel_flop, &kernel_num_gb}) {
     v->type = ValueType::missing;
     v->text.clear();
   }
@@ -73,6 +73,8 @@ EventHandler::Field EventHandler::classify_key(std::string_view k) const {
     if (k == "Addr") return Field::addr;
     if (k == "Device Type") return Field::device_type;
     if (k == "Device Id") return Field::device_id;
+    if (k == "kernel_flop") return Field::kernel_flop;
+    if (k == "kernel_num_gb") return Field::kernel_num_gb;
     if (m_by_shape && k == "Input Dims") return Field::dims;
     if (m_by_shape && k == "Input type") return Field::types;
     return Field::none;
@@ -260,6 +262,8 @@ EventHandler::Value* EventHandler::target() {
       case Field::addr: return &m_ev.addr;
       case Field::device_type: return &m_ev.device_type;
       case Field::device_id: return &m_ev.device_id;
+      case Field::kernel_flop: return &m_ev.kernel_flop;
+      case Field::kernel_num_gb: return &m_ev.kernel_num_gb;
       default: break;
     }
   }
@@ -369,7 +373,8 @@ void EventHandler::finish_event() {
                          view(m_ev.ts), view(m_ev.dur), view(m_ev.correlation), view(m_ev.stream),
                          m_dims_text, m_types_text, view(m_ev.seq), view(m_ev.group), view(m_ev.bytes),
                          view(m_ev.total_allocated), view(m_ev.total_reserved), view(m_ev.addr),
-                         view(m_ev.device_type), view(m_ev.device_id)},
+                         view(m_ev.device_type), view(m_ev.device_id), view(m_ev.kernel_flop),
+                         view(m_ev.kernel_num_gb)},
              event_offset());
 }
 

@@ -91,6 +91,7 @@ class EventHandler {
     none, ph, cat, name, pid, tid, ts, dur, args,              // event level
     correlation, stream, dims, types, seq, group,              // args level
     bytes, total_allocated, total_reserved, addr, device_type, device_id,  // [memory] args
+    kernel_flop, kernel_num_gb,                                // Inductor's kernel args
     trace_events, distributed_info, device_properties, base_time,  // top level
     cuda_runtime, cuda_driver,
     rank, world_size, device_name,                             // inside top-level objects
@@ -106,6 +107,7 @@ class EventHandler {
   struct PendingEvent {
     Value ph, cat, name, pid, tid, ts, dur, correlation, stream, seq, group;
     Value bytes, total_allocated, total_reserved, addr, device_type, device_id;
+    Value kernel_flop, kernel_num_gb;
     void clear();
   };
 

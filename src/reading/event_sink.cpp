@@ -58,6 +58,7 @@ void TopKeys::begin(Key key, model::TraceFile& file, std::uint64_t offset) {
       file.events.clear();
       file.hta.clear();
       file.comm_tags.clear();
+      file.kernel_work.clear();
       file.memory.clear();
       file.total_events = 0;
       file.hta_float_mode = false;
@@ -234,6 +235,17 @@ void EventSink::add(const EventFields& ev, std::uint64_t offset) {
       m_file.comm_tags.push_back({static_cast<std::uint32_t>(m_file.events.size() - 1),
                                   named ? m_file.pool.intern(ev.group.text) : ~0u, *seq});
     }
+  }
+  // Inductor's figures, on GPU work only: a finite, non-negative number or nothing.
+  if (e.kind == model::Kind::kernel &&
+      (ev.kernel_flop.type == ValueType::number || ev.kernel_num_gb.type == ValueType::number)) {
+    const auto figure = [](const FieldView& v, double scale) {
+      const auto d = v.type == ValueType::number ? parse_double(v.text) : std::nullopt;
+      return d && std::isfinite(*d * scale) && *d >= 0 ? *d * scale : -1.0;
+    };
+    const model::KernelWork w{static_cast<std::uint32_t>(m_file.events.size() - 1), figure(ev.kernel_flop, 1),
+                              figure(ev.kernel_num_gb, 1e9)};
+    if (w.flop >= 0 || w.bytes >= 0) m_file.kernel_work.push_back(w);
   }
 
   if (hta) {

@@ -32,6 +32,8 @@ struct EventFields {
   // A [memory] instant event's args (profile_memory=True): Bytes, and where the trace
   // has them the allocator's totals, the address and the device.
   FieldView bytes, total_allocated, total_reserved, addr, device_type, device_id;
+  // Inductor's figures of a kernel: args kernel_flop and kernel_num_gb (model::KernelWork).
+  FieldView kernel_flop, kernel_num_gb;
 };
 
 // Room for a file's events up front, from the JSON size hint: growing by doubling

@@ -708,6 +708,8 @@ St FastReader::event(const char*& p) {
       if (arg.size() == 3 && (arg == "Seq" || arg == "seq")) return m_scan.scalar(r, f.seq, 4);
       if (arg.size() == 18 && arg == "Process Group Name") return m_scan.scalar(r, f.group, 4);
       if (FieldView* v = memory_field(f, arg)) return m_scan.scalar(r, *v, 4);
+      if (arg.size() == 11 && arg == "kernel_flop") return m_scan.scalar(r, f.kernel_flop, 4);
+      if (arg.size() == 13 && arg == "kernel_num_gb") return m_scan.scalar(r, f.kernel_num_gb, 4);
       if (m_by_shape && arg.size() == 10 && (arg == "Input Dims" || arg == "Input type")) {
         auto& b = arg[6] == 'D' ? m_dims : m_types;
         b.reset();  // a key given twice: the last one counts, as for the other fields

@@ -518,6 +518,26 @@ struct Reader {
       });
       item = nullptr;
     }
+    if (const auto* cells = o.if_contains("work_cells")) {  // optional: files without Inductor's figures
+      item = "work cell";
+      item_no = 0;
+      const auto& a = flat(*cells, 6, "work_cells");
+      for (std::size_t i = 0; i < a.size(); i += 6, ++item_no) {
+        model::WorkCell c;
+        c.key = index(a[i], f.keys.size(), "key");
+        c.step = index(a[i + 1], steps, "step");
+        c.flop = integer(a[i + 2], "flop");
+        c.flop_ns = integer(a[i + 3], "flop ns");
+        c.bytes = integer(a[i + 4], "bytes");
+        c.bytes_ns = integer(a[i + 5], "bytes ns");
+        if (c.flop < 0 || c.flop_ns < 0 || c.bytes < 0 || c.bytes_ns < 0) fail("a negative figure");
+        f.work_cells.push_back(c);
+      }
+      std::sort(f.work_cells.begin(), f.work_cells.end(), [](const model::WorkCell& a, const model::WorkCell& b) {
+        return std::tie(a.key, a.step) < std::tie(b.key, b.step);
+      });
+      item = nullptr;
+    }
     if (const auto* tm = o.if_contains("tree_memory")) {  // optional: files without allocations
       const auto& t = object(*tm, "tree_memory");
       // A row per tree cell at most: each allocation's operator has its node's cell.

@@ -74,6 +74,15 @@ std::string first_difference(const reading::ReadResult& ra, const reading::ReadR
       return out.str();
     }
   }
+  if (differ(out, "kernel work count", a.kernel_work.size(), b.kernel_work.size())) return out.str();
+  for (std::size_t i = 0; i < a.kernel_work.size(); ++i) {
+    const auto& x = a.kernel_work[i];
+    const auto& y = b.kernel_work[i];
+    if (x.event != y.event || !same_double(x.flop, y.flop) || !same_double(x.bytes, y.bytes)) {
+      out << "kernel work " << i << " differs";
+      return out.str();
+    }
+  }
   for (std::size_t i = 0; i < a.hta.size(); ++i) {
     const auto& x = a.hta[i];
     const auto& y = b.hta[i];

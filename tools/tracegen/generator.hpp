@@ -75,6 +75,7 @@ struct Options {
   bool cuda_graphs = false;
   bool graph_from_python = false;  // --graph-from-python
   bool compile = false;
+  bool inductor_args = false;  // --inductor-args: kernel_flop / kernel_num_gb on Triton kernels
   int long_names = 0;
   std::string shape_scale_op;  // --shape-scale: aten::mm or aten::addmm
   int64_t shape_scale = 1;     // its N (and its GEMM's GPU time) times this

@@ -115,6 +115,12 @@ Catalog::Catalog(const Options& o) {
     for (size_t s = 0; s < 3; ++s) {
       tri_poi[s] = triton("triton_poi_fused_add_relu_" + std::to_string(2 * s), k_ew_attrs, 1024);
       tri_per[s] = triton("triton_per_fused_native_layer_norm_" + std::to_string(2 * s + 1), k_ln_attrs, 64);
+      if (o.inductor_args) {  // as Inductor writes them: GB (a float) and FLOP (an integer) per call
+        const auto k = static_cast<int>(s + 1);
+        tri_poi[s].k.attrs += ", \"kernel_num_gb\": " + std::to_string(0.0125 * k);
+        tri_per[s].k.attrs += ", \"kernel_flop\": " + std::to_string(2097152 * k) +
+                              ", \"kernel_num_gb\": " + std::to_string(0.004 * k);
+      }
     }
   }
   add_hostile_names(o);

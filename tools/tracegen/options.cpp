@@ -141,6 +141,8 @@ Pathologies of real traces (none of them is on by default):
   --compile                 the model's forward as torch.compile runs it: a "Torch-Compiled
                             Region: 0/0" op, Triton kernels launched by cuLaunchKernel from cpu_ops
                             named after them (kernel_backend, kernel_hash, grid, stream args)
+  --inductor-args           with --compile: the Triton kernels carry Inductor's kernel_num_gb (and
+                            the layer-norm ones kernel_flop), as torch.compile writes them
   --long-names N            N distinct CUTLASS GEMM kernels with ~1800-character names that differ
                             only in the middle, launched from the layers' aten::addmm (default 0)
   --many-names N            N more distinct names: CPU operators aten::many_K, every one but the
@@ -221,6 +223,7 @@ Options parse_options(int argc, char** argv) {
                      : a == "--cuda-graphs"  ? &o.cuda_graphs
                      : a == "--graph-from-python" ? &o.graph_from_python
                      : a == "--compile"      ? &o.compile
+                     : a == "--inductor-args" ? &o.inductor_args
                      : a == "--no-profiler-step" ? &o.no_profiler_step
                      : a == "--generic-conv-gemm" ? &o.generic_conv_gemm
                      : a == "--comm-exposed" ? &o.comm_exposed

@@ -48,6 +48,8 @@ struct SideAgg {
   std::int64_t alloc_self_bytes = 0, alloc_bytes = 0, held_bytes = 0;
   std::uint64_t alloc_self_count = 0, alloc_count = 0;
   model::Samples alloc_per_unit;
+  // Inductor's figures (model::WorkCell), summed over the selected steps.
+  std::int64_t flop = 0, flop_ns = 0, bytes = 0, bytes_ns = 0;
 };
 
 struct SideData {
@@ -341,6 +343,14 @@ SideData collect(const model::SetSummary& set, const Selection& sel, const Compa
         a->alloc_per_unit.add(static_cast<std::uint32_t>(u->second), static_cast<double>(c.self_bytes));
       }
     }
+    for (const auto& c : f.work_cells) {
+      auto* a = c.key < agg_of.size() ? agg_of[c.key] : nullptr;
+      if (!a || unit_of.find({fi, c.step}) == unit_of.end()) continue;
+      detail::add_sat(a->flop, c.flop);
+      detail::add_sat(a->flop_ns, c.flop_ns);
+      detail::add_sat(a->bytes, c.bytes);
+      detail::add_sat(a->bytes_ns, c.bytes_ns);
+    }
     // --by-shape: launchers by name and shapes, as the operators' rows are keyed.
     const bool shaped_launchers = options.by_shape && f.launcher_shapes.size() == f.launchers.size();
     std::vector<std::string_view> shaped_launcher(shaped_launchers ? f.launchers.size() : 0);
@@ -443,6 +453,17 @@ void shape_figures(const SideAgg* ca, const SideAgg* ta, const SideData& c, cons
   };
   row.control_tflops = tflops(ca, c);
   row.test_tflops = tflops(ta, t);
+}
+
+// A row's Inductor figures (DiffRow::Work): its sides' sums, then the rates.
+void work_figures(const SideAgg* ca, const SideAgg* ta, model::DiffRow& row) {
+  const auto sums = [](const SideAgg* a) {
+    model::DiffRow::Work::Sums out;
+    if (a) out = {static_cast<double>(a->flop), static_cast<double>(a->flop_ns), static_cast<double>(a->bytes),
+                  static_cast<double>(a->bytes_ns)};
+    return out;
+  };
+  row.work = work_rates(sums(ca), sums(ta));
 }
 
 // A row's allocations per step unit on each side, and its self bytes per step judged
@@ -613,6 +634,7 @@ model::DiffReport compare_summaries(const model::SetSummary& control, const mode
     row.shown.test_ns = v.test_median;
     if (options.by_shape) shape_figures(ca, ta, c, t, row);
     if (c.memory && t.memory) memory_figures(ca, ta, c.units, t.units, rule, row);
+    work_figures(ca, ta, row);
     report.rows.push_back(std::move(row));
   }
   launchers(c, t, rule, report);

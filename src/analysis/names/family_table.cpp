@@ -6,6 +6,7 @@
 #include <cmath>
 
 #include "analysis/names/families.hpp"
+#include "analysis/names/flops.hpp"
 #include "analysis/noise/noise.hpp"
 
 namespace tracediff::analysis::detail {
@@ -14,6 +15,7 @@ void decide_families(model::DiffReport& report, const NoiseRule& rule) {
   struct Acc {
     model::Samples control, test;
     std::vector<std::size_t> rows;
+    model::DiffRow::Work::Sums control_work, test_work;
   };
   std::array<Acc, k_family_count> acc;
   for (std::size_t i = 0; i < report.rows.size(); ++i) {
@@ -34,6 +36,12 @@ void decide_families(model::DiffReport& report, const NoiseRule& rule) {
     a.control.add_all(row.control_samples);
     a.test.add_all(row.test_samples);
     a.rows.push_back(i);  // rows are in |Δ per step| order already
+    for (auto [to, from] : {std::pair{&a.control_work, &row.work.control_sums}, {&a.test_work, &row.work.test_sums}}) {
+      to->flop += from->flop;
+      to->flop_ns += from->flop_ns;
+      to->bytes += from->bytes;
+      to->bytes_ns += from->bytes_ns;
+    }
   }
   report.families.clear();
   for (int f = 0; f < k_family_count; ++f) {
@@ -50,6 +58,7 @@ void decide_families(model::DiffReport& report, const NoiseRule& rule) {
     fr.kernels = a.rows.size();
     for (const auto r : a.rows) fr.kernels += report.rows[r].test_name.empty() ? 0 : 1;
     fr.rows = std::move(a.rows);
+    fr.work = work_rates(a.control_work, a.test_work);
     report.families.push_back(std::move(fr));
   }
   std::stable_sort(report.families.begin(), report.families.end(), [](const auto& a, const auto& b) {

@@ -164,4 +164,27 @@ std::optional<double> flops_per_call(std::string_view op, std::string_view shape
   return std::nullopt;
 }
 
+model::DiffRow::Work work_rates(const model::DiffRow::Work::Sums& control, const model::DiffRow::Work::Sums& test) {
+  const auto rate = [](double amount, double ns, double per_ns) -> std::optional<double> {
+    if (ns <= 0) return std::nullopt;
+    const double v = amount / ns / per_ns;
+    return std::isfinite(v) ? std::optional(v) : std::nullopt;
+  };
+  const auto pct = [](const std::optional<double>& c, const std::optional<double>& t) -> std::optional<double> {
+    if (!c || !t || *c <= 0) return std::nullopt;
+    return 100.0 * (*t - *c) / *c;
+  };
+  model::DiffRow::Work w;
+  w.control_sums = control;
+  w.test_sums = test;
+  w.control_tflops = rate(control.flop, control.flop_ns, 1000.0);  // FLOP/ns = GFLOP/s
+  w.test_tflops = rate(test.flop, test.flop_ns, 1000.0);
+  w.control_gbps = rate(control.bytes, control.bytes_ns, 1.0);  // bytes/ns = GB/s
+  w.test_gbps = rate(test.bytes, test.bytes_ns, 1.0);
+  w.tflops_pct = pct(w.control_tflops, w.test_tflops);
+  w.gbps_pct = pct(w.control_gbps, w.test_gbps);
+  w.recorded = w.control_tflops || w.test_tflops || w.control_gbps || w.test_gbps;
+  return w;
+}
+
 }  // namespace tracediff::analysis

@@ -4,6 +4,8 @@
 // the trace: anything malformed, or shapes that do not fit the operator, give no
 // figure, never an error. Figures are doubles: dims of 10^19 give 10^57, not overflow.
 #include <optional>
+
+#include "model/report.hpp"
 #include <string_view>
 #include <vector>
 
@@ -36,5 +38,10 @@ bool is_floating_type(std::string_view type);
 //   2 prod(...) K N;  matmul: both at least 2-D, batch dims broadcast: 2 prod(batch) M K N
 //   (1-D operands: nullopt).
 std::optional<double> flops_per_call(std::string_view op, std::string_view shape);
+
+// Inductor's figures (kernel_flop, kernel_num_gb) as rates: TFLOP/s and GB/s of each
+// side, each over the time of the kernels that carry it (nullopt without any), and the
+// change in percent (nullopt without a control rate). Rows and families alike.
+model::DiffRow::Work work_rates(const model::DiffRow::Work::Sums& control, const model::DiffRow::Work::Sums& test);
 
 }  // namespace tracediff::analysis

@@ -6,7 +6,9 @@
 #include "analysis/summarize/summarize.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <compare>
+#include <limits>
 #include <map>
 #include <memory_resource>
 #include <set>
@@ -100,6 +102,37 @@ void memory_cells(const model::TraceFile& f, const Nesting& nesting, const StepW
     c.count += a.count;
   }
   std::sort(s.memory_cells.begin(), s.memory_cells.end(), [](const model::MemoryCell& a, const model::MemoryCell& b) {
+    return std::tie(a.key, a.step) < std::tie(b.key, b.step);
+  });
+}
+
+// Each (key, step)'s Inductor figures (model::WorkCell), from the kernels that carry them.
+template <typename KeyOf>
+void work_cells(const model::TraceFile& f, const StepWindows& windows, KeyOf& key_of, model::FileSummary& s) {
+  std::unordered_map<std::uint64_t, std::uint32_t> index;
+  for (const auto& w : f.kernel_work) {
+    const auto st = windows.step_at[w.event];
+    if (st < 0) continue;
+    const auto key = key_of(w.event);
+    const auto [it, fresh] = index.try_emplace((std::uint64_t{key} << 32) | static_cast<std::uint32_t>(st),
+                                               static_cast<std::uint32_t>(s.work_cells.size()));
+    if (fresh) s.work_cells.push_back({key, static_cast<std::uint32_t>(st)});
+    auto& c = s.work_cells[it->second];
+    const auto dur = f.events[w.event].dur_ns;
+    // Saturating: a hostile figure must not overflow (1e300 flop is no count).
+    const auto whole = [](double v) {
+      return v < 9.0e18 ? static_cast<std::int64_t>(std::llround(v)) : std::numeric_limits<std::int64_t>::max();
+    };
+    if (w.flop >= 0) {
+      detail::add_sat(c.flop, whole(w.flop));
+      detail::add_sat(c.flop_ns, dur);
+    }
+    if (w.bytes >= 0) {
+      detail::add_sat(c.bytes, whole(w.bytes));
+      detail::add_sat(c.bytes_ns, dur);
+    }
+  }
+  std::sort(s.work_cells.begin(), s.work_cells.end(), [](const model::WorkCell& a, const model::WorkCell& b) {
     return std::tie(a.key, a.step) < std::tie(b.key, b.step);
   });
 }
@@ -429,6 +462,7 @@ model::FileSummary summarize_file(const model::TraceFile& f, const SummarizeOpti
   detail::summarize_collectives(f, launch_of, windows.step_at.data(), s);
   detail::summarize_memory(f, windows.begin, windows.end, s);
   memory_cells(f, nesting, windows, names, key_of, s);
+  work_cells(f, windows, key_of, s);
   detail::summarize_memory_timeline(f, windows.begin, windows.end, nesting.mem_owner, s);
 
   // Counted per event, as their ids say; one sample per file says how many.

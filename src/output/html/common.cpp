@@ -188,7 +188,7 @@ Anchors make_anchors(const DiffReport& r) {
   for (std::size_t p = 0; p < a.order.size(); ++p) {
     const auto& row = r.rows[a.order[p]];
     if (row.device == model::Device::gpu) a.gpu_row.emplace(row.name, p);
-    a.has_flops |= row.flops_per_call.has_value();
+    a.has_flops |= row.flops_per_call.has_value() || row.work.recorded;
   }
   return a;
 }

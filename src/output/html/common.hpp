@@ -111,7 +111,7 @@ struct Anchors {
   std::map<std::string, std::size_t> launcher;   // launcher name -> its index in by_launcher, when shown
   std::map<std::string, std::size_t> gpu_row;    // GPU row name -> table position (first)
   std::size_t rows_left_out = 0, launchers_left_out = 0;
-  bool has_flops = false;                        // --by-shape: a row shown has FLOPs (the table's column)
+  bool has_flops = false;                        // a row shown has FLOPs (--by-shape) or Inductor's figures (the table's column)
 };
 Anchors make_anchors(const DiffReport& r);
 // "#r12" for a row in the table, empty for one left out.

@@ -197,6 +197,17 @@ void per_step_row(const DiffRow& row, const Anchors& a, Fields& f) {
       if (row.control_tflops || row.test_tflops)
         fl += " \xC2\xB7 " + tf(row.control_tflops) + " \xE2\x86\x92 " + tf(row.test_tflops) + " TFLOP/s";
     }
+    // Inductor's own figures (kernel_flop, kernel_num_gb): the kernel's achieved rates.
+    const auto& w = row.work;
+    const auto rate = [](const std::optional<double>& c, const std::optional<double>& t, const std::optional<double>& pct,
+                         const char* unit) {
+      const auto one = [](const std::optional<double>& v) { return v ? format_rate(*v) : std::string("?"); };
+      return c || t ? one(c) + " \xE2\x86\x92 " + one(t) + unit + (pct ? " (" + format_pct(pct) + ")" : std::string())
+                    : std::string();
+    };
+    for (const auto& part : {rate(w.control_tflops, w.test_tflops, w.tflops_pct, " TFLOP/s"),
+                             rate(w.control_gbps, w.test_gbps, w.gbps_pct, " GB/s")})
+      if (!part.empty()) fl += (fl.empty() ? "" : " \xC2\xB7 ") + part;
     f.text("fl", fl);
   }
 

@@ -43,6 +43,10 @@ const std::string k_trace = "\xEF\xBB\xBF" R"JSON( {
    "args": {"External id": 3, "Input Dims": [[2, 3], []], "Call stack": "a\\b.py(1)"}},
   {"ph": "X", "cat": "Kernel", "name": "gemm", "pid": 0, "tid": "stream 7", "ts": "130", "dur": 4e0,
    "args": {"correlation": 42, "stream": "7", "device": 0,}, },
+  {"ph": "X", "cat": "kernel", "name": "triton_poi_0", "pid": 0, "tid": 7, "ts": 140, "dur": 2,
+   "args": {"kernel_flop": 2097152, "kernel_num_gb": 0.0125, "kernel_num_gb": 1.5e-2}},
+  {"ph": "X", "cat": "kernel", "name": "triton_poi_1", "pid": 0, "tid": 7, "ts": 143, "dur": 2,
+   "args": {"kernel_flop": "7", "kernel_num_gb": -1}},
   {"ph": "X", "c\u0061t": "cpu_op", "name": "q\"uote\\\/\u00e9\u4e2d\u0000\n", "pid": "p\u0031", "tid": 2, "ts": 102, "dur": 3},
   {"ph": "X", "cat": "cpu_op", "name": "neg", "pid": 1, "tid": 2, "ts": 101, "dur": -1},
   {"ph": "X", "cat": "cpu_op", "name": "no ts", "pid": 1, "tid": 2, "dur": 1},
@@ -86,6 +90,18 @@ const std::string k_twice = R"JSON({
 }  // namespace
 
 BOOST_AUTO_TEST_SUITE(fast_reader)
+
+// Inductor's kernel_flop and kernel_num_gb (the last given counts; a string or a
+// negative number is no figure), read alike by both readers (the case below).
+BOOST_AUTO_TEST_CASE(reads_inductors_kernel_figures) {
+  const auto f = fast(k_trace);
+  BOOST_REQUIRE(f);
+  BOOST_REQUIRE_EQUAL(f->file.kernel_work.size(), 1u);
+  const auto& w = f->file.kernel_work[0];
+  BOOST_TEST(f->file.pool.get(f->file.events[w.event].name) == "triton_poi_0");
+  BOOST_TEST(w.flop == 2097152.0);
+  BOOST_TEST(w.bytes == 1.5e7);
+}
 
 BOOST_AUTO_TEST_CASE(agrees_with_the_tolerant_reader_on_every_kind_of_value) {
   for (const bool hta : {false, true}) {
