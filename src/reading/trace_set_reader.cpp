@@ -111,26 +111,25 @@ std::vector<std::string> run_names(const std::vector<std::string>& inputs, const
   return names;
 }
 
-std::vector<std::string> distinct_files(const std::vector<std::string>& files, model::Diagnostics& diagnostics) {
-  std::vector<std::string> kept;
-  std::map<std::pair<dev_t, ino_t>, std::string> seen;
-  std::map<std::string, std::string> unknown;  // those stat refuses (a loop): by name
-  for (const auto& path : files) {
+std::vector<std::size_t> distinct_files(const std::vector<std::string>& files, model::Diagnostics& diagnostics) {
+  // Indices, not copies of the paths: 10,000 files a side are many strings to hold twice.
+  std::vector<std::size_t> kept;
+  std::map<std::pair<dev_t, ino_t>, std::size_t> seen;
+  std::map<std::string_view, std::size_t> unknown;  // those stat refuses (a loop): by name
+  for (std::size_t i = 0; i < files.size(); ++i) {
+    const auto& path = files[i];
     struct stat st {};
     // One that cannot be stat'ed is kept once: its reader says why it cannot be read.
     const bool known = ::stat(path.c_str(), &st) == 0;
-    const std::string* first = nullptr;
-    if (known) {
-      if (const auto [it, fresh] = seen.try_emplace({st.st_dev, st.st_ino}, path); !fresh) first = &it->second;
-    } else if (const auto [it, fresh] = unknown.try_emplace(path, path); !fresh) {
-      first = &it->second;
-    }
-    if (first) {
+    const auto [it, fresh] = known ? seen.try_emplace({st.st_dev, st.st_ino}, i) : std::pair{seen.end(), true};
+    const auto [jt, fresh_name] = known ? std::pair{unknown.end(), true} : unknown.try_emplace(path, i);
+    if (!fresh || !fresh_name) {
       diagnostics.report(DiagId::input_duplicate, path, 0,
-                         "the same file as " + *first + " (given twice, or a link to it); read once");
+                         "the same file as " + files[!fresh ? it->second : jt->second] +
+                             " (given twice, or a link to it); read once");
       continue;
     }
-    kept.push_back(path);
+    kept.push_back(i);
   }
   return kept;
 }
@@ -162,13 +161,18 @@ std::vector<model::TraceSet> read_trace_sets(const std::vector<SetSpec>& sides,
     sets[s].runs = run_names(sides[s].inputs, runs);
     // Each file once on a side, across its runs too: the first run that names it keeps it.
     std::vector<std::string> found;
-    std::map<std::string, std::uint32_t> run_of;
-    for (std::size_t k = 0; k < sides[s].inputs.size(); ++k)
-      for (auto& path : find_trace_files({sides[s].inputs[k]})) {
-        run_of.try_emplace(path, runs.empty() ? 0u : runs.at(k));
-        found.push_back(std::move(path));
-      }
-    for (auto& path : distinct_files(found, sets[s].diagnostics)) jobs.push_back({s, run_of.at(path), path, {}});
+    std::vector<std::uint32_t> found_run;  // parallel to found
+    if (runs.empty()) {
+      found = find_trace_files(sides[s].inputs);
+      found_run.assign(found.size(), 0);
+    } else {
+      for (std::size_t k = 0; k < sides[s].inputs.size(); ++k)
+        for (auto& path : find_trace_files({sides[s].inputs[k]})) {
+          found.push_back(std::move(path));
+          found_run.push_back(runs.at(k));
+        }
+    }
+    for (const auto i : distinct_files(found, sets[s].diagnostics)) jobs.push_back({s, found_run[i], std::move(found[i]), {}});
   }
 
   // One file per thread at a time: files are independent, and a rank's file is

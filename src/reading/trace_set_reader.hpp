@@ -34,7 +34,7 @@ std::vector<std::string> find_trace_files(const std::vector<std::string>& inputs
 // Each file once, by device and inode (links followed): the same folder given twice, a
 // symlink or hard link to a file beside it. A later duplicate is dropped with an
 // input_duplicate diagnostic naming both paths; the first one given is kept.
-std::vector<std::string> distinct_files(const std::vector<std::string>& files, model::Diagnostics& diagnostics);
+std::vector<std::size_t> distinct_files(const std::vector<std::string>& files, model::Diagnostics& diagnostics);
 
 // The N of `rank[-_]?N` in a file's base name, if any.
 std::optional<int> rank_from_file_name(const std::string& path);
