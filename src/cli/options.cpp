@@ -329,6 +329,10 @@ void declare_compare_options(CLI::App& app, Options& o, CompareArgs& a) {
                  "CI run's artifacts")
       ->type_name("URL")->group("CI");
   app.add_flag("-q,--quiet", o.quiet, "No terminal summary, warnings or progress (they stay in the outputs)")->group("Outputs");
+  app.add_flag("-v,--verbose", o.verbose,
+               "The terminal summary adds every event's accounting: per side and file, how many host, GPU and memory "
+               "events were read, went into rows, and were left out by reason")
+      ->group("Outputs");
   static const std::map<std::string, ColorMode> color_modes{
       {"auto", ColorMode::automatic}, {"always", ColorMode::always}, {"never", ColorMode::never}};
   add_choice(app, "--color", o.color, color_modes, false, "WHEN",

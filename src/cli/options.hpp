@@ -41,6 +41,7 @@ struct Options {
   int top = 10;
   unsigned threads = 0;
   bool quiet = false;
+  bool verbose = false;  // -v: the terminal summary adds every event's accounting
   ColorMode color = ColorMode::automatic;
 };
 

@@ -245,6 +245,7 @@ int run_checked(int argc, const char* const* argv) {
   // The terminal summary, unless stdout already carries an output.
   if (!o.quiet && !stdout_taken) {
     output::TerminalOptions to;
+    to.verbose = o.verbose;
     to.color = o.color == ColorMode::always || (o.color == ColorMode::automatic && colour_allowed(1));
     write_to_stdout([&](std::ostream& s) { output::write_terminal_summary(report, to, s); });
   }

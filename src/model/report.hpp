@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "model/accounting.hpp"
 #include "model/diagnostics.hpp"
 #include "model/gate.hpp"
 #include "model/step_trace.hpp"
@@ -372,6 +373,7 @@ struct FileInfo {
   std::uint64_t events = 0;     // complete events kept
   std::uint64_t json_bytes = 0;
   bool truncated = false;
+  Accounting accounting;  // after warm-up and selection: rows are what the comparison took
 };
 
 // What a side ran on and with, where its traces say so.
@@ -442,6 +444,7 @@ struct SideSummary {
   // Step time: the runs' medians' spread (interquartile range over their median) and
   // the median of the runs' own step spreads, in %; set with several runs.
   std::optional<double> between_run_spread_pct, within_run_spread_pct;
+  Accounting accounting;  // its files' together (FileInfo::accounting)
 };
 
 // GPU time by the host event that launched it (through the correlation id of the

@@ -10,6 +10,7 @@
 #include <utility>
 #include <vector>
 
+#include "model/accounting.hpp"
 #include "model/diagnostics.hpp"
 #include "model/report.hpp"
 #include "model/trace.hpp"
@@ -223,6 +224,7 @@ struct FileSummary {
   std::vector<WorkCell> work_cells;  // sorted by (key, step); empty without Inductor's figures
   std::optional<MemoryTimeline> memory_timeline;  // with memory events on a device in a step
   Diagnostics diagnostics;  // the file's own, plus events outside steps and unlinked GPU work
+  Accounting accounting;    // every event: read, in rows, left out by reason (before warm-up and selection)
 };
 
 struct SetSummary {

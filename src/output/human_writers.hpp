@@ -24,6 +24,7 @@ namespace tracediff::output {
 struct TerminalOptions {
   std::size_t width = 80;   // columns; no line is wider
   bool color = false;       // ANSI colours (the caller decides: TTY and no NO_COLOR)
+  bool verbose = false;     // -v: every event accounted for, per side and file
 };
 
 // The headline (step time, GPU busy per step, CPU and GPU totals), the ops_diff group

@@ -36,6 +36,35 @@ void numbers(JsonEmit& j, const std::vector<N>& v) {
   j.end_array();
 }
 
+// model::Accounting: per stream, read, rows and each reason, as events and µs (memory
+// events have no time); only where it was recorded.
+void accounting(JsonEmit& j, const model::Accounting& a, int indent) {
+  const auto tally = [&](const model::Tally& t, bool timed) {
+    j.begin_object().key("events").number(t.events);
+    if (timed) j.key("us").number(us_decimal(t.ns));
+    j.end_object();
+  };
+  j.begin_object().key("broken").number(a.broken);
+  for (std::size_t st = 0; st < model::k_event_streams; ++st) {
+    const auto stream = static_cast<model::EventStream>(st);
+    const bool timed = stream != model::EventStream::memory;
+    const auto& t = a.streams[st];
+    j.line(indent + 2).key(model::event_stream_name(stream)).begin_object().key("read");
+    tally(t.read, timed);
+    j.key("rows");
+    tally(t.rows, timed);
+    j.key("left_out").begin_object();
+    for (std::size_t r = 0; r < model::k_left_out_reasons; ++r) {
+      j.key(model::left_out_name(static_cast<model::LeftOut>(r)));
+      tally(t.left_out[r], timed);
+    }
+    j.end_object().end_object();
+  }
+  j.line(indent + 2).key("every_step_operators_left_out").number(a.every_step_count).key("every_step_operators");
+  strings(j, a.every_step_names);
+  j.end_object();
+}
+
 void side(JsonEmit& j, const model::SideSummary& s) {
   j.begin_object().line(4).key("label").string(s.label).line(4).key("inputs");
   strings(j, s.inputs);
@@ -43,8 +72,17 @@ void side(JsonEmit& j, const model::SideSummary& s) {
   list(j, s.files, 6, [&](const model::FileInfo& f) {
     j.begin_object().key("path").string(f.path).key("rank").number(f.rank);
     j.key("rank_source").string(model::rank_source_name(f.rank_source)).key("events").number(f.events);
-    j.key("json_bytes").number(f.json_bytes).key("truncated").boolean(f.truncated).end_object();
+    j.key("json_bytes").number(f.json_bytes).key("truncated").boolean(f.truncated);
+    if (f.accounting.recorded) {
+      j.line(8).key("accounting");
+      accounting(j, f.accounting, 8);
+    }
+    j.end_object();
   });
+  if (s.accounting.recorded) {
+    j.line(4).key("accounting");
+    accounting(j, s.accounting, 4);
+  }
   j.line(4).key("ranks");
   numbers(j, s.ranks);
   j.key("available_ranks");

@@ -100,6 +100,7 @@ void summary_strings(const model::FileSummary& f, const std::function<void(const
   for (const auto& l : f.launcher_shapes) add(l);
   for (const auto& k : f.collective_keys) add(k.name);
   if (f.memory_timeline && !f.memory_timeline->peak_op.empty()) add(f.memory_timeline->peak_op);
+  for (const auto& n : f.accounting.every_step_names) add(n);
 }
 
 // The strings' numbers; a string the table lacks is a bug of the caller.
@@ -141,6 +142,21 @@ void write_file(JsonEmit& j, const model::FileSummary& f, const Str& str) {
         .key("matches").number(f.step_marker_matches).end_object();
   j.line(3).key("diagnostics");
   diagnostics(j, f.diagnostics);
+  if (f.accounting.recorded) {  // optional: summaries written before it read as not recorded
+    // Per stream: read, rows, then each reason (model::LeftOut order), each as events, ns.
+    const auto& a = f.accounting;
+    j.line(3).key("accounting").begin_object().key("broken").number(a.broken);
+    for (std::size_t st = 0; st < model::k_event_streams; ++st) {
+      const auto& t = a.streams[st];
+      j.key(model::event_stream_name(static_cast<model::EventStream>(st))).begin_array();
+      j.number(t.read.events).number(t.read.ns).number(t.rows.events).number(t.rows.ns);
+      for (const auto& r : t.left_out) j.number(r.events).number(r.ns);
+      j.end_array();
+    }
+    j.key("every_step").number(a.every_step_count).key("every_step_names").begin_array();
+    for (const auto& n : a.every_step_names) j.number(str(n));
+    j.end_array().end_object();
+  }
   const auto unit = sf::unit_of(f);
   const auto u = [unit](std::int64_t v) { return sf::in_units(v, unit); };
   j.line(3).key("unit").number(unit);

@@ -9,6 +9,7 @@
 #include "util/escape.hpp"
 #include "util/sanitize.hpp"
 #include "util/format.hpp"
+#include "output/accounting_text.hpp"
 #include "output/human_writers.hpp"
 #include "util/display_name.hpp"
 #include "util/utf8.hpp"
@@ -345,6 +346,33 @@ std::pair<std::vector<std::string>, std::vector<std::string>> list_labels(const 
 
 }  // namespace
 
+namespace {
+
+// -v: every event accounted for, per side, then per file.
+void write_accounting(std::ostream& out, const model::DiffReport& r, std::size_t width) {
+  for (const auto* side : {&r.control, &r.test}) {
+    if (!side->accounting.recorded) continue;
+    out << "\nEvery event accounted for, " << detail::terminal_safe(label(*side, side == &r.control ? "Control" : "Test"))
+        << ":\n";
+    const auto streams = [&](const model::Accounting& a, const std::string& indent) {
+      for (const auto st : {model::EventStream::host, model::EventStream::gpu, model::EventStream::memory}) {
+        if (st == model::EventStream::memory && !a.stream(st).read.events) continue;
+        write_wrapped(out, indent + model::event_stream_name(st) + ": " + accounting_line(a, st), width);
+      }
+      if (a.broken) write_wrapped(out, indent + "unreadable: " + std::to_string(a.broken), width);
+    };
+    streams(side->accounting, "  ");
+    if (side->files.size() < 2) continue;
+    for (const auto& f : side->files) {
+      if (!f.accounting.recorded) continue;
+      write_wrapped(out, "  " + detail::terminal_safe(f.path) + " (rank " + std::to_string(f.rank) + "):", width);
+      streams(f.accounting, "    ");
+    }
+  }
+}
+
+}  // namespace
+
 void write_terminal_summary(const model::DiffReport& r, const TerminalOptions& o, std::ostream& out) {
   const std::size_t width = std::max<std::size_t>(o.width, 40);
   const auto& c = r.control;
@@ -387,6 +415,7 @@ void write_terminal_summary(const model::DiffReport& r, const TerminalOptions& o
     out << '\n';
     write_wrapped(out, "Note: " + detail::terminal_safe(n), width);
   }
+  if (o.verbose) write_accounting(out, r, width);
 
   std::string groups = "By count:";
   const model::Change order[] = {model::Change::added, model::Change::deleted, model::Change::increased,

@@ -125,6 +125,31 @@ struct Reader {
     return a;
   }
 
+  // model::Accounting as the summary writer lays it out; it must add up.
+  model::Accounting accounting(const json::value& v) {
+    model::Accounting a;
+    a.recorded = true;
+    const auto& o = object(v, "accounting");
+    a.broken = count(at(o, "broken"), "accounting.broken");
+    constexpr std::size_t fields = 2 * (2 + model::k_left_out_reasons);
+    for (std::size_t st = 0; st < model::k_event_streams; ++st) {
+      const auto* name = model::event_stream_name(static_cast<model::EventStream>(st));
+      const auto& t = tuple(at(o, name), fields, "accounting stream");
+      auto& out = a.streams[st];
+      const auto tally = [&](std::size_t k) {
+        return model::Tally{count(t[2 * k], "accounting events"), duration(t[2 * k + 1], "accounting time")};
+      };
+      out.read = tally(0);
+      out.rows = tally(1);
+      for (std::size_t r = 0; r < model::k_left_out_reasons; ++r) out.left_out[r] = tally(2 + r);
+    }
+    if (!a.adds_up()) fail("accounting: the events in rows and left out do not add up to those read");
+    a.every_step_count = count(at(o, "every_step"), "accounting.every_step");
+    for (const auto& n : array(at(o, "every_step_names"), "accounting.every_step_names"))
+      if (a.every_step_names.size() < model::Accounting::k_names_kept) a.every_step_names.push_back(str(n, "operator name"));
+    return a;
+  }
+
   model::Diagnostics diagnostics(const json::value& v) {
     model::Diagnostics d;
     const auto& o = object(v, "diagnostics");
@@ -273,6 +298,7 @@ struct Reader {
       if (!f.has_steps) fail("step_marker in a file without steps (has_steps false)");
     }
     f.diagnostics = diagnostics(at(o, "diagnostics"));
+    if (const auto* a = o.if_contains("accounting")) f.accounting = accounting(*a);
     namespace sf = model::summary_format;
     unit = count(at(o, "unit"), "unit");
     if (unit == 0) fail("unit 0");

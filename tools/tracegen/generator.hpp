@@ -58,6 +58,8 @@ struct Options {
   int warmup_steps = 0;
   int64_t warmup_ppm = 10 * k_ppm;
   bool python_stack = false;
+  bool step_inside_profiler = false;  // --step-inside-profiler
+  bool harness_frame = false;         // --harness-frame
   int64_t py_line_shift = 0;    // --py-line-shift
   std::string py_prefix;        // --py-prefix
   std::string py_address;       // --py-address

@@ -103,6 +103,14 @@ Pathologies of real traces (none of them is on by default):
   --python-stack            python_function events as with with_stack=True: nn.Module frames and
                             module.py _call_impl/_wrapped_call_impl nested inside themselves, and a
                             recursive _pytree.py tree_map, enclosing the ops they call
+  --with-stack              the same as --python-stack (torch.profiler's option)
+  --step-inside-profiler    with_stack's shape at each step's start: ProfilerStep#N begins inside
+                            torch.profiler's own frames (profiler.py step > autograd profiler.py
+                            __enter__ > profiler::_record_function_enter_new, with an aten::empty
+                            inside), which end a few us after the step began (implies --python-stack)
+  --harness-frame           one Python frame of the user's profiling harness
+                            ("bench.py(30): run_torch_profiler") around the whole run on the main
+                            thread (implies --python-stack)
   --py-line-shift N         write every Python frame `file.py(LINE): f` with LINE + N (another
                             version of the same code)
   --py-prefix DIR           write Python frames' file paths under DIR (an install prefix such as
@@ -216,7 +224,9 @@ Options parse_options(int argc, char** argv) {
       (a == "--ns" ? o.ns : o.gzip) = true;
       continue;
     }
-    if (bool* flag = a == "--python-stack"   ? &o.python_stack
+    if (bool* flag = a == "--python-stack" || a == "--with-stack" ? &o.python_stack
+                     : a == "--step-inside-profiler" ? &o.step_inside_profiler
+                     : a == "--harness-frame" ? &o.harness_frame
                      : a == "--legacy-steps" ? &o.legacy_steps
                      : a == "--no-sync"      ? &o.no_sync
                      : a == "--sync-every-layer" ? &o.sync_every_layer
@@ -386,6 +396,7 @@ Options parse_options(int argc, char** argv) {
   if (!o.memory && (o.memory_old || o.memory_leak > 0 || o.memory_peak > 0)) {
     throw UsageError{"--memory-old, --memory-leak and --memory-peak need --memory"};
   }
+  o.python_stack = o.python_stack || o.step_inside_profiler || o.harness_frame;
   if (!have_out) {
     throw UsageError{"--out DIR is required"};
   }

@@ -240,6 +240,10 @@ class Sim {
   }
 
   void build_step(int i);  // steps.cpp
+  // --step-inside-profiler: torch.profiler's frames around the start of the step that starts at `start`.
+  void profiler_step_frames(int64_t start);
+  // --harness-frame: the user's frame around the whole run, written once after the last step.
+  void emit_harness(JsonOut& out, int64_t first_start);
   void warp_step(int i);
   void compiled_forward(int32_t seq);  // model.cpp
   void layer_forward(int l, int32_t seq);

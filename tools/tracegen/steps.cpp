@@ -19,6 +19,7 @@ void Sim::write(JsonOut& out) {
   // and device activity). Simulating twice keeps memory at one step.
   for (const bool host : {true, false}) {
     reset();
+    const int64_t first_start = m_t[0];
     for (int i = 0; i < m_o.steps; ++i) {
       build_step(i);
       if (m_o.warmup_steps > 0 || m_o.slow_step >= 0) {
@@ -32,6 +33,9 @@ void Sim::write(JsonOut& out) {
       } else {
         emit_device(out);
       }
+    }
+    if (host && m_o.harness_frame) {
+      emit_harness(out, first_start);
     }
   }
   write_trailer(out);
@@ -133,6 +137,9 @@ void Sim::build_step(int i) {
   region(R_STEP, 0);
   {
     const Scope step = ann(m_step_name, 0, 6, 4);
+    if (m_o.step_inside_profiler) {
+      profiler_step_frames(at(step.idx()).ts);
+    }
     const PyChain train_step(*this, 0, {{"train.py(48): train_step"}});
     if (m_o.loader_us > 0) {
       const SlotGuard keep(*this);
@@ -289,6 +296,29 @@ void Sim::build_step(int i) {
           .dur = last_end - first + (m_o.ns ? 2 : k_us), .th = k_compute_stream, .ext = at(anns[a]).ext});
   }
   m_end = std::max({m_end, m_t[0], m_t[1]});
+}
+
+// prof.step() opens this step's record_function from inside its own frames, which end a
+// few us after the step began: partial overlap, as in every with_stack trace. All of it
+// ends before the step's first child starts (6 us); 8 us a step, as in real traces a
+// small share of the step.
+void Sim::profiler_step_frames(int64_t start) {
+  const int64_t us = k_us;
+  const int64_t frame = m_py_id++;
+  push({.kind = Kind::PyFunc, .name = "torch/profiler/profiler.py(790): step", .ts = start - 5 * us, .dur = 8 * us,
+        .ext = frame});
+  push({.kind = Kind::PyFunc, .name = "torch/autograd/profiler.py(770): __enter__", .ts = start - 3 * us,
+        .dur = 5 * us, .ext = m_py_id++, .py_parent = frame});
+  push({.kind = Kind::CpuOp, .name = "profiler::_record_function_enter_new", .ts = start - 2 * us, .dur = 3 * us + us / 2,
+        .ext = m_ext++});
+  push({.kind = Kind::CpuOp, .name = "aten::empty", .ts = start + us / 2, .dur = us / 2, .ext = m_ext++});
+}
+
+void Sim::emit_harness(JsonOut& out, int64_t first_start) {
+  const int64_t end = std::max(m_end + m_delta, m_out_end);
+  m_evs.assign(1, {.kind = Kind::PyFunc, .name = "bench.py(30): run_torch_profiler", .ts = first_start - 100 * k_us,
+                   .dur = end - first_start + 130 * k_us, .ext = 1 << 30});
+  emit_host(out);
 }
 
 // --warmup-steps. Step i was simulated as without the option; a warm-up step

@@ -11,6 +11,7 @@
 #include <set>
 #include <string_view>
 
+#include "analysis/compare/accounting.hpp"
 #include "analysis/compare/aggregate.hpp"
 #include "analysis/call_tree/call_tree.hpp"
 #include "analysis/summarize/collectives.hpp"
@@ -87,7 +88,7 @@ bool keep_key(const model::SummaryKey& k, model::Device device, const CompareOpt
 // (and reported) unless the steps were chosen by hand or --keep-warmup.
 std::vector<Unit> step_units(const model::SetSummary& set, const std::set<int>& ranks,
                              const std::set<std::int64_t>& iterations, bool any_steps, bool detect_warmup,
-                             model::SideSummary& summary) {
+                             model::SideSummary& summary, std::set<std::pair<std::size_t, std::uint32_t>>& warm) {
   std::vector<Unit> units;
   for (std::size_t fi = 0; fi < set.files.size(); ++fi) {
     const auto& f = set.files[fi];
@@ -104,6 +105,7 @@ std::vector<Unit> step_units(const model::SetSummary& set, const std::set<int>& 
         d.rank = f.rank;
         d.step = f.steps[mine.front().step].step;
         summary.warmup.push_back(d);
+        warm.insert({fi, mine.front().step});
         mine.erase(mine.begin());
       }
     }
@@ -244,14 +246,18 @@ SideData collect(const model::SetSummary& set, const Selection& sel, const Compa
   }
   if (!summary.step_markers.empty()) summary.unmarked_files = std::move(unmarked);
 
-  const auto units = step_units(set, rank_set, iter_set, any_steps, !sel.iterations && !options.keep_warmup, summary);
+  std::set<std::pair<std::size_t, std::uint32_t>> warm;
+  const auto units = step_units(set, rank_set, iter_set, any_steps, !sel.iterations && !options.keep_warmup, summary, warm);
   data.units = units.size();
   summary.units = units.size();
   data.tree = detail::SideTree(units.size());
 
   std::map<std::pair<std::size_t, std::uint32_t>, std::size_t> unit_of;
+  for (std::size_t u = 0; u < units.size(); ++u) unit_of[{units[u].file, units[u].step}] = u;
+  detail::account_side(
+      set, [&](std::size_t fi, std::uint32_t step) { return unit_of.count({fi, step}) > 0; }, warm,
+      [&](const model::SummaryKey& k) { return keep_key(k, model::device_of(k.kind), options); }, summary);
   for (std::size_t u = 0; u < units.size(); ++u) {
-    unit_of[{units[u].file, units[u].step}] = u;
     const auto& f = set.files[units[u].file];
     auto d = f.steps[units[u].step].detail;
     d.rank = f.rank;
@@ -572,6 +578,18 @@ void check_same_unit(const model::SetSummary& control, const model::SetSummary& 
   const auto stepped = [](const model::SetSummary& s) {
     return std::any_of(s.files.begin(), s.files.end(), [](const model::FileSummary& f) { return f.has_steps; });
   };
+  // Within a side too: a file without steps beside files with them would be left out whole.
+  for (const auto* side : {&control, &test}) {
+    if (!stepped(*side)) continue;
+    const auto stepless = std::find_if(side->files.begin(), side->files.end(), [](const model::FileSummary& f) { return !f.has_steps; });
+    if (stepless == side->files.end()) continue;
+    const bool is_control = side == &control;
+    throw Fatal(stepless->path + " (" + (side->label.empty() ? (is_control ? "Control" : "Test") : side->label) +
+                ", rank " + std::to_string(stepless->rank) +
+                ") has no steps while other files of its side have: it would be left out whole. Give its side one "
+                "step marker with --" + (is_control ? "control" : "test") +
+                "-step-marker REGEX (docs/is-it-real.md: Step markers), or leave the file out.");
+  }
   if (stepped(control) == stepped(test)) return;
   const auto name = [](const model::SetSummary& s, const char* fallback) { return s.label.empty() ? fallback : s.label; };
   const bool c = stepped(control);

@@ -118,6 +118,17 @@ Nesting nest(const model::TraceFile& f, NameFacts& names, const KeyIds& keys, St
     return a < b;
   };
   const auto step_span = [&](std::uint32_t i) { return names.step_span(ev[i]); };
+  // Whether [b, e] holds a whole step window: a frame around a step is the program's
+  // (a harness that runs the profiler), whatever its name. Windows by start.
+  std::vector<std::pair<std::int64_t, std::int64_t>> step_windows;
+  for (std::size_t w = 0; w < windows.begin.size(); ++w) step_windows.push_back({windows.begin[w], windows.end[w]});
+  std::sort(step_windows.begin(), step_windows.end());
+  const auto encloses_step = [&](std::int64_t b, std::int64_t e) {
+    auto it = std::lower_bound(step_windows.begin(), step_windows.end(), std::pair{b, INT64_MIN});
+    for (; it != step_windows.end() && it->first <= e; ++it)
+      if (it->second <= e) return true;
+    return false;
+  };
   // The stack of events open at the current start, with per entry the entry below it
   // of the same key, the latest end among the open entries of its key (itself
   // included), the launcher at or below it by `level` (an event, or k_none: events, so
@@ -134,7 +145,7 @@ Nesting nest(const model::TraceFile& f, NameFacts& names, const KeyIds& keys, St
     std::uint32_t node;
     std::uint32_t depth;  // of node: 0 at the top level
     std::uint32_t op;     // the innermost cpu_op (LauncherLevel::module falls back to it)
-    bool profiler;        // the profiler's own work (Nesting::profiler)
+    std::int64_t profiler_end;  // the latest end among the profiler's frames at or below it (INT64_MIN: none)
     bool in_wait;         // a waiting call at or below it
     std::int64_t waited;  // the thread's wait count when it was pushed
     std::int64_t alloc_bytes = 0;  // device allocations inside it so far, its children's included
@@ -252,8 +263,13 @@ Nesting nest(const model::TraceFile& f, NameFacts& names, const KeyIds& keys, St
       if (covered > begin) n.incl_less.push_back({i, std::max<std::int64_t>(0, end - covered)});
       top_of_key[key] = static_cast<std::uint32_t>(stack.size());
       const bool op = ev[i].kind == Kind::cpu_op && !step_span(i);
-      const bool inside = !stack.empty() && stack.back().profiler;
-      const bool profiler = inside || names.profiler(ev[i].name) || (i == stop_sync && stack.empty());
+      // The profiler's work is what lies wholly inside one of its frames: an event that
+      // only starts in one (a step span, the program after prof.step()) is not, nor is a
+      // step span, nor a frame of its name that encloses a step (a harness).
+      const std::int64_t outer_profiler_end = stack.empty() ? INT64_MIN : stack.back().profiler_end;
+      const bool inside = !step_span(i) && end <= outer_profiler_end && begin < outer_profiler_end;
+      const bool own_frame = !step_span(i) && names.profiler(ev[i].name) && !encloses_step(begin, end);
+      const bool profiler = inside || own_frame || (i == stop_sync && stack.empty());
       n.profiler[i] = profiler ? (inside ? k_profiler_inside : k_profiler_outer) : 0;
       std::uint32_t node = stack.empty() ? model::k_tree_top : stack.back().node;
       std::uint32_t depth = stack.empty() ? 0 : stack.back().depth;
@@ -275,7 +291,8 @@ Nesting nest(const model::TraceFile& f, NameFacts& names, const KeyIds& keys, St
       const bool outer_wait = !stack.empty() && stack.back().in_wait;
       const bool wait = waiting[i] && !profiler && !outer_wait;  // nested waits are inside this one
       stack.push_back({i, same, std::max(end, covered), launcher, context ? i : outer_context, node, depth,
-                       op ? i : outer_op, profiler, wait || outer_wait, waited});
+                       op ? i : outer_op, own_frame ? std::max(end, outer_profiler_end) : outer_profiler_end,
+                       wait || outer_wait, waited});
       if (wait) {
         waited += end - begin;
         if (runs_ops) {

@@ -174,7 +174,8 @@ FileSteps assign_steps(const model::TraceFile& file, const LaunchIndex& launches
                 .marker_gave_up = 0,
                 .marker_over_budget = 0,
                 .marker_span_name = {},
-                .repeated_steps = 0};
+                .repeated_steps = 0,
+                .repeated = {}};
   const auto& events = file.events;
   out.step_at.assign(events.size(), static_cast<std::int32_t>(k_no_step));
 
@@ -227,6 +228,7 @@ FileSteps assign_steps(const model::TraceFile& file, const LaunchIndex& launches
         });
       }
     out.repeated_steps = dropped.size();
+    out.repeated = dropped;
     std::erase_if(out.host_steps, [&](const StepWindow& w) {
       return std::any_of(dropped.begin(), dropped.end(), [&](const StepWindow& d) {
         return d.pid == w.pid && d.step == w.step && d.begin_ns == w.begin_ns && d.end_ns == w.end_ns;

@@ -73,6 +73,7 @@ struct FileSteps {
   // ProfilerStep spans whose number the same process already had, after that span
   // ended: no step (assign_steps). Counted for the step_number_repeated diagnostic.
   std::uint64_t repeated_steps = 0;
+  std::vector<StepWindow> repeated;  // those spans (the accounting's repeated_step)
 
   // The step number of an event; k_no_step when none.
   std::int64_t iteration(std::size_t event) const {

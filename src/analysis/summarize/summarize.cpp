@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <compare>
 #include <limits>
 #include <map>
@@ -156,6 +157,94 @@ void tree_memory(const model::TraceFile& f, const Nesting& nesting, const StepWi
       s.tree_memory.push_back({node, step, f.memory[j].bytes});
   }
   sort_tree_memory(s.tree_memory);
+}
+
+// The events the reader skipped (model::Accounting::broken), from its diagnostics.
+std::uint64_t broken_events(const model::Diagnostics& d) {
+  std::uint64_t n = 0;
+  for (const auto id : {model::DiagId::event_corrupt, model::DiagId::event_missing_ts, model::DiagId::event_bad_dur,
+                        model::DiagId::event_no_category})
+    n += d.count(id);
+  return n;
+}
+
+// The [memory] events, as memory_cells counts them: an allocation is in a row when its
+// operator is.
+void account_memory(const model::TraceFile& f, const Nesting& nesting, const StepWindows& windows, NameFacts& names,
+                    model::Accounting& account) {
+  auto& tally = account.stream(model::EventStream::memory);
+  for (std::size_t j = 0; j < f.memory.size(); ++j) {
+    tally.read.add(0);
+    const auto i = nesting.mem_owner[j];
+    if (!detail::device_allocation(f.memory[j])) tally.reason(model::LeftOut::not_allocation).add(0);
+    else if (i == ~0u) tally.reason(model::LeftOut::no_operator).add(0);
+    else if (windows.step_at[i] < 0) tally.reason(model::LeftOut::outside_steps).add(0);
+    else if (nesting.profiler[i]) tally.reason(model::LeftOut::profiler).add(0);
+    else if (names.step_span(f.events[i], true)) tally.reason(model::LeftOut::step_span).add(0);
+    else tally.rows.add(0);
+  }
+}
+
+// Operators that occur in every step and in no row: each left out for a warning's reason
+// (the profiler's own operators, profiler::*, are its by name).
+void account_names(const model::TraceFile& f, const std::set<std::pair<std::uint32_t, std::uint32_t>>& left_out_ops,
+                   model::FileSummary& s) {
+  if (!s.has_steps || left_out_ops.empty()) return;
+  std::set<std::string_view> in_rows;
+  for (const auto& k : s.keys)
+    if (k.kind == Kind::cpu_op) in_rows.insert(k.name);
+  auto& a = s.accounting;
+  for (auto it = left_out_ops.begin(); it != left_out_ops.end();) {
+    const auto name = it->first;
+    std::size_t steps = 0;
+    for (; it != left_out_ops.end() && it->first == name; ++it) ++steps;
+    const auto text = f.pool.get(name);
+    if (steps < s.steps.size() || in_rows.count(text) || text.starts_with("profiler::")) continue;
+    ++a.every_step_count;
+    if (a.every_step_names.size() < model::Accounting::k_names_kept) a.every_step_names.emplace_back(text);
+  }
+}
+
+// "97.3 %" of `whole`.
+std::string format_share(std::int64_t part, std::int64_t whole) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.1f %%", whole > 0 ? 100.0 * static_cast<double>(part) / static_cast<double>(whole) : 100.0);
+  return buf;
+}
+
+// The warning every view shows (events_left_out): more than 1 % of the time in the steps
+// left out for a warning's reason, or an operator of every step in no row.
+void warn_left_out(model::FileSummary& s) {
+  const auto& a = s.accounting;
+  for (const auto stream : {model::EventStream::host, model::EventStream::gpu}) {
+    const auto& t = a.stream(stream);
+    model::Tally lost;
+    model::LeftOut worst = model::LeftOut::profiler;
+    for (std::size_t r = 0; r < model::k_left_out_reasons; ++r) {
+      const auto why = static_cast<model::LeftOut>(r);
+      if (!model::left_out_warns(why)) continue;
+      lost += t.left_out[r];
+      if (t.left_out[r].ns > t.reason(worst).ns) worst = why;
+    }
+    const std::int64_t in_steps = t.read.ns - t.reason(model::LeftOut::outside_steps).ns - t.reason(model::LeftOut::step_span).ns;
+    if (lost.events == 0 || static_cast<double>(lost.ns) <= 0.01 * static_cast<double>(in_steps)) continue;
+    const bool is_host = stream == model::EventStream::host;
+    s.diagnostics.report(model::DiagId::events_left_out, s.path, 0,
+                         std::to_string(lost.events) + (is_host ? " host events, " : " GPU events, ") +
+                             format_share(lost.ns, in_steps) + " of the " + (is_host ? "host" : "GPU") +
+                             " time in the steps, are in no row: " + model::left_out_label(worst),
+                         lost.events);
+  }
+  if (a.every_step_count) {
+    std::string names;
+    for (const auto& n : a.every_step_names) names += (names.empty() ? "" : ", ") + n;
+    if (a.every_step_count > a.every_step_names.size())
+      names += " and " + std::to_string(a.every_step_count - a.every_step_names.size()) + " more";
+    s.diagnostics.report(model::DiagId::events_left_out, s.path, 0,
+                         std::to_string(a.every_step_count) + " operator" + (a.every_step_count == 1 ? "" : "s") +
+                             " of every step in no row (" + names + "): left out as the profiler's own work",
+                         a.every_step_count);
+  }
 }
 
 }  // namespace
@@ -355,8 +444,22 @@ model::FileSummary summarize_file(const model::TraceFile& f, const SummarizeOpti
 
   std::size_t incl_at = 0;  // into nesting.incl_less
   std::size_t wait_at = 0;  // into nesting.wait_in
+  // Every event accounted for (model/accounting.hpp): counters, no pass of their own.
+  auto& account = s.accounting;
+  account.recorded = true;
+  account.broken = broken_events(f.diagnostics);
+  const auto in_repeated = [&](std::uint32_t pid, std::int64_t ts) {
+    return std::any_of(steps.repeated.begin(), steps.repeated.end(),
+                       [&](const detail::StepWindow& w) { return w.pid == pid && ts >= w.begin_ns && ts < w.end_ns; });
+  };
+  std::set<std::pair<std::uint32_t, std::uint32_t>> left_out_ops;  // (name, step) of operators left out in a step
   for (std::uint32_t i = 0; i < ev.size(); ++i) {
     const auto& e = ev[i];
+    const bool host = is_host(e.kind);
+    auto& tally = account.stream(host ? model::EventStream::host : model::EventStream::gpu);
+    const std::int64_t spent = host ? nesting.self_ns[i] : e.dur_ns;
+    tally.read.add(spent);
+    const auto leave = [&](model::LeftOut why) { tally.reason(why).add(spent); };
     if (e.kind == Kind::runtime && names.graph_launch(e.name)) s.cuda_graphs = true;
     if ((is_host(e.kind) || e.kind == Kind::kernel) && names.compiled(e.name)) s.compiled = true;
     const auto st = windows.step_at[i];
@@ -370,19 +473,33 @@ model::FileSummary summarize_file(const model::TraceFile& f, const SummarizeOpti
     }
     // The profiler's own work: its time where it fell in a step (a note says so), and
     // neither compared nor reported as outside the steps.
-    if (is_host(e.kind) && nesting.profiler[i]) {
+    if (host && nesting.profiler[i]) {
       if (st >= 0 && nesting.profiler[i] == k_profiler_outer)
         detail::add_sat(s.steps[static_cast<std::size_t>(st)].detail.profiler_ns, e.dur_ns);
+      if (st >= 0 && e.kind == Kind::cpu_op) left_out_ops.insert({e.name, static_cast<std::uint32_t>(st)});
+      leave(model::LeftOut::profiler);
       continue;
     }
     if (st < 0) {
-      if (is_host(e.kind)) ++outside;
+      if (host) ++outside;
+      const auto l = host || e.correlation < 0 ? std::int64_t{i} : launch_of.find(e.correlation);
+      if (!steps.repeated.empty() && l >= 0 && in_repeated(ev[static_cast<std::size_t>(l)].pid, ev[static_cast<std::size_t>(l)].ts_ns))
+        leave(model::LeftOut::repeated_step);
+      else
+        leave(host                          ? model::LeftOut::outside_steps
+              : !model::is_gpu_work(e.kind) ? model::LeftOut::device_span
+              : l < 0                       ? model::LeftOut::unlinked
+                                            : model::LeftOut::outside_steps);
       continue;
     }
     const auto step = static_cast<std::uint32_t>(st);
     auto& d = s.steps[step].detail;
     // Step spans themselves are step times, not operators (HTA quirk Q1).
-    if (names.step_span(e, true)) continue;
+    if (names.step_span(e, true)) {
+      leave(model::LeftOut::step_span);
+      continue;
+    }
+    tally.rows.add(spent);
     const auto key = key_of(i);
     auto& c = cell_of(key, step);
     c.count += 1;
@@ -465,6 +582,9 @@ model::FileSummary summarize_file(const model::TraceFile& f, const SummarizeOpti
   work_cells(f, windows, key_of, s);
   detail::summarize_memory_timeline(f, windows.begin, windows.end, nesting.mem_owner, s);
 
+  account_memory(f, nesting, windows, names, account);
+  account_names(f, left_out_ops, s);
+  warn_left_out(s);
   // Counted per event, as their ids say; one sample per file says how many.
   if (outside)
     s.diagnostics.report(model::DiagId::event_outside_steps, f.path, 0,

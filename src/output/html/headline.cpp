@@ -3,13 +3,15 @@
 //   cards[], metrics[] (figure_row), metrics_caption
 //   has_sides_differ, sides_differ[] {what, c, t}; has_notes, notes[] (strings)
 //   has_gate, gate_title, gate_cls, gate[] {expr, outcome, cls, detail}; settings
-//   compared[] {what, c, t}; has_files, files[] {side, path, rank, rank_source, events, size, truncated},
+//   compared[] {what, c, t}; has_files, files[] {side, path, rank, rank_source, events, size, truncated,
+//   host_rows, gpu_rows (the file's accounting)},
 //   has_files_left_out, files_left_out (files per side the page lists: analysis's bound)
 #include <algorithm>
 #include <cstdint>
 #include <string>
 #include <vector>
 
+#include "output/accounting_text.hpp"
 #include "output/html/sections.hpp"
 #include "util/format.hpp"
 
@@ -166,6 +168,21 @@ void add_headline(const DiffReport& r, data& ctx) {
   };
   if (!c.meta.gpus_with_work.empty() || !t.meta.gpus_with_work.empty())
     add("GPUs with work, per trace (GPU idle counts them)", active(c), active(t));
+  // Every event accounted for: per stream, in rows of read and the reasons for the rest.
+  for (const auto stream : {model::EventStream::host, model::EventStream::gpu, model::EventStream::memory}) {
+    const auto& ca = c.accounting;
+    const auto& ta = t.accounting;
+    if (!ca.recorded && !ta.recorded) break;
+    if (stream == model::EventStream::memory && !ca.stream(stream).read.events && !ta.stream(stream).read.events) continue;
+    const std::string what = stream == model::EventStream::host ? "Host events"
+                             : stream == model::EventStream::gpu ? "GPU events"
+                                                                 : "Memory events";
+    add(what + " (every event accounted for)", ca.recorded ? accounting_line(ca, stream) : "not recorded",
+        ta.recorded ? accounting_line(ta, stream) : "not recorded");
+  }
+  if (c.accounting.broken || t.accounting.broken)
+    add("Events the reader could not read", format_count(static_cast<std::int64_t>(c.accounting.broken), false),
+        format_count(static_cast<std::int64_t>(t.accounting.broken), false));
   ctx.set("compared", compared);
 
   data file_rows = make_list();
@@ -183,6 +200,11 @@ void add_headline(const DiffReport& r, data& ctx) {
       d.set("events", format_count(static_cast<std::int64_t>(f.events), false));
       d.set("size", format_bytes(f.json_bytes));
       d.set("truncated", f.truncated);
+      const auto in_rows = [&](model::EventStream st) {
+        return f.accounting.recorded ? accounting_line(f.accounting, st) : std::string("not recorded");
+      };
+      d.set("host_rows", fit(in_rows(model::EventStream::host), k_line_bytes));
+      d.set("gpu_rows", fit(in_rows(model::EventStream::gpu), k_line_bytes));
       file_rows.push_back(d);
     }
   }

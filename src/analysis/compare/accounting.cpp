@@ -1,0 +1,44 @@
+#include "analysis/compare/accounting.hpp"
+
+#include <optional>
+
+namespace tracediff::analysis::detail {
+
+void account_side(const model::SetSummary& set, const std::function<bool(std::size_t, std::uint32_t)>& compared,
+                  const std::set<std::pair<std::size_t, std::uint32_t>>& warm,
+                  const std::function<bool(const model::SummaryKey&)>& kept, model::SideSummary& summary) {
+  using model::EventStream;
+  using model::LeftOut;
+  model::Accounting side;
+  for (std::size_t fi = 0; fi < set.files.size(); ++fi) {
+    const auto& f = set.files[fi];
+    auto a = f.accounting;
+    if (a.recorded) {
+      // Why a cell of the file's rows is not compared; nothing when it is.
+      const auto why = [&](const model::SummaryKey* k, std::uint32_t step) -> std::optional<LeftOut> {
+        if (warm.count({fi, step})) return LeftOut::warmup;
+        if (!compared(fi, step) || (k && !kept(*k))) return LeftOut::not_selected;
+        return std::nullopt;
+      };
+      const auto move = [&](EventStream stream, LeftOut reason, std::uint64_t events, std::int64_t ns) {
+        auto& t = a.stream(stream);
+        const model::Tally moved{events, ns};
+        t.rows -= moved;
+        t.reason(reason) += moved;
+      };
+      for (const auto& c : f.cells) {
+        const auto& k = f.keys[c.key];
+        if (const auto r = why(&k, c.step))
+          move(model::device_of(k.kind) == model::Device::cpu ? EventStream::host : EventStream::gpu, *r, c.count,
+               c.self_ns);
+      }
+      for (const auto& c : f.memory_cells)
+        if (const auto r = why(nullptr, c.step)) move(EventStream::memory, *r, c.self_count, 0);
+    }
+    side += a;
+    if (fi < summary.files.size()) summary.files[fi].accounting = std::move(a);
+  }
+  summary.accounting = std::move(side);
+}
+
+}  // namespace tracediff::analysis::detail
