@@ -36,8 +36,8 @@ void numbers(JsonEmit& j, const std::vector<N>& v) {
   j.end_array();
 }
 
-// model::Accounting: per stream, read, rows and each reason, as events and µs (memory
-// events have no time); only where it was recorded.
+// model::Accounting: per stream, read, rows and each reason that has events, as events
+// and µs (memory events have no time); only where it was recorded.
 void accounting(JsonEmit& j, const model::Accounting& a, int indent) {
   const auto tally = [&](const model::Tally& t, bool timed) {
     j.begin_object().key("events").number(t.events);
@@ -54,7 +54,8 @@ void accounting(JsonEmit& j, const model::Accounting& a, int indent) {
     j.key("rows");
     tally(t.rows, timed);
     j.key("left_out").begin_object();
-    for (std::size_t r = 0; r < model::k_left_out_reasons; ++r) {
+    for (std::size_t r = 0; r < model::k_left_out_reasons; ++r) {  // the reasons with events: an absent one is 0
+      if (!t.left_out[r].events) continue;
       j.key(model::left_out_name(static_cast<model::LeftOut>(r)));
       tally(t.left_out[r], timed);
     }

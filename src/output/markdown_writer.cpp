@@ -331,7 +331,13 @@ std::string problems(const DiffReport& r) {
            format_count(static_cast<std::int64_t>(d.count(id)), false) + " | " +
            md_text(model::diag_description(id)) + " |\n";
   }
-  return out + "\n";
+  // Data left out by accident names its files (every view does).
+  std::string left_out;
+  for (const auto& sample : d.samples())
+    if (sample.id == model::DiagId::events_left_out)
+      left_out += "- **Events left out** (" + md_text(sample.side) + ", " + markdown_code_cell(sample.file) + "): " +
+                  md_text(detail::terminal_safe(sample.message)) + "\n";
+  return out + (left_out.empty() ? "" : "\n" + left_out) + "\n";
 }
 
 std::string notes(const DiffReport& r, std::size_t budget) {

@@ -682,9 +682,8 @@ model::DiffReport compare_summaries(const model::SetSummary& control, const mode
   detail::attach_paths(report);
   for (const auto& row : report.rows) report.ops_diff.groups[static_cast<int>(row.change)].push_back(row.name);
   detail::finish_report(report, options);
+  merge_diagnostics(report, control, test);  // first: the notes name the files with events left out
   detail::decide(report, options);
-
-  merge_diagnostics(report, control, test);
   return report;
 }
 

@@ -313,9 +313,19 @@ void notes(model::DiffReport& r) {
                       "picks other algorithms from run to run. They are left out of the top lists; the kernel "
                       "families tell the change.");
   }
+  // Data left out by accident, first: nothing else the report says holds without it.
+  std::vector<std::string> left_out;
+  for (const auto& d : r.diagnostics.samples())
+    if (d.id == model::DiagId::events_left_out) left_out.push_back(d.side + ": " + d.file + ": " + d.message);
+  if (!left_out.empty()) {
+    std::string text = "Events left out (every event accounted for, under What was compared): ";
+    for (std::size_t k = 0; k < left_out.size() && k < 3; ++k) text += (k ? "; " : "") + left_out[k];
+    if (left_out.size() > 3) text += "; and " + std::to_string(left_out.size() - 3) + " more in the diagnostics";
+    r.notes.insert(r.notes.begin(), text + ".");
+  }
   if (r.control.step_mean.profiler_ns || r.test.step_mean.profiler_ns)
     r.notes.push_back("The profiler's own work is left out of the rows, lists and call tree (its Python frames and what "
-                      "runs in them, and the device synchronisation that stops it): " +
+                      "lies wholly inside them, and the device synchronisation that stops it): " +
                       ms(static_cast<double>(r.control.step_mean.profiler_ns)) + " per " + r.unit + " on " +
                       r.control.label + ", " + ms(static_cast<double>(r.test.step_mean.profiler_ns)) + " on " +
                       r.test.label + ".");

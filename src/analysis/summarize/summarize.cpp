@@ -230,7 +230,8 @@ void warn_left_out(model::FileSummary& s) {
     if (lost.events == 0 || static_cast<double>(lost.ns) <= 0.01 * static_cast<double>(in_steps)) continue;
     const bool is_host = stream == model::EventStream::host;
     s.diagnostics.report(model::DiagId::events_left_out, s.path, 0,
-                         std::to_string(lost.events) + (is_host ? " host events, " : " GPU events, ") +
+                         std::to_string(lost.events) + (is_host ? " host event" : " GPU event") +
+                             (lost.events == 1 ? ", " : "s, ") +
                              format_share(lost.ns, in_steps) + " of the " + (is_host ? "host" : "GPU") +
                              " time in the steps, are in no row: " + model::left_out_label(worst),
                          lost.events);
