@@ -7,26 +7,55 @@
 
 namespace tracediff::output {
 
-std::string accounting_line(const model::Accounting& a, model::EventStream stream) {
+namespace {
+
+std::string count(std::uint64_t n) { return format_count(static_cast<std::int64_t>(n), false); }
+
+// Short enough for a table cell; docs/reading-the-report.md has the long ones.
+const char* short_label(model::LeftOut r) {
+  switch (r) {
+    case model::LeftOut::outside_steps: return "outside steps";
+    case model::LeftOut::warmup: return "warm-up";
+    case model::LeftOut::not_selected: return "not selected";
+    case model::LeftOut::step_span: return "step spans";
+    case model::LeftOut::profiler: return "profiler's own work";
+    case model::LeftOut::unlinked: return "unlinked GPU work";
+    case model::LeftOut::repeated_step: return "repeated step";
+    case model::LeftOut::no_operator: return "no operator";
+    case model::LeftOut::not_allocation: return "frees, host memory";
+    case model::LeftOut::device_span: return "GPU annotation spans";
+  }
+  return "?";
+}
+
+}  // namespace
+
+std::string accounting_rows(const model::Accounting& a, model::EventStream stream) {
   const auto& t = a.stream(stream);
-  const bool timed = stream != model::EventStream::memory;
-  const auto count = [](std::uint64_t n) { return format_count(static_cast<std::int64_t>(n), false); };
   std::string out = count(t.rows.events) + " of " + count(t.read.events) + " in rows";
-  if (timed && t.read.ns > 0)
+  if (stream != model::EventStream::memory && t.read.ns > 0)
     out += " (" + format_duration_ns(t.rows.ns, false) + " of " + format_duration_ns(t.read.ns, false) + ")";
-  // The reasons, most events first (ties in the reasons' order).
+  return out;
+}
+
+std::string accounting_left_out(const model::Accounting& a, model::EventStream stream) {
+  const auto& t = a.stream(stream);
   std::vector<std::size_t> order;
   for (std::size_t r = 0; r < model::k_left_out_reasons; ++r)
     if (t.left_out[r].events) order.push_back(r);
   std::stable_sort(order.begin(), order.end(),
                    [&](std::size_t x, std::size_t y) { return t.left_out[x].events > t.left_out[y].events; });
-  for (std::size_t k = 0; k < order.size(); ++k) {
-    const auto& l = t.left_out[order[k]];
-    out += (k == 0 ? "; left out: " : ", ") + count(l.events) + " " +
-           model::left_out_label(static_cast<model::LeftOut>(order[k]));
-    if (timed && l.ns > 0) out += " (" + format_duration_ns(l.ns, false) + ")";
+  std::string out;
+  for (const auto r : order) {
+    const auto& l = t.left_out[r];
+    out += (out.empty() ? "" : ", ") + count(l.events) + " " + short_label(static_cast<model::LeftOut>(r));
+    if (stream != model::EventStream::memory && l.ns > 0) out += " (" + format_duration_ns(l.ns, false) + ")";
   }
-  return out;
+  return out.empty() ? "none" : out;
+}
+
+std::string accounting_line(const model::Accounting& a, model::EventStream stream) {
+  return accounting_rows(a, stream) + "; left out: " + accounting_left_out(a, stream);
 }
 
 }  // namespace tracediff::output

@@ -105,6 +105,19 @@ Checked check_report(const json::object& j, const std::string& what) {
         BOOST_TEST(parts == read, what << " " << f.at("path").as_string() << " " << stream << ": rows + left out "
                                         << parts << ", read " << read);
         if (std::string(stream) != "memory") host_gpu += read;
+        // The rows hold at least 80 % of the time in the compared steps, or a warning says why not.
+        if (std::string(stream) == "host") {
+          const auto us = [&](const char* reason) {
+            const auto* r = t.at("left_out").as_object().if_contains(reason);
+            return r ? number(r->at("us")) : 0.0;
+          };
+          const double in_steps = number(t.at("read").at("us")) - us("outside_steps") - us("step_span") - us("warmup") -
+                                  us("not_selected") - us("device_span");
+          const double rows_us = number(t.at("rows").at("us"));
+          BOOST_TEST((in_steps <= 0 || rows_us >= 0.8 * in_steps || out.warned.count(std::string(f.at("path").as_string()))),
+                     what << " " << f.at("path").as_string() << ": host rows hold " << rows_us << " of " << in_steps
+                          << " µs of self time in the steps, and no warning says why");
+        }
         side_rows[stream] += t.at("rows").at("events").to_number<std::uint64_t>();
       }
       BOOST_TEST(host_gpu == f.at("events").to_number<std::uint64_t>(),
@@ -231,13 +244,18 @@ BOOST_AUTO_TEST_CASE(the_profilers_work_is_what_lies_wholly_inside_its_frames) {
                          x_event("python_function", frame, 1, 1, 15, 20),  // the profiler's, ends early
                          x_event("cpu_op", "aten::empty", 1, 1, 20, 5),    // wholly inside it
                          x_event("cpu_op", "aten::mm", 1, 1, 30, 100),     // starts inside, outlives it
-                         x_event("cpu_op", "aten::relu", 1, 1, 200, 50)}));
+                         x_event("cpu_op", "aten::relu", 1, 1, 200, 50),
+                         // broken nesting: a child that outlives its parent costs nothing
+                         x_event("cpu_op", "aten::linear", 1, 1, 300, 100),
+                         x_event("cpu_op", "aten::addmm", 1, 1, 350, 200)}));
   const auto j = report_json(dir + "/t.json", dir + "/t.json");
   std::set<std::string> names;
   for (const auto& r : j.at("rows").as_array()) names.insert(std::string(r.at("name").as_string()));
   BOOST_TEST(names.count("aten::mm") == 1u);
   BOOST_TEST(names.count("aten::relu") == 1u);
   BOOST_TEST(names.count("aten::empty") == 0u);
+  BOOST_TEST(names.count("aten::linear") == 1u);
+  BOOST_TEST(names.count("aten::addmm") == 1u);
   const auto& host = j.at("control").at("accounting").at("host").as_object();
   BOOST_TEST(host.at("left_out").at("profiler").at("events").to_number<std::int64_t>() == 2);
   BOOST_TEST(host.at("left_out").at("outside_steps").at("events").to_number<std::int64_t>() == 1);  // the harness

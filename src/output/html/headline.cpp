@@ -177,8 +177,10 @@ void add_headline(const DiffReport& r, data& ctx) {
     const std::string what = stream == model::EventStream::host ? "Host events"
                              : stream == model::EventStream::gpu ? "GPU events"
                                                                  : "Memory events";
-    add(what + " (every event accounted for)", ca.recorded ? accounting_line(ca, stream) : "not recorded",
-        ta.recorded ? accounting_line(ta, stream) : "not recorded");
+    add(what + " in rows", ca.recorded ? accounting_rows(ca, stream) : "not recorded",
+        ta.recorded ? accounting_rows(ta, stream) : "not recorded");
+    add(what + " left out, by reason", ca.recorded ? accounting_left_out(ca, stream) : "",
+        ta.recorded ? accounting_left_out(ta, stream) : "");
   }
   if (c.accounting.broken || t.accounting.broken)
     add("Events the reader could not read", format_count(static_cast<std::int64_t>(c.accounting.broken), false),
