@@ -222,7 +222,8 @@ void warn_left_out(model::FileSummary& s) {
     model::LeftOut worst = model::LeftOut::profiler;
     for (std::size_t r = 0; r < model::k_left_out_reasons; ++r) {
       const auto why = static_cast<model::LeftOut>(r);
-      if (!model::left_out_warns(why)) continue;
+      // A whole trace's profiler work is its start and stop: no step to carry it.
+      if (!model::left_out_warns(why) || (why == model::LeftOut::profiler && !s.has_steps)) continue;
       lost += t.left_out[r];
       if (t.left_out[r].ns > t.reason(worst).ns) worst = why;
     }
@@ -313,9 +314,11 @@ model::FileSummary summarize_file(const model::TraceFile& f, const SummarizeOpti
       windows.end.push_back(w.end_ns);
     }
   } else {
+    // A whole trace spans its host events and its GPU work: the GPU's tail after the
+    // last host event is the trace's too (there is no later step for it to land in).
     std::int64_t b = INT64_MAX, e = INT64_MIN;
     for (const auto& x : ev)
-      if (is_host(x.kind)) b = std::min(b, x.ts_ns), e = std::max(e, x.ts_ns + x.dur_ns);
+      if (is_host(x.kind) || model::is_gpu_work(x.kind)) b = std::min(b, x.ts_ns), e = std::max(e, x.ts_ns + x.dur_ns);
     if (b > e) b = e = 0;
     model::StepSummary st;
     st.detail.dur_ns = e - b;
@@ -478,7 +481,8 @@ model::FileSummary summarize_file(const model::TraceFile& f, const SummarizeOpti
       if (st >= 0 && nesting.profiler[i] == k_profiler_outer)
         detail::add_sat(s.steps[static_cast<std::size_t>(st)].detail.profiler_ns, e.dur_ns);
       if (st >= 0 && e.kind == Kind::cpu_op) left_out_ops.insert({e.name, static_cast<std::uint32_t>(st)});
-      leave(model::LeftOut::profiler);
+      // Its start and stop, outside the steps, are outside them like the rest.
+      leave(st >= 0 ? model::LeftOut::profiler : model::LeftOut::outside_steps);
       continue;
     }
     if (st < 0) {
@@ -595,7 +599,7 @@ model::FileSummary summarize_file(const model::TraceFile& f, const SummarizeOpti
   if (steps.gpu_unlinked)
     s.diagnostics.report(model::DiagId::event_gpu_unlinked, f.path, 0,
                          std::to_string(steps.gpu_unlinked) + " GPU events without their launch" +
-                             (steps.gpu_unplaced ? " (" + std::to_string(steps.gpu_unplaced) + " outside every step)" : ""),
+                             (steps.gpu_unplaced && s.has_steps ? " (" + std::to_string(steps.gpu_unplaced) + " outside every step)" : ""),
                          steps.gpu_unlinked);
   return s;
 }
