@@ -304,4 +304,19 @@ BOOST_AUTO_TEST_CASE(breakdown_and_summaries) {
   BOOST_TEST(!figure(alone, "breakdown", "exposed_all_reduce"));
 }
 
+// Without steps, the trace runs from its first host event or GPU work to the last one to
+// end: GPU work after the host is done is the trace's (no later step to land in).
+BOOST_AUTO_TEST_CASE(a_whole_trace_ends_with_its_gpu_work) {
+  const auto dir = temp_dir("whole-gpu");
+  write_file(dir + "/t.json", trace_json({x_event("cpu_op", "aten::mm", 1, 1, 0, 100),
+                                          x_event("cuda_runtime", "cudaLaunchKernel", 1, 1, 10, 5, 7),
+                                          x_event("kernel", "ampere_sgemm_128x64_nn", 0, 7, 200, 1000, 7)}));
+  const auto j = report_json(dir + "/t.json", dir + "/t.json");
+  const auto& st = j.at("control").at("step_time_us").as_object();
+  BOOST_TEST(st.at("mean").to_number<double>() == 1200.0);
+  const auto& mean = j.at("steps").at("control").at("mean").as_object();
+  BOOST_TEST(mean.at("gpu_busy_us").to_number<double>() == 1000.0);
+  BOOST_TEST(mean.at("gpu_spill_us").to_number<double>() == 0.0);
+}
+
 BOOST_AUTO_TEST_SUITE_END()
