@@ -60,6 +60,7 @@ struct Options {
   bool python_stack = false;
   bool step_inside_profiler = false;  // --step-inside-profiler
   bool harness_frame = false;         // --harness-frame
+  bool blocking_copy = false;         // --blocking-copy
   int64_t py_line_shift = 0;    // --py-line-shift
   std::string py_prefix;        // --py-prefix
   std::string py_address;       // --py-address

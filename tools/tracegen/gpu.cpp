@@ -71,6 +71,10 @@ void Sim::launch_at(int th, const KDesc& k, int64_t gpu_ns, int stream, int64_t 
   Ev& r = at(rt);
   r.link = dev;
   r.dur = scaled(r.name, vary(api == Api::LaunchKernel || api == Api::CuLaunchKernel ? 4500 : 7000, slot, 9), slot);
+  // --blocking-copy: a copy from pageable memory returns when it is done, behind the queue.
+  if (m_o.blocking_copy && api == Api::MemcpyAsync && k.name.find("Pageable") != std::string_view::npos) {
+    r.dur = std::max(r.dur, at(dev).ts + at(dev).dur - r.ts);
+  }
   m_t[static_cast<size_t>(th)] = r.ts + r.dur;
 }
 

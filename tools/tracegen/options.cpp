@@ -111,6 +111,10 @@ Pathologies of real traces (none of them is on by default):
   --harness-frame           one Python frame of the user's profiling harness
                             ("bench.py(30): run_torch_profiler") around the whole run on the main
                             thread (implies --python-stack)
+  --blocking-copy           each step's input copy from pageable memory (cudaMemcpyAsync, Memcpy HtoD
+                            (Pageable -> Device)) returns only when the copy is done, behind the
+                            GPU's queue: with --no-sync, the host waits there (a loader moved to
+                            workers, the GPU now the bottleneck)
   --py-line-shift N         write every Python frame `file.py(LINE): f` with LINE + N (another
                             version of the same code)
   --py-prefix DIR           write Python frames' file paths under DIR (an install prefix such as
@@ -227,6 +231,7 @@ Options parse_options(int argc, char** argv) {
     if (bool* flag = a == "--python-stack" || a == "--with-stack" ? &o.python_stack
                      : a == "--step-inside-profiler" ? &o.step_inside_profiler
                      : a == "--harness-frame" ? &o.harness_frame
+                     : a == "--blocking-copy" ? &o.blocking_copy
                      : a == "--legacy-steps" ? &o.legacy_steps
                      : a == "--no-sync"      ? &o.no_sync
                      : a == "--sync-every-layer" ? &o.sync_every_layer

@@ -74,7 +74,7 @@ class NameFacts {
     if (!(m & k_block_known)) {
       const auto name = m_pool.get(e.name);
       const bool blocks = e.kind == Kind::runtime ? detail::host_sync_call(name)
-                                                  : name.find("-> Pageable") != std::string_view::npos;
+                                                  : name.find("Pageable") != std::string_view::npos;  // either direction blocks
       m |= k_block_known | (blocks ? k_blocks : 0);
     }
     return m & k_blocks;
@@ -280,14 +280,22 @@ void merge_runs(T* first, T* last, Less less, Vector& scratch) {
   if (from != first) std::copy(from, from + n, first);
 }
 
-// Per host event: whether it blocks until the GPU has done the work queued before it
-// (nesting.cpp).
-std::pmr::vector<std::uint8_t> waiting_calls(const model::TraceFile& f, const LaunchIndex& launch_of,
-                                             std::pmr::memory_resource* memory);
+// The host events that block until the GPU has done the work queued before it
+// (nesting.cpp): a flag per event, and for a blocking copy how much of the call is the
+// wait (the call less its copy's own time; a synchronisation waits all its length).
+struct WaitingCalls {
+  std::pmr::vector<std::uint8_t> flag;
+  std::vector<std::pair<std::uint32_t, std::int64_t>> copy_wait;  // (event, wait), by event
+  std::int64_t wait_of(std::uint32_t i, std::int64_t dur) const {
+    const auto it = std::lower_bound(copy_wait.begin(), copy_wait.end(), std::pair<std::uint32_t, std::int64_t>{i, INT64_MIN});
+    return it != copy_wait.end() && it->first == i ? it->second : dur;
+  }
+};
+WaitingCalls waiting_calls(const model::TraceFile& f, const LaunchIndex& launch_of, std::pmr::memory_resource* memory);
 // Self and inclusive time, launchers, host busy and waits per step, call-tree nodes:
 // one pass over each thread's host events (nesting.cpp).
 Nesting nest(const model::TraceFile& f, NameFacts& names, const KeyIds& keys, StepWindows& windows, Paths& paths,
-             LauncherLevel level, ShapedNames& shaped, std::uint32_t stop_sync, const std::pmr::vector<std::uint8_t>& waiting,
+             LauncherLevel level, ShapedNames& shaped, std::uint32_t stop_sync, const WaitingCalls& waiting,
              std::pmr::memory_resource* memory);
 
 // GPU busy, its parts and idle by cause per step, the work that spills past a step,

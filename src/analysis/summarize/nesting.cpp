@@ -9,32 +9,36 @@
 
 namespace tracediff::analysis::detail {
 
-// Per host event: a call that blocks until the GPU has done the work queued before it
-// (docs/reading-the-report.md "The host waiting for the GPU"): stream, device, event (and context)
-// synchronisation, and a copy to the host that blocks: into pageable memory, or by a
-// synchronous call (cudaMemcpy). An asynchronous copy into pinned memory does not block.
-std::pmr::vector<std::uint8_t> waiting_calls(const model::TraceFile& f, const LaunchIndex& launch_of,
-                                             std::pmr::memory_resource* memory) {
+// The calls that block until the GPU has done the work queued before it
+// (docs/reading-the-report.md "The host waiting for the GPU"): stream, device, event (and
+// context) synchronisation, all of it; and a copy that blocks, from or to pageable memory in
+// either direction or by a synchronous call (cudaMemcpy, hipMemcpyWithStream): the call less
+// its copy's own time, which is transfer, not waiting. An asynchronous copy between pinned
+// memory and the device does not block.
+WaitingCalls waiting_calls(const model::TraceFile& f, const LaunchIndex& launch_of, std::pmr::memory_resource* memory) {
   const auto& ev = f.events;
-  std::pmr::vector<std::uint8_t> out(ev.size(), 0, memory);
+  WaitingCalls out{std::pmr::vector<std::uint8_t>(ev.size(), 0, memory), {}};
   std::vector<std::int8_t> sync(f.pool.size(), -1);  // per name: a synchronisation call
   for (std::size_t i = 0; i < ev.size(); ++i) {
     const auto& e = ev[i];
     if (e.kind == Kind::runtime) {
       auto& k = sync[e.name];
       if (k < 0) k = f.pool.get(e.name).find("Synchronize") != std::string_view::npos;
-      out[i] |= static_cast<std::uint8_t>(k);
+      out.flag[i] |= static_cast<std::uint8_t>(k);
     } else if (e.kind == Kind::gpu_memcpy && e.correlation >= 0) {
-      const auto copy = f.pool.get(e.name);
-      if (copy.find("DtoH") == std::string_view::npos) continue;
       const auto l = launch_of.find(e.correlation);
       if (l < 0 || ev[static_cast<std::size_t>(l)].kind != Kind::runtime) continue;
-      const auto call = f.pool.get(ev[static_cast<std::size_t>(l)].name);
-      if (call.find("Memcpy") != std::string_view::npos &&
-          (copy.find("Pageable") != std::string_view::npos || call.find("Async") == std::string_view::npos))
-        out[static_cast<std::size_t>(l)] = 1;
+      const auto& launch = ev[static_cast<std::size_t>(l)];
+      const auto call = f.pool.get(launch.name);
+      const auto copy = f.pool.get(e.name);
+      if (call.find("Memcpy") == std::string_view::npos ||
+          (copy.find("Pageable") == std::string_view::npos && call.find("Async") != std::string_view::npos))
+        continue;
+      out.flag[static_cast<std::size_t>(l)] = 1;
+      out.copy_wait.push_back({static_cast<std::uint32_t>(l), std::max<std::int64_t>(0, launch.dur_ns - e.dur_ns)});
     }
   }
+  std::sort(out.copy_wait.begin(), out.copy_wait.end());
   return out;
 }
 
@@ -101,7 +105,7 @@ std::pmr::vector<std::uint32_t> by_thread(const model::EventArray& ev, std::vect
 // deep stacks, a name in many categories): each stack entry carries what a walk down
 // the stack would find.
 Nesting nest(const model::TraceFile& f, NameFacts& names, const KeyIds& keys, StepWindows& windows, Paths& paths,
-             LauncherLevel level, ShapedNames& shaped, std::uint32_t stop_sync, const std::pmr::vector<std::uint8_t>& waiting,
+             LauncherLevel level, ShapedNames& shaped, std::uint32_t stop_sync, const WaitingCalls& waiting,
              std::pmr::memory_resource* memory) {
   const auto& ev = f.events;
   Nesting n{std::pmr::vector<std::int64_t>(memory), {}, std::pmr::vector<std::uint32_t>(memory),
@@ -289,21 +293,23 @@ Nesting nest(const model::TraceFile& f, NameFacts& names, const KeyIds& keys, St
       }
       const bool context = (ev[i].kind == Kind::user_annotation || ev[i].kind == Kind::python_function) && !step_span(i);
       const bool outer_wait = !stack.empty() && stack.back().in_wait;
-      const bool wait = waiting[i] && !profiler && !outer_wait;  // nested waits are inside this one
+      const bool wait = waiting.flag[i] && !profiler && !outer_wait;  // nested waits are inside this one
+      // A blocking copy waits from its start until its own transfer can begin.
+      const std::int64_t wait_end = wait ? begin + waiting.wait_of(i, end - begin) : begin;
       stack.push_back({i, same, std::max(end, covered), launcher, context ? i : outer_context, node, depth,
                        op ? i : outer_op, own_frame ? std::max(end, outer_profiler_end) : outer_profiler_end,
                        wait || outer_wait, waited});
-      if (wait) {
-        waited += end - begin;
+      if (wait && wait_end > begin) {
+        waited += wait_end - begin;
         if (runs_ops) {
           if (!n.waits.empty() && begin <= n.waits.back().second)
-            n.waits.back().second = std::max(n.waits.back().second, end);
+            n.waits.back().second = std::max(n.waits.back().second, wait_end);
           else
-            n.waits.push_back({begin, end});
+            n.waits.push_back({begin, wait_end});
           if (const std::int64_t st = windows.step_at[i]; st >= 0) {
             const auto w = static_cast<std::size_t>(st);
             detail::add_sat(windows.host_wait[w], std::max<std::int64_t>(
-                0, std::min(end, windows.end[w]) - std::max(begin, windows.begin[w])));
+                0, std::min(wait_end, windows.end[w]) - std::max(begin, windows.begin[w])));
           }
         }
       }
