@@ -429,6 +429,10 @@ struct SideSummary {
   // With step_markers: the selected files whose steps are their ProfilerStep spans all the
   // same (no marker, or one that made no step there); the notes name them.
   std::vector<std::string> unmarked_files;
+  // Compared whole: the --step-marker that most of its files suggest (FileSummary::marker_hint),
+  // the name it matches and its repeats in the first such file; empty: none.
+  std::string marker_hint, marker_hint_name;
+  std::uint64_t marker_hint_count = 0;
   CollectiveMatch collectives;              // several ranks: who waited for whom
   // Each device's memory per step unit (MemoryStep::step indexes step_details), by
   // (device_type, device_id, step); empty when its selected files have no [memory]

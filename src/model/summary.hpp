@@ -201,6 +201,10 @@ struct FileSummary {
   std::string step_marker;
   StepMarkerShape step_marker_shape = StepMarkerShape::none;
   std::uint64_t step_marker_matches = 0;
+  // Without steps: a --step-marker pattern that would give the file steps (a name that
+  // repeats once an iteration), its name and repeats; empty: none. Optional in a summary.
+  std::string marker_hint, marker_hint_name;
+  std::uint64_t marker_hint_count = 0;
   std::vector<SummaryKey> keys;
   std::vector<std::string> launchers;
   // --by-shape: the input shapes of each launcher (a SummaryKey::shape, "" for none);

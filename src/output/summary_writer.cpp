@@ -140,6 +140,9 @@ void write_file(JsonEmit& j, const model::FileSummary& f, const Str& str) {
     j.key("step_marker").begin_object().key("pattern").string(f.step_marker).key("shape")
         .string(f.step_marker_shape == model::StepMarkerShape::spans ? "spans" : "markers")
         .key("matches").number(f.step_marker_matches).end_object();
+  if (!f.marker_hint.empty())  // optional: only a file without steps with a name that repeats has one
+    j.key("marker_hint").begin_object().key("pattern").string(f.marker_hint).key("name").string(f.marker_hint_name)
+        .key("count").number(f.marker_hint_count).end_object();
   j.line(3).key("diagnostics");
   diagnostics(j, f.diagnostics);
   if (f.accounting.recorded) {  // optional: summaries written before it read as not recorded

@@ -297,6 +297,13 @@ struct Reader {
       f.step_marker_matches = count(at(mo, "matches"), "step_marker.matches");
       if (!f.has_steps) fail("step_marker in a file without steps (has_steps false)");
     }
+    if (const auto* m = o.if_contains("marker_hint")) {
+      const auto& mo = object(*m, "marker_hint");
+      f.marker_hint = string(at(mo, "pattern"), "marker_hint.pattern");
+      f.marker_hint_name = string(at(mo, "name"), "marker_hint.name");
+      f.marker_hint_count = count(at(mo, "count"), "marker_hint.count");
+      if (f.has_steps) fail("marker_hint in a file with steps (has_steps true)");
+    }
     f.diagnostics = diagnostics(at(o, "diagnostics"));
     if (const auto* a = o.if_contains("accounting")) f.accounting = accounting(*a);
     namespace sf = model::summary_format;

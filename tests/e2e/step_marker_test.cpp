@@ -319,6 +319,29 @@ BOOST_AUTO_TEST_CASE(summarize_with_a_marker_round_trips) {
   BOOST_TEST(read_file(merged) == text);
 }
 
+// A trace without ProfilerStep whose loop is marked by a label once an iteration: a note
+// suggests the marker, and the marker it suggests gives the trace its steps.
+BOOST_AUTO_TEST_CASE(a_repeating_label_is_suggested_as_the_marker) {
+  const auto dir = tracegen("sm-hint", {"--no-profiler-step", "--loader-on-main", "2", "--warmup-steps", "1", "--ranks", "1",
+                                        "--steps", "6"});
+  const auto whole = report_json(dir, dir);
+  std::string note;
+  for (const auto& n : whole.at("notes").as_array())
+    if (n.as_string().find("no ProfilerStep, but") != std::string::npos) note = std::string(n.as_string());
+  const std::string pattern = "enumerate\\(DataLoader\\)";
+  BOOST_TEST(note.find("--step-marker '" + pattern + "'") != std::string::npos, note);
+  BOOST_TEST(note.find("repeats 6 times") != std::string::npos, note);
+  const auto stepped = report_json(dir, dir, {"--step-marker", pattern});
+  BOOST_TEST(!stepped.at("control").at("whole_trace").as_bool());
+  BOOST_TEST(stepped.at("control").at("available_iterations").as_array().size() >= 5u);
+  for (const auto& n : stepped.at("notes").as_array()) BOOST_TEST(n.as_string().find("no ProfilerStep, but") == std::string::npos);
+  // A real trace without steps and without such a label gets no suggestion.
+  const auto alexnet = trace_path("formats/alexnet-no-steps.json.gz");
+  const auto plain = report_json(alexnet, alexnet);
+  for (const auto& n : plain.at("notes").as_array())
+    BOOST_TEST(n.as_string().find("no ProfilerStep, but") == std::string::npos);
+}
+
 BOOST_AUTO_TEST_SUITE_END()
 
 BOOST_AUTO_TEST_SUITE(step_marker_hostile)

@@ -245,6 +245,20 @@ SideData collect(const model::SetSummary& set, const Selection& sel, const Compa
     it->paths.push_back(f.path);
   }
   if (!summary.step_markers.empty()) summary.unmarked_files = std::move(unmarked);
+  if (!any_steps) {  // the step marker most of the side's files suggest
+    std::map<std::string, std::size_t> votes;
+    for (const auto& f : set.files)
+      if (rank_set.count(f.rank) && !f.marker_hint.empty()) ++votes[f.marker_hint];
+    std::size_t most = 0;
+    for (const auto& [pattern, n] : votes)
+      if (n > most) most = n, summary.marker_hint = pattern;
+    for (const auto& f : set.files)
+      if (!summary.marker_hint.empty() && f.marker_hint == summary.marker_hint) {
+        summary.marker_hint_name = f.marker_hint_name;
+        summary.marker_hint_count = f.marker_hint_count;
+        break;
+      }
+  }
 
   std::set<std::pair<std::size_t, std::uint32_t>> warm;
   const auto units = step_units(set, rank_set, iter_set, any_steps, !sel.iterations && !options.keep_warmup, summary, warm);

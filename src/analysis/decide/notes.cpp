@@ -271,6 +271,25 @@ void runs_note(model::DiffReport& r) {
   r.notes.push_back(std::move(text));
 }
 
+// A side compared whole whose traces repeat a name once an iteration: the step marker
+// that would compare them iteration by iteration (a whole trace is mostly its first,
+// warm-up iteration).
+void marker_hint_note(model::DiffReport& r) {
+  const auto& c = r.control;
+  const auto& t = r.test;
+  const bool both = c.whole_trace && t.whole_trace && !c.marker_hint.empty() && c.marker_hint == t.marker_hint;
+  for (const auto* side : {&c, &t}) {
+    if (!side->whole_trace || side->marker_hint.empty() || (both && side == &t)) continue;
+    const std::string option = both ? "--step-marker" : side == &c ? "--control-step-marker" : "--test-step-marker";
+    r.notes.push_back((both ? std::string("Both sides have") : side->label + " has") + " no ProfilerStep, but " +
+                      side->marker_hint_name + " repeats " + std::to_string(side->marker_hint_count) +
+                      " times on one thread across most of the trace: " + option + " '" + side->marker_hint +
+                      "' would compare " + (both ? "them" : "it") +
+                      " iteration by iteration instead of whole, the first (warm-up) iteration apart "
+                      "(docs/is-it-real.md: Step markers).");
+  }
+}
+
 void notes(model::DiffReport& r) {
   if (const auto renamed = r.top_regressions.renamed + r.top_improvements.renamed) {
     std::set<std::string> families;
@@ -334,6 +353,7 @@ void notes(model::DiffReport& r) {
     r.notes.push_back("Both sides are the same traces: nothing can differ but the reading of them.");
   if (r.control.whole_trace && r.test.whole_trace)
     r.notes.push_back("Neither side has ProfilerStep: each trace is compared whole, figures are per trace.");
+  marker_hint_note(r);
   // A side of one trace without a rank is rank 0: said once, not as a warning.
   std::vector<const model::SideSummary*> unranked;
   for (const auto* side : {&r.control, &r.test})

@@ -20,6 +20,7 @@
 #include "analysis/call_tree/call_tree.hpp"
 #include "analysis/summarize/collectives.hpp"
 #include "analysis/summarize/file_pass.hpp"
+#include "analysis/summarize/marker_hint.hpp"
 #include "analysis/summarize/memory.hpp"
 #include "analysis/summarize/steps.hpp"
 #include "analysis/summarize/timeline.hpp"
@@ -325,6 +326,12 @@ model::FileSummary summarize_file(const model::TraceFile& f, const SummarizeOpti
     s.steps.push_back(st);
     windows.begin.push_back(b);
     windows.end.push_back(e);
+    if (!marker) {
+      auto hint = detail::marker_hint(f, b, e);
+      s.marker_hint = std::move(hint.pattern);
+      s.marker_hint_name = std::move(hint.name);
+      s.marker_hint_count = hint.count;
+    }
   }
   // The host event that starts last: the profiler's stop when it is a device
   // synchronisation nothing encloses (Nesting::profiler); and, in the same pass, the
