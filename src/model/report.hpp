@@ -94,6 +94,8 @@ struct DiffRow {
   std::string launched_by;                 // GPU rows: the CPU operator that launched most of its time
   std::string family;                      // GPU rows, default mode: its kernel family's id ("gemm",
                                            // "all_reduce", ...; analysis/names/families.cpp); empty otherwise
+  std::string family_by;                   // how `family` was decided: "rule", "launcher", "words", "kind"
+                                           // (memcpy, memset) or "none" (`other`); empty with no family
   // The test side's own name when it differs from `name` (names matched across
   // versions and vendors, analysis/names/name_match.hpp), and why they were paired.
   std::string test_name;

@@ -26,7 +26,7 @@ void write_csv(const model::DiffReport& r, std::ostream& out, const CsvOptions& 
   out << "name,category,device,control_count,test_count,diff_count,control_total_us,"
          "test_total_us,diff_total_us,control_count_per_step,test_count_per_step,control_per_step_us,"
          "test_per_step_us,diff_per_step_us,diff_pct,control_self_us,test_self_us,change,verdict,"
-         "significant,launched_by,family,test_name,matched_by,control_median_per_step_us,"
+         "significant,launched_by,family,family_by,test_name,matched_by,control_median_per_step_us,"
          "test_median_per_step_us,median_diff_per_step_us,median_diff_pct,control_per_call_us,test_per_call_us,"
          "per_call_pct,diff_from_calls_us,diff_from_per_call_us,words,waits_for_gpu,control_wait_per_step_us,"
          "test_wait_per_step_us,shape,flops_per_call,control_tflops,test_tflops,allocated_control_bytes,"
@@ -44,7 +44,8 @@ void write_csv(const model::DiffReport& r, std::ostream& out, const CsvOptions& 
         << pct_decimal(row.diff_pct(), "") << ',' << us_decimal(row.control.self_ns) << ','
         << us_decimal(row.test.self_ns) << ',' << model::change_name(row.change) << ','
         << model::verdict_name(row.verdict) << ',' << (row.significant ? "true" : "false") << ','
-        << text(row.launched_by) << ',' << text(row.family) << ',' << text(row.test_name) << ',' << row.matched_by
+        << text(row.launched_by) << ',' << text(row.family) << ',' << row.family_by << ','
+        << text(row.test_name) << ',' << row.matched_by
         << ',' << us_decimal(row.shown.control_ns) << ',' << us_decimal(row.shown.test_ns) << ','
         << us_decimal(row.shown.diff_ns()) << ',' << pct_decimal(row.shown.pct, "") << ','
         << us_decimal(row.control_per_call_ns) << ',' << us_decimal(row.test_per_call_ns) << ','

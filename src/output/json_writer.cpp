@@ -464,7 +464,7 @@ void row(JsonEmit& j, const model::DiffReport& r, const model::DiffRow& row) {
     calls(j, row);
     row_memory(j, row);
     if (!row.launched_by.empty()) j.key("launched_by").string(row.launched_by);
-    if (!row.family.empty()) j.key("family").string(row.family);
+    if (!row.family.empty()) j.key("family").string(row.family).key("family_by").string(row.family_by);
     if (!row.test_name.empty()) j.key("test_name").string(row.test_name).key("matched_by").string(row.matched_by);
     if (row.explained_by < r.rows.size()) j.key("explained_by").string(r.rows[row.explained_by].name);
     if (row.work.recorded) {

@@ -158,12 +158,17 @@ constexpr Rule k_rules[] = {
     {M::contains, "flash_mla", F::attention},
     {M::contains, "flashmla", F::attention},
     {M::contains, "mla_kernel", F::attention},
+    {M::contains, "mla_metadata", F::attention},      // aiter's kn_get_mla_metadata
     {M::contains, "pa_bf16", F::attention, "aiter"},   // aiter's assembly paged attention
     {M::contains, "pa_fp8", F::attention, "aiter"},
     {M::prefix, "_fwd_kernel", F::attention},          // Triton prefill/decode attention (LightLLM, SGLang, vLLM)
     {M::prefix, "_bwd_kernel", F::attention},
     {M::contains, "_fwd_grouped_kernel_stage", F::attention},
     {M::contains, "reduce_segments", F::attention},    // vLLM unified attention's split reduce
+    {M::contains, "_splitk_reduce", F::attention},     // xFormers' split-K decode attention, its merge
+    {M::contains, "sageattn", F::attention},           // SageAttention (qk_int8_sv_f8_accum_f32_attn: "attn")
+    {M::contains, "sage_fwd", F::attention},
+    {M::contains, "sage_bwd", F::attention},
     // Linear attention and state-space mixers (FLA's gated delta rule, Mamba).
     {M::contains, "delta_rule", F::attention},
     {M::contains, "gdn_gating", F::attention},
@@ -255,11 +260,18 @@ constexpr Rule k_rules[] = {
     {M::contains, "rowwisemoments", F::normalization},     // group norm
     {M::contains, "cuapplylayernorm", F::normalization},  // apex
     {M::contains, "welford", F::normalization, "norm"},
+    {M::contains, "ln_fwd_", F::normalization},        // Transformer Engine's LayerNorm (ln_fwd_tuned_kernel)
+    {M::contains, "ln_bwd_", F::normalization},
+    {M::contains, "miopenlrn", F::normalization},      // MIOpen's local response normalization
+    {M::contains, "_dyt_", F::normalization},          // Liger's DyT, LayerNorm's replacement
 
     // 8. Softmax (and the losses built on it).
     {M::contains, "softmax", F::softmax},
     {M::contains, "cross_entropy", F::softmax},
     {M::contains, "crossentropy", F::softmax},
+    {M::contains, "kldiv", F::softmax},                // Liger's distillation losses
+    {M::contains, "_jsd_", F::softmax},
+    {M::contains, "_tvd_", F::softmax},
 
     // 9. GEMM by what the name computes: cuBLAS/cuBLASLt (nvjet, xmma, sgemm, gemv,
     // split-K), Tensile/hipBLASLt (Cijk), Composable Kernel, aiter, rocBLAS, Marlin,
@@ -273,6 +285,7 @@ constexpr Rule k_rules[] = {
     {M::contains, "scal_kernel", F::gemm, "cublas"},  // cuBLAS's beta scaling
     {M::contains, "reducesplitk", F::gemm},    // CUTLASS's split-K reduction
     {M::contains, "wvsplitk", F::gemm},        // vLLM's ROCm skinny GEMMs
+    {M::contains, "contraction", F::gemm},     // Composable Kernel's kernel_contraction_multiple_d_*
     {M::contains, "marlin", F::gemm},
     {M::contains, "scaled_mm", F::gemm},       // vLLM cutlass_scaled_mm, torch._scaled_mm
     {M::contains, "_mm_kernel", F::gemm},      // Triton matmuls (_w8a8_block_fp8_mm_kernel, bmm)
@@ -339,8 +352,21 @@ constexpr Rule k_rules[] = {
     {M::contains, "memcpy", F::copy},
     {M::prefix, "cast_", F::copy},
     {M::contains, "to_dense", F::copy},
+    {M::contains, "::cast_", F::copy},         // Transformer Engine's casts (cast_transpose: "transpose")
+    {M::contains, "subtensoropwithcast", F::copy},       // MIOpen's SubTensorOpWithCastTensor
+    {M::contains, "subtensoropwithsubtensor", F::copy},
 
-    // 14. The rest of cuDNN and MIOpen: convolution helpers (offsets, scaling).
+    // 14. The rest of cuDNN and MIOpen: convolution helpers (offsets, scaling), after
+    // MIOpen's activations and tensor arithmetic (MIOpenActiveFwdLite, Op2dTensorGeneric).
+    {M::contains, "miopenactive", F::elementwise},
+    {M::contains, "miopenneuron", F::elementwise},
+    {M::contains, "subtensorop", F::elementwise},  // SubTensorOpWithScalar1d, ...WithTransform
+    {M::contains, "optensor", F::elementwise},     // OpTensorFwdBias, OpTensorLeadingOnes
+    {M::contains, "op1dtensor", F::elementwise},
+    {M::contains, "op2dtensor", F::elementwise},
+    {M::contains, "op3dtensor", F::elementwise},
+    {M::contains, "op4dtensor", F::elementwise},
+    {M::contains, "op5dtensor", F::elementwise},
     {M::contains, "cudnn", F::convolution},
     {M::contains, "miopen", F::convolution},
 
@@ -348,6 +374,11 @@ constexpr Rule k_rules[] = {
     {M::contains, "elementwise", F::elementwise},
     {M::contains, "fill", F::elementwise},
     {M::contains, "rope_", F::elementwise},
+    {M::contains, "_rope", F::elementwise},    // Liger's _triton_rope
+    {M::contains, "kn_entry_", F::elementwise},  // aiter's RoPE (kn_entry_2c_sbhd_cached_indirect_inplace)
+    {M::contains, "mrope", F::elementwise},
+    {M::contains, "element_mul", F::elementwise},  // Liger's element_mul_kernel
+    {M::contains, "geglu", F::elementwise},
     {M::contains, "act_and_mul", F::elementwise},
     {M::contains, "silu", F::elementwise},
     {M::contains, "gelu", F::elementwise},
@@ -370,6 +401,10 @@ constexpr Rule k_rules[] = {
     {M::contains, "cutlass", F::gemm},
     {M::contains, "cublas", F::gemm},          // cuBLASLt epilogues and helpers
     {M::contains, "xmma", F::gemm},
+    {M::contains, "rocblas", F::gemm},
+    {M::contains, "hipblas", F::gemm},         // and hipBLASLt
+    {M::contains, "tensile", F::gemm},
+    {M::contains, "flashinfer::", F::attention},  // its kernels outside the norm, sampling, ... namespaces
 };
 
 bool contains(std::string_view hay, std::string_view needle) {
@@ -560,17 +595,6 @@ bool matches(std::size_t i, const Needles& n, const Needles::Found& found, std::
   return hit && (r.also == nullptr || found[static_cast<std::size_t>(n.also_id(i))]);
 }
 
-// Lower case, "fbgemm" made "fb_emm": FBGEMM is a library of every kind of kernel
-// and operator, and its name says nothing of GEMM.
-std::string lowered(std::string_view name) {
-  std::string lower(name);
-  for (char& c : lower)
-    if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
-  for (std::size_t at = lower.find("fbgemm"); at != std::string::npos; at = lower.find("fbgemm", at + 6))
-    lower[at + 2] = '_';
-  return lower;
-}
-
 Family memcpy_family(std::string_view name) {
   if (contains(name, "HtoD")) return Family::memcpy_htod;
   if (contains(name, "DtoH")) return Family::memcpy_dtoh;
@@ -585,60 +609,24 @@ Family memcpy_family(std::string_view name) {
   return Family::other;
 }
 
-// Operators whose GPU work is one family whatever its kernels are called, matched as
-// texts in the lower-cased launcher (an operator, or an nn.Module frame with
-// --launcher module); first match wins.
-struct LauncherRule {
-  const char* text;
-  Family family;
-};
-constexpr LauncherRule k_launcher_rules[] = {
-    // aten::convolution, _convolution, cudnn_convolution, miopen_convolution,
-    // convolution_backward, conv2d, conv_transpose2d, nn.Module: Conv2d
-    {"convolution", F::convolution},
-    {"conv1d", F::convolution},
-    {"conv2d", F::convolution},
-    {"conv3d", F::convolution},
-    {"conv_transpose", F::convolution},
-    {"conv_tbc", F::convolution},
-    {"conv_depthwise", F::convolution},
-    {"attention", F::attention},  // aten::scaled_dot_product_attention, _efficient_attention_*, vllm::unified_attention
-    {"attn", F::attention},
-    {"sdpa", F::attention},
-    {"kv_cache", F::attention},
-    {"reshape_and_cache", F::attention},
-    {"moe", F::moe},
-    {"expert", F::moe},
-    {"layer_norm", F::normalization},
-    {"rms_norm", F::normalization},
-    {"batch_norm", F::normalization},
-    {"group_norm", F::normalization},
-    {"instance_norm", F::normalization},
-    {"softmax", F::softmax},
-    {"multinomial", F::sampling},
-    {"sampling", F::sampling},
-    {"aten::sort", F::sort},
-    {"aten::argsort", F::sort},
-    {"aten::topk", F::sort},
-    {"aten::cumsum", F::sort},
-    {"aten::unique", F::sort},
-    {"aten::mm", F::gemm},
-    {"aten::addmm", F::gemm},
-    {"aten::bmm", F::gemm},
-    {"aten::baddbmm", F::gemm},
-    {"aten::matmul", F::gemm},
-    {"aten::linear", F::gemm},
-    {"aten::addmv", F::gemm},
-    {"aten::_int_mm", F::gemm},
-    {"scaled_mm", F::gemm},
-    {"gemm", F::gemm},
-    {"aten::embedding", F::embedding},
-    {"aten::index", F::embedding},
-    {"aten::gather", F::embedding},
-    {"aten::scatter", F::embedding},
-};
-
 }  // namespace
+
+namespace detail {
+
+// Lower case, "fbgemm" made "fb_emm": FBGEMM is a library of every kind of kernel
+// and operator, and its name says nothing of GEMM. So is CuTe DSL's "kernel_cutlass_"
+// prefix, which every kernel the DSL compiles gets (made "kernel_cu_lass_").
+std::string lowered(std::string_view name) {
+  std::string lower(name);
+  for (char& c : lower)
+    if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
+  for (std::size_t at = lower.find("fbgemm"); at != std::string::npos; at = lower.find("fbgemm", at + 6))
+    lower[at + 2] = '_';
+  if (lower.starts_with("kernel_cutlass_")) lower[9] = '_';
+  return lower;
+}
+
+}  // namespace detail
 
 const char* family_name(Family f) { return k_families[static_cast<int>(f)].id; }
 const char* family_label(Family f) { return k_families[static_cast<int>(f)].label; }
@@ -667,7 +655,7 @@ const char* family_ids() {
 namespace {
 
 Family classify_kernel(std::string_view name) {
-  const std::string lower = lowered(name);
+  const std::string lower = detail::lowered(name);
   std::string_view body = lower;
   while (!body.empty() && body.front() == ' ') body.remove_prefix(1);
   if (body.starts_with("void ")) body.remove_prefix(5);
@@ -683,17 +671,25 @@ Family classify_kernel(std::string_view name) {
   return plain == Needles::k_none ? Family::other : k_rules[plain].family;
 }
 
+// What a kernel's name says by itself: the rules' family and, for a name they do not
+// know, its words'.
+struct Named {
+  Family rule = Family::other;
+  Family words = Family::other;
+};
+
 // Each file's summariser and the comparison classify the same kernel names: a name
 // is classified once per process (a few µs each, hundreds of characters long), up to
 // a bound on the text kept (a trace may hold a million distinct names).
 class KernelFamilies {
  public:
-  Family operator()(std::string_view name) {
+  Named operator()(std::string_view name) {
     {
       std::lock_guard lock(m_mutex);
       if (const auto it = m_known.find(name); it != m_known.end()) return it->second;
     }
-    const Family f = classify_kernel(name);
+    Named f{classify_kernel(name)};
+    if (f.rule == Family::other) f.words = words_family(name);
     std::lock_guard lock(m_mutex);
     if (m_bytes + name.size() <= k_max_bytes && m_known.try_emplace(std::string(name), f).second) m_bytes += name.size();
     return f;
@@ -706,41 +702,53 @@ class KernelFamilies {
     std::size_t operator()(std::string_view s) const { return std::hash<std::string_view>{}(s); }
   };
   std::mutex m_mutex;
-  std::unordered_map<std::string, Family, Hash, std::equal_to<>> m_known;
+  std::unordered_map<std::string, Named, Hash, std::equal_to<>> m_known;
   std::size_t m_bytes = 0;
 };
 
+bool claims_gemms(Family f) { return f == Family::convolution || f == Family::attention || f == Family::moe; }
+
 }  // namespace
 
-Family classify(std::string_view name, model::Kind kind) {
+const char* family_by_name(FamilyBy by) {
+  switch (by) {
+    case FamilyBy::rule: return "rule";
+    case FamilyBy::launcher: return "launcher";
+    case FamilyBy::words: return "words";
+    case FamilyBy::kind: return "kind";
+    case FamilyBy::none: break;
+  }
+  return "none";
+}
+
+Classified classify_why(std::string_view name, model::Kind kind, std::string_view launcher) {
   switch (kind) {
-    case model::Kind::gpu_memcpy: return memcpy_family(name);
-    case model::Kind::gpu_memset: return Family::memset;
+    case model::Kind::gpu_memcpy: {
+      const Family f = memcpy_family(name);
+      return {f, f == Family::other ? FamilyBy::none : FamilyBy::kind};
+    }
+    case model::Kind::gpu_memset: return {Family::memset, FamilyBy::kind};
     case model::Kind::kernel: break;
-    default: return Family::other;
+    default: return {};
   }
   static KernelFamilies families;
-  return families(name);
+  const Named named = families(name);
+  // The launcher only where the name is generic: a GEMM (cuBLAS's sgemm serves
+  // convolutions too, cuDNN picks it for 1x1 and batched ones; attention and MoE run
+  // GEMMs of their own) or a name no rule knows.
+  const bool generic = named.rule == Family::gemm || named.rule == Family::other;
+  const Family by_launcher = generic && !launcher.empty() ? launcher_family(launcher) : Family::other;
+  if (named.rule == Family::gemm && claims_gemms(by_launcher)) return {by_launcher, FamilyBy::launcher};
+  if (named.rule != Family::other) return {named.rule, FamilyBy::rule};
+  if (by_launcher != Family::other) return {by_launcher, FamilyBy::launcher};
+  if (named.words != Family::other) return {named.words, FamilyBy::words};
+  return {};
 }
 
-Family launcher_family(std::string_view launcher) {
-  const std::string lower = lowered(launcher);
-  for (const auto& r : k_launcher_rules)
-    if (contains(lower, r.text)) return r.family;
-  return Family::other;
-}
+Family classify(std::string_view name, model::Kind kind) { return classify_why(name, kind, {}).family; }
 
 Family classify(std::string_view name, model::Kind kind, std::string_view launcher) {
-  const Family by_name = classify(name, kind);
-  if (kind != model::Kind::kernel || launcher.empty()) return by_name;
-  // Only where the name is generic: a GEMM (cuBLAS's sgemm serves convolutions too,
-  // cuDNN picks it for 1x1 and batched ones) or a name no rule knows.
-  if (by_name != Family::gemm && by_name != Family::other) return by_name;
-  const Family by_launcher = launcher_family(launcher);
-  if (by_name == Family::other) return by_launcher;
-  const bool says_more = by_launcher == Family::convolution || by_launcher == Family::attention ||
-                         by_launcher == Family::moe;
-  return says_more ? by_launcher : by_name;
+  return classify_why(name, kind, launcher).family;
 }
 
 }  // namespace tracediff::analysis

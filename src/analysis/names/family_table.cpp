@@ -1,6 +1,6 @@
-// GPU time by kernel family: each GPU row classified once (families.cpp's rule table
-// and its launching operator),
-// the rows' per-unit samples summed per family and judged like any row.
+// GPU time by kernel family: each GPU row classified once (families.cpp's rule table,
+// its launching operator, the words of its name) and told why, the rows' per-unit
+// samples summed per family and judged like any row.
 #include <algorithm>
 #include <array>
 #include <cmath>
@@ -26,8 +26,9 @@ void decide_families(model::DiffReport& report, const NoiseRule& rule) {
     // The full name: with --short-names the key may have lost what tells the family.
     // The launcher is the row's main one (most GPU time, both sides): a kernel that
     // several operators launch goes by the one that runs most of it.
-    const Family f = classify(row.full_name.empty() ? row.name : row.full_name, kind, row.launched_by);
+    const auto [f, by] = classify_why(row.full_name.empty() ? row.name : row.full_name, kind, row.launched_by);
     row.family = family_name(f);
+    row.family_by = family_by_name(by);
     auto& a = acc[static_cast<std::size_t>(f)];
     if (a.rows.empty()) {
       a.control.set_units(row.control_samples.units());

@@ -692,8 +692,9 @@ BOOST_AUTO_TEST_CASE(reference_traces) {
          {"void fbgemm_gpu::_block_bucketize_sparse_features_cuda_kernel1<int, int>(int, int, int const*, int, int const*, int const*, int*)", F::embedding},
          {"split_embedding_backward_codegen_rowwise_adagrad_weighted_find_long_segments(at::GenericPackedTensorAccessor<int, 1ul, at::RestrictPtrTraits, int>, at::GenericPackedTensorAccessor<int, 1ul, at::RestrictPtrTraits, int>, at::GenericPackedTensorAccessor<int, 1ul, at::RestrictPtrTraits, int>, at::GenericPackedTensorAccessor<long, 1ul, at::RestrictPtrTraits, int>, int)", F::embedding},
          {"split_embedding_backward_codegen_rowwise_adagrad_weighted_find_long_segments(at::GenericPackedTensorAccessor<int, 1ul, at::RestrictPtrTraits, int>, at::GenericPackedTensorAccessor<int, 1ul, at::RestrictPtrTraits, int>, at::GenericPackedTensorAccessor<int, 1ul, at::RestrictPtrTraits, int>, at::GenericPackedTensorAccessor<int, 1ul, at::RestrictPtrTraits, int>, at::GenericPackedTensorAccessor<int, 1ul, at::RestrictPtrTraits, int>, at::GenericPackedTensorAccessor<int, 1ul, at::RestrictPtrTraits, int>, at::GenericPackedTensorAccessor<int, 1ul, at::RestrictPtrTraits, int>, int, int, bool)", F::embedding},
-         {"void fbgemm_gpu::_offsets_range_cuda_kernel<int>(long, long, int const*, int*)", F::other},
-         {"void fbgemm_gpu::_offsets_range_cuda_kernel<long>(long, long, long const*, long*)", F::other},
+         // No rule: by the words of the name, a range per segment (as aten::arange: elementwise).
+         {"void fbgemm_gpu::_offsets_range_cuda_kernel<int>(long, long, int const*, int*)", F::elementwise},
+         {"void fbgemm_gpu::_offsets_range_cuda_kernel<long>(long, long, long const*, long*)", F::elementwise},
          {"split_embedding_backward_codegen_find_long_segments(at::GenericPackedTensorAccessor<int, 1ul, at::RestrictPtrTraits, int>, at::GenericPackedTensorAccessor<int, 1ul, at::RestrictPtrTraits, int>, at::GenericPackedTensorAccessor<int, 1ul, at::RestrictPtrTraits, int>, at::GenericPackedTensorAccessor<int, 1ul, at::RestrictPtrTraits, int>, at::GenericPackedTensorAccessor<int, 1ul, at::RestrictPtrTraits, int>, at::GenericPackedTensorAccessor<int, 1ul, at::RestrictPtrTraits, int>, at::GenericPackedTensorAccessor<int, 1ul, at::RestrictPtrTraits, int>, int, int, bool)", F::embedding}});
   check("apex (traces)",
         {{"void multi_tensor_apply_kernel<TensorListMetadata<4>, AdamFunctor<float>, float, float, float, float, float, float, adamMode_t, float, int, int>(int, int volatile*, TensorListMetadata<4>, AdamFunctor<float>, float, float, float, float, float, float, adamMode_t, float, int, int)", F::elementwise},
@@ -1146,7 +1147,8 @@ BOOST_AUTO_TEST_CASE(launcher) {
   BOOST_TEST(fam("kernel_0d1d2d", "aten::topk") == "sort");
   BOOST_TEST(fam("kernel_0d1d2d", "aten::multinomial") == "sampling");
   BOOST_TEST(fam("kernel_0d1d2d", "aten::mm") == "gemm");
-  BOOST_TEST(fam("kernel_0d1d2d", "aten::add_") == "other");
+  BOOST_TEST(fam("kernel_0d1d2d", "aten::add_") == "elementwise");
+  BOOST_TEST(fam("kernel_0d1d2d", "aten::_foo_bar") == "other");
   BOOST_TEST(fam("kernel_0d1d2d", "") == "other");
   // FBGEMM's operators are no GEMMs.
   BOOST_TEST(fam("kernel_0d1d2d", "fbgemm::jagged_to_padded_dense") == "other");
