@@ -600,7 +600,7 @@ model::FileSummary summarize_file(const model::TraceFile& f, const SummarizeOpti
   // Counted per event, as their ids say; one sample per file says how many.
   if (outside)
     s.diagnostics.report(model::DiagId::event_outside_steps, f.path, 0,
-                         std::to_string(outside) + " host events outside every " +
+                         std::to_string(outside) + (outside == 1 ? " host event outside every " : " host events outside every ") +
                              (s.step_marker.empty() ? "ProfilerStep" : "step of the step marker"),
                          outside);
   if (steps.gpu_unlinked)
