@@ -139,6 +139,12 @@ struct DiffRow {
   // blocked on the GPU (docs/reading-the-report.md "The host waiting for the GPU"): shown as "waits for the
   // GPU", never as a regression of its own; a note says what the GPU ran meanwhile.
   bool waits_for_gpu = false;
+  // A host row all of whose events ran on threads that launch no GPU work, on both sides (a
+  // telemetry thread, a progress bar's monitor): never what moved the GPU's idle time.
+  bool off_launch_threads = false;
+  // Of those, a frame that blocks its thread (wait, acquire, sleep, select, ...): a thread
+  // asleep, left out of the top lists (TopList::sleeping).
+  bool sleeping = false;
   std::uint32_t tree_node = k_no_node;     // the call-tree path that carries most of its change
   std::size_t explained_by = SIZE_MAX;     // the row of a call inside it that explains >= 90 % of its change
   // --by-shape (CPU operators whose trace records their inputs): the input shapes
@@ -567,6 +573,9 @@ struct TopList {
   bool raw = false;
   // The significant changes the list counts: listed, and `more` beyond its length
   // (what the verdict line counts too; 0 for a raw list).
+  // Frames of threads that launch no GPU work, asleep in wait, acquire, sleep or select
+  // (DiffRow::sleeping): their time is no work.
+  std::size_t sleeping = 0;
   std::size_t significant() const { return raw ? 0 : rows.size() + more; }
 };
 

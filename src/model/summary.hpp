@@ -229,6 +229,10 @@ struct FileSummary {
   std::optional<MemoryTimeline> memory_timeline;  // with memory events on a device in a step
   Diagnostics diagnostics;  // the file's own, plus events outside steps and unlinked GPU work
   Accounting accounting;    // every event: read, in rows, left out by reason (before warm-up and selection)
+  // Host keys (ascending) all of whose events ran on threads that launch no GPU work (a
+  // telemetry thread, a progress bar's monitor): no cause of the GPU's idle time. Empty in
+  // a file without GPU launches, and in a summary written before tracediff kept it.
+  std::vector<std::uint32_t> off_launch_keys;
 };
 
 struct SetSummary {

@@ -408,7 +408,8 @@ void top_counts(JsonEmit& j, const model::TopList& t) {
   j.begin_object().key("shown").number(t.rows.size()).key("more").number(t.more);
   j.key("within_noise").number(t.within_noise).key("untestable").number(t.untestable);
   j.key("folded").number(t.folded).key("renamed").number(t.renamed).key("swapped").number(t.swapped);
-  j.key("waiting").number(t.waiting).key("significant").number(t.significant()).key("raw").boolean(t.raw);
+  j.key("waiting").number(t.waiting).key("sleeping").number(t.sleeping).key("significant").number(t.significant());
+  j.key("raw").boolean(t.raw);
   j.end_object();
 }
 
@@ -455,6 +456,8 @@ void row(JsonEmit& j, const model::DiffReport& r, const model::DiffRow& row) {
     j.key("verdict").string(model::verdict_name(row.verdict)).key("words").string(model::row_words(row));
     j.key("significant").boolean(row.significant);
     if (row.swapped) j.key("swapped").boolean(true);
+    if (row.off_launch_threads) j.key("off_launch_threads").boolean(true);  // only then: other rows as before
+    if (row.sleeping) j.key("sleeping").boolean(true);
     j.key("waits_for_gpu").boolean(row.waits_for_gpu);
     j.key("control_wait_per_step_us").number(us_decimal(row.control_step.wait_ns));
     j.key("test_wait_per_step_us").number(us_decimal(row.test_step.wait_ns));

@@ -263,6 +263,11 @@ void write_file(JsonEmit& j, const model::FileSummary& f, const Str& str) {
     j.key("count").raw(count.text()).key("total").raw(total.text()).key("self").raw(self.text()).end_object();
   }
   j.key("tree_folded").number(f.tree_folded);
+  if (!f.off_launch_keys.empty()) {  // optional: files without GPU launches, older summaries
+    j.line(3).key("off_launch_keys").begin_array();
+    for (const auto k : f.off_launch_keys) j.number(k);
+    j.end_array();
+  }
   if (!f.collective_keys.empty()) {  // optional: files without collectives as before
     j.line(3).key("collective_keys").begin_array();
     for (const auto& k : f.collective_keys) j.begin_array().number(str(k.name)).boolean(k.by_seq).end_array();

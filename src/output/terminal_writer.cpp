@@ -72,6 +72,7 @@ std::string top_heading(const char* title, const model::TopList& list, const mod
   if (list.renamed) counts += (counts.empty() ? "" : "; ") + n(list.renamed) + " renamed within their kernel family";
   if (list.swapped) counts += (counts.empty() ? "" : "; ") + n(list.swapped) + (list.swapped == 1 ? " algorithm swap" : " algorithm swaps");
   if (list.waiting) counts += (counts.empty() ? "" : "; ") + n(list.waiting) + " wait for the GPU";
+  if (list.sleeping) counts += (counts.empty() ? "" : "; ") + n(list.sleeping) + (list.sleeping == 1 ? " thread asleep" : " threads asleep");
   if (list.within_noise) counts += (counts.empty() ? "" : "; ") + n(list.within_noise) + more + " within noise";
   if (list.untestable) counts += (counts.empty() ? "" : "; ") + n(list.untestable) + more + " not testable";
   return counts.empty() ? h : h + ": " + counts;

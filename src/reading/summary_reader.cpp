@@ -479,6 +479,13 @@ struct Reader {
     });
     model::shrink_to_fit(f);  // kept until the comparison ends
     f.tree_folded = figure(at(o, "tree_folded"), "tree_folded");
+    if (const auto* off = o.if_contains("off_launch_keys")) {
+      for (const auto& k : array(*off, "off_launch_keys")) {
+        const auto key = index(k, f.keys.size(), "off_launch_keys key");
+        if (!f.off_launch_keys.empty() && key <= f.off_launch_keys.back()) fail("off_launch_keys not ascending");
+        f.off_launch_keys.push_back(key);
+      }
+    }
     if (const auto* keys = o.if_contains("collective_keys")) {  // optional: files without collectives
       item = "collective key";
       item_no = 0;

@@ -287,4 +287,25 @@ BOOST_AUTO_TEST_CASE(a_copy_from_pageable_memory_that_blocks_is_waiting) {
   for (const auto& r : j.at("top_regressions").as_array()) BOOST_TEST(r.at("name").as_string() != "cudaMemcpyAsync");
 }
 
+// A telemetry thread that launches no GPU work and sleeps longer in Test: its frames are
+// never what moved the GPU's idle time, and its sleep is no regression of the program.
+BOOST_AUTO_TEST_CASE(a_thread_that_launches_nothing_takes_no_blame) {
+  const auto control = tracegen("hw-idle-c", {"--idle-thread", "1", "--steps", "8", "--seed", "4"});
+  const auto test = tracegen("hw-idle-t", {"--idle-thread", "3", "--launch-gap", "40", "--steps", "8", "--seed", "4"});
+  const auto j = report_json(control, test);
+  const std::string bottom(j.at("step_breakdown").at("bottom_line").as_string());
+  BOOST_TEST(bottom.find("usage_lib") == std::string::npos, bottom);
+  BOOST_TEST(bottom.find("sleep") == std::string::npos, bottom);
+  BOOST_TEST(bottom.find("GPU idle, waiting for launches") != std::string::npos, bottom);
+  const auto* sleep = row_named(j, "<built-in function sleep>");
+  BOOST_REQUIRE(sleep);
+  BOOST_TEST(sleep->contains("sleeping"));
+  BOOST_TEST(sleep->contains("off_launch_threads"));
+  const auto* forward = row_named(j, "## forward ##");
+  BOOST_REQUIRE(forward);
+  BOOST_TEST(!forward->contains("off_launch_threads"));
+  for (const auto& r : j.at("top_regressions").as_array()) BOOST_TEST(r.at("name").as_string() != "<built-in function sleep>");
+  BOOST_TEST(num(j.at("top_counts").at("regressions").at("sleeping")) >= 1.0);
+}
+
 BOOST_AUTO_TEST_SUITE_END()

@@ -61,6 +61,7 @@ struct Options {
   bool step_inside_profiler = false;  // --step-inside-profiler
   bool harness_frame = false;         // --harness-frame
   bool blocking_copy = false;         // --blocking-copy
+  int64_t idle_thread_ns = 0;         // --idle-thread MS
   int64_t py_line_shift = 0;    // --py-line-shift
   std::string py_prefix;        // --py-prefix
   std::string py_address;       // --py-address

@@ -115,6 +115,10 @@ Pathologies of real traces (none of them is on by default):
                             (Pageable -> Device)) returns only when the copy is done, behind the
                             GPU's queue: with --no-sync, the host waits there (a loader moved to
                             workers, the GPU now the bottleneck)
+  --idle-thread MS          a telemetry thread that launches no GPU work: in each step a
+                            usage_lib.py _report_continuous_usage frame of MS ms (at most the step
+                            less 20 us), asleep inside it
+                            (<built-in function sleep>) but for a few us (implies --python-stack)
   --py-line-shift N         write every Python frame `file.py(LINE): f` with LINE + N (another
                             version of the same code)
   --py-prefix DIR           write Python frames' file paths under DIR (an install prefix such as
@@ -376,6 +380,9 @@ Options parse_options(int argc, char** argv) {
       o.shape_scale = parse_int(a, v.substr(eq + 1), 1, 64);
     } else if (a == "--loader-on-main") {
       o.loader_us = parse_int(a, v, 1, 100000) * 1000;
+    } else if (a == "--idle-thread") {
+      o.idle_thread_ns = parse_int(a, v, 0, 100000) * 1000 * k_us;
+      o.python_stack = true;
     } else if (a == "--launch-gap") {
       o.launch_gap_ns = parse_int(a, v, 0, 1000000) * k_us;
     } else if (a == "--many-names-from") {

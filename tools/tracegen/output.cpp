@@ -119,6 +119,22 @@ void Sim::emit_host(JsonOut& out) const {
   }
 }
 
+void Sim::emit_idle_thread(JsonOut& out) const {
+  const auto step = std::find_if(m_evs.begin(), m_evs.end(), [&](const Ev& e) { return e.name == m_step_name; });
+  if (step == m_evs.end()) {
+    return;
+  }
+  const int64_t tid = m_pid + 7;  // a thread of its own, neither main nor autograd
+  const Ev frame{.kind = Kind::PyFunc, .name = "vllm/usage/usage_lib.py(220): _report_continuous_usage",
+                 .ts = step->ts + 10 * k_us, .dur = std::min(m_o.idle_thread_ns, step->dur - 20 * k_us)};
+  const Ev sleep{.kind = Kind::PyFunc, .name = "<built-in function sleep>", .ts = frame.ts + 2 * k_us,
+                 .dur = frame.dur - 4 * k_us};
+  for (const Ev* e : {&frame, &sleep}) {
+    x_open(out, "python_function", *e, m_pid, tid);
+    out.put("\"Python parent id\": null, \"Python id\": 0, \"Python thread\": 1\n    }\n  },");
+  }
+}
+
 void Sim::emit_runtime(JsonOut& out, const Ev& r) const {
   x_head(out, r.api == Api::CuLaunchKernel ? "cuda_driver" : "cuda_runtime", r, m_pid, host_tid(r));
   out.put_all(", \"cbid\": ", k_api_cbid[static_cast<size_t>(r.api)], ", \"correlation\": ", r.corr,

@@ -244,6 +244,8 @@ class Sim {
   void profiler_step_frames(int64_t start);
   // --harness-frame: the user's frame around the whole run, written once after the last step.
   void emit_harness(JsonOut& out, int64_t first_start);
+  // --idle-thread: the telemetry thread's frames in the current step (output.cpp).
+  void emit_idle_thread(JsonOut& out) const;
   void warp_step(int i);
   void compiled_forward(int32_t seq);  // model.cpp
   void layer_forward(int l, int32_t seq);

@@ -27,6 +27,9 @@ void Sim::write(JsonOut& out) {
       }
       if (host) {
         emit_host(out);
+        if (m_o.idle_thread_ns > 0) {
+          emit_idle_thread(out);
+        }
         if (m_o.memory) {
           emit_memory(out);
         }

@@ -18,6 +18,7 @@
 #include "analysis/summarize/memory.hpp"
 #include "analysis/compare.hpp"
 #include "analysis/decide/decide.hpp"
+#include "analysis/names/blocking.hpp"
 #include "analysis/names/families.hpp"
 #include "analysis/names/flops.hpp"
 #include "analysis/compare/modes.hpp"
@@ -51,6 +52,7 @@ struct SideAgg {
   model::Samples alloc_per_unit;
   // Inductor's figures (model::WorkCell), summed over the selected steps.
   std::int64_t flop = 0, flop_ns = 0, bytes = 0, bytes_ns = 0;
+  bool on_launch_thread = false;  // some of its events ran on a thread that launches GPU work
 };
 
 struct SideData {
@@ -334,6 +336,8 @@ SideData collect(const model::SetSummary& set, const Selection& sel, const Compa
       }
       key_of.push_back(&it->first);
       agg_of.push_back(&a);
+      const auto k_index = static_cast<std::uint32_t>(key_of.size() - 1);
+      if (!std::binary_search(f.off_launch_keys.begin(), f.off_launch_keys.end(), k_index)) a.on_launch_thread = true;
     }
     for (const auto& c : f.cells) {
       auto* a = agg_of[c.key];
@@ -653,6 +657,8 @@ model::DiffReport compare_summaries(const model::SetSummary& control, const mode
       row.test_name = ta->renamed_from;
       row.matched_by = ta->matched_by;
     }
+    row.off_launch_threads = row.device == model::Device::cpu && !(ca && ca->on_launch_thread) && !(ta && ta->on_launch_thread);
+    row.sleeping = row.off_launch_threads && blocking_frame(row.full_name);
     row.control_step = per_step(ca, c.units);
     row.test_step = per_step(ta, t.units);
     row.change = change_per_step(row.control.count, c.units, row.test.count, t.units);

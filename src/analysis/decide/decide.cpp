@@ -118,7 +118,7 @@ void verdict_counts(model::DiffReport& r) {
   v.regressions = up.significant();
   v.improvements = down.significant();
   for (const auto* l : {&up, &down}) {
-    v.left_out += l->raw ? 0 : l->folded + l->renamed + l->swapped + l->waiting;
+    v.left_out += l->raw ? 0 : l->folded + l->renamed + l->swapped + l->waiting + l->sleeping;
     v.waiting += l->raw ? 0 : l->waiting;
   }
   for (const auto& row : r.rows) {

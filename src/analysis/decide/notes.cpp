@@ -321,13 +321,15 @@ void notes(model::DiffReport& r) {
       }
       if (any)
         families += (families.empty() ? "" : "; ") + f.label + " " + format_duration_ns(to_ns(f.time.diff()), true) +
-                    " per " + r.unit;
+                    " per " + r.unit + ", " + format_pct(f.time.pct, f.time.is_new()) + ", " +
+                    model::verdict_words(f.time.verdict);
     }
     const auto kernels = [](std::size_t n) { return format_count(static_cast<std::int64_t>(n), false) + (n == 1 ? " kernel" : " kernels"); };
     r.notes.push_back("Algorithm swaps: " + kernels(n_up) + " took more time (" +
                       format_duration_ns(to_ns(up), true) + " per " + r.unit + ") and " +
                       kernels(n_down) + " less (" +
-                      format_duration_ns(to_ns(down), true) + ") within families whose time stayed the same (" +
+                      format_duration_ns(to_ns(down), true) + ") within families whose time did not change "
+                      "significantly, their kernels' moves cancelling out (" +
                       families + "): the same work done by other kernels, as when cuDNN, cuBLAS or an autotuner "
                       "picks other algorithms from run to run. They are left out of the top lists; the kernel "
                       "families tell the change.");

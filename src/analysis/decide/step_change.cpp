@@ -84,11 +84,13 @@ void link_families(const model::DiffReport& r, model::StepPart& p) {
 }
 
 // The host rows behind idle time waiting for the host: the top list's CPU rows that
-// moved the part's way (the host took longer, or less long, to launch).
+// moved the part's way (the host took longer, or less long, to launch), on threads that
+// launch GPU work.
 void link_host_rows(const model::DiffReport& r, model::StepPart& p) {
   const auto& list = p.value.diff() >= 0 ? r.top_regressions : r.top_improvements;
+  // A thread that launches no GPU work (telemetry, a progress bar) cannot have kept it idle.
   for (const auto i : list.rows)
-    if (r.rows[i].device == model::Device::cpu && p.rows.size() < 5) p.rows.push_back(i);
+    if (r.rows[i].device == model::Device::cpu && !r.rows[i].off_launch_threads && p.rows.size() < 5) p.rows.push_back(i);
 }
 
 std::string signed_ms(double ns) { return format_duration_ns(to_ns(ns), true); }

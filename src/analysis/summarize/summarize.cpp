@@ -160,6 +160,30 @@ void tree_memory(const model::TraceFile& f, const Nesting& nesting, const StepWi
   sort_tree_memory(s.tree_memory);
 }
 
+// The host keys whose events all ran on threads that launch no GPU work
+// (FileSummary::off_launch_keys): a launching thread is one a launch of GPU work ran on.
+template <typename KeyOf, typename SummaryKey>
+void off_launch_keys(const model::TraceFile& f, const detail::LaunchIndex& launch_of, KeyOf& key_of,
+                     const SummaryKey& summary_key, const KeyIds& key_ids, model::FileSummary& s) {
+  const auto& ev = f.events;
+  const auto thread = [&](const model::Event& e) { return (std::uint64_t{e.pid} << 32) | e.tid; };
+  std::set<std::uint64_t> launching;
+  for (const auto& e : ev)
+    if (model::is_gpu_work(e.kind) && e.correlation >= 0)
+      if (const auto l = launch_of.find(e.correlation); l >= 0) launching.insert(thread(ev[static_cast<std::size_t>(l)]));
+  if (launching.empty()) return;
+  std::vector<std::uint8_t> on(s.keys.size(), 0);
+  std::uint64_t last = ~0ull;  // runs of events share a thread
+  bool last_on = false;
+  for (std::uint32_t i = 0; i < ev.size(); ++i) {
+    if (!is_host(ev[i].kind) || summary_key[key_ids.of(i)] == ~0u) continue;  // no row of its own
+    if (const auto t = thread(ev[i]); t != last) last = t, last_on = launching.count(t) > 0;
+    if (last_on) on[key_of(i)] = 1;
+  }
+  for (std::uint32_t k = 0; k < s.keys.size(); ++k)
+    if (model::device_of(s.keys[k].kind) == model::Device::cpu && !on[k]) s.off_launch_keys.push_back(k);
+}
+
 // The events the reader skipped (model::Accounting::broken), from its diagnostics.
 std::uint64_t broken_events(const model::Diagnostics& d) {
   std::uint64_t n = 0;
@@ -594,6 +618,7 @@ model::FileSummary summarize_file(const model::TraceFile& f, const SummarizeOpti
   work_cells(f, windows, key_of, s);
   detail::summarize_memory_timeline(f, windows.begin, windows.end, nesting.mem_owner, s);
 
+  off_launch_keys(f, launch_of, key_of, summary_key, key_ids, s);
   account_memory(f, nesting, windows, names, account);
   account_names(f, left_out_ops, s);
   warn_left_out(s);

@@ -77,6 +77,7 @@ std::string more_text(const DiffReport& r, const model::TopList& list) {
   add(list.renamed, " renamed within their kernel family");
   add(list.swapped, list.swapped == 1 ? " algorithm swap" : " algorithm swaps");
   add(list.waiting, " wait for the GPU");
+  add(list.sleeping, list.sleeping == 1 ? " thread asleep" : " threads asleep");
   add(list.within_noise, " within noise");
   add(list.untestable + (list.raw ? hidden : 0), " not testable");
   return out;
