@@ -762,6 +762,8 @@ struct DiffReport {
   // Memory per device (default mode), when either side's traces have [memory] events;
   // the headline then has "Peak memory allocated" / "reserved" (GPU, with totals).
   std::vector<MemoryDevice> memory;
+  // The (device, figure) pairs of `memory` the terminal and the Markdown show, in order.
+  std::vector<std::pair<std::size_t, std::size_t>> memory_shown;
   CallTree call_tree;                   // default mode only
   // --perfetto / --embed-perfetto: each side's median step as it ran (analysis/perfetto);
   // the page embeds it, with its button, only when embed_step_trace.

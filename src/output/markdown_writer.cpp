@@ -120,7 +120,7 @@ std::string mark(model::Verdict v, bool hta) {
 std::string figure_row(const model::Figure& f, bool hta) {
   const auto& v = f.value;
   const auto number = [&](double x, bool sign) {
-    return f.bytes ? format_size(x, sign) : format_duration_ns(to_ns(x), sign);
+    return f.bytes ? format_size(x, sign) : f.duration ? format_duration_ns(to_ns(x), sign) : format_count_per_step(x, sign);
   };
   return "| " + md_text(f.label) + " | " + number(v.control, false) + " | " + number(v.test, false) + " | " +
          number(v.diff(), true) + " | " +
@@ -302,6 +302,19 @@ std::string families(const DiffReport& r) {
   return out + "\n";
 }
 
+// Memory per step, the figures analysis picked (DiffReport::memory_shown).
+std::string memory(const DiffReport& r) {
+  if (r.memory_shown.empty()) return {};
+  std::string out = "#### Memory\n\n| Per " + r.unit + " | " + label(r.control, "Control") + " | " + label(r.test, "Test") +
+                    " | \xCE\x94 | \xCE\x94% |\n|:--|--:|--:|--:|--:|\n";
+  for (const auto& [d, f] : r.memory_shown) {
+    auto fig = r.memory[d].figures[f];
+    fig.label = r.memory[d].device + ": " + fig.label;
+    out += figure_row(fig, false);
+  }
+  return out + "\n";
+}
+
 // The rows that allocate more per step (DiffReport::allocates_more): self bytes, at most five.
 std::string allocations(const DiffReport& r) {
   if (r.allocates_more.rows.empty()) return {};
@@ -371,7 +384,7 @@ void write_markdown(const model::DiffReport& r, const MarkdownOptions& o, std::o
   const std::string gate = gate_section(r.gate, r.gate_heading, 8000);
   // Notes right under the headline, as in the other views; input problems at the end.
   const std::string note_block = notes(r, 4000);
-  const std::string family_block = families(r) + allocations(r);
+  const std::string family_block = families(r) + memory(r) + allocations(r);
   const std::string diag = problems(r);
   const std::string footer = "<sub>tracediff " TRACEDIFF_VERSION " \xC2\xB7 " +
                              std::string(r.hta_compat ? "totals (--hta-compat)" : "per-" + r.unit + " means") +

@@ -216,7 +216,7 @@ std::vector<Cell> figure_line(const model::Figure& f, bool hta) {
   Cell m = mark(v.verdict, hta || !f.judged);
   if (f.direction_only) m.color = nullptr;
   const auto number = [&](double x, bool sign) {
-    return f.bytes ? format_size(x, sign) : format_duration_ns(to_ns(x), sign);
+    return f.bytes ? format_size(x, sign) : f.duration ? format_duration_ns(to_ns(x), sign) : format_count_per_step(x, sign);
   };
   return {{f.label},
           {number(v.control, false)},
@@ -437,6 +437,19 @@ void write_terminal_summary(const model::DiffReport& r, const TerminalOptions& o
                        format_pct(f.time.pct, f.time.is_new()) + ") " + model::verdict_words(f.time.verdict);
     line = detail::elide_middle(line, width);
     out << (colour ? colour : "") << line << (colour ? k_reset : "") << '\n';
+  }
+
+  // Memory per step: the figures analysis picked.
+  if (!r.memory_shown.empty()) {
+    Rows mem;
+    mem.push_back({{"Memory per " + r.unit}, {label(c, "Control")}, {label(t, "Test")}, {"\xCE\x94"}, {"\xCE\x94%"}, {""}});
+    for (const auto& [d, f] : r.memory_shown) {
+      auto fig = r.memory[d].figures[f];
+      fig.label = r.memory[d].device + ": " + fig.label;
+      mem.push_back(figure_line(fig, false));
+    }
+    out << '\n';
+    write_rows(out, mem, widths({&mem}, width, 12), o.color);
   }
 
   // The rows that allocate more per step (self bytes), one line each.

@@ -151,4 +151,32 @@ BOOST_AUTO_TEST_CASE(sizes_in_conditions_need_a_size_unit) {
   }
 }
 
+// Memory events without the allocator's totals, the GPU recorded as CUDA (type 1) on one
+// side and as HIP (type 6) on the other: one GPU, and its figures in every view.
+BOOST_AUTO_TEST_CASE(memory_without_totals_in_every_view_one_gpu_of_two_types) {
+  const auto trace = [](int device_type, long bytes) {
+    std::string events;
+    for (int step = 0; step < 6; ++step) {
+      const long t0 = 1000 * step;
+      events += x_event("user_annotation", "ProfilerStep#" + std::to_string(step + 1), 1, 1, t0, 900) + ",";
+      events += x_event("cpu_op", "aten::empty", 1, 1, t0 + 10, 50) + ",";
+      events += "{\"ph\": \"i\", \"cat\": \"cpu_instant_event\", \"s\": \"t\", \"name\": \"[memory]\", \"pid\": 1, \"tid\": 1, "
+                "\"ts\": " + std::to_string(t0 + 20) + ", \"args\": {\"Device Type\": " + std::to_string(device_type) +
+                ", \"Device Id\": 0, \"Addr\": " + std::to_string(4096 * (step + 1)) + ", \"Bytes\": " + std::to_string(bytes) +
+                "}},";
+    }
+    events.pop_back();
+    return "{\"traceEvents\": [" + events + "]}";
+  };
+  const auto dir = temp_dir("mem-types");
+  write_file(dir + "/c.json", trace(1, 1 << 20));
+  write_file(dir + "/t.json", trace(6, 2 << 20));
+  const auto j = report_json(dir + "/c.json", dir + "/t.json");
+  BOOST_TEST(j.at("memory").as_array().size() == 1u);
+  const auto term = run_cli({dir + "/c.json", dir + "/t.json", "-o", dir + "/r.html"});
+  BOOST_TEST(term.out.find("GPU 0: Peak growth") != std::string::npos, term.out);
+  const auto md = run_cli({dir + "/c.json", dir + "/t.json", "--markdown", "-", "-q"});
+  BOOST_TEST(md.out.find("| GPU 0: Peak growth |") != std::string::npos, md.out);
+}
+
 BOOST_AUTO_TEST_SUITE_END()

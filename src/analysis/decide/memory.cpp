@@ -41,11 +41,15 @@ double value(const MemoryStep& m, const MemoryFigureDef& def) {
 
 using Device = std::pair<int, int>;  // (device_type, device_id)
 
+// CUDA's type (1) and HIP's (6) name one kind of device, a GPU: a side recorded with one and
+// the other with the other compare GPU by GPU.
+int device_kind(int device_type) { return device_type == 6 ? 1 : device_type; }
+
 // One device's values per unit of a side, units without it (or without totals) left out.
 std::vector<double> samples(const std::vector<MemoryStep>& steps, Device d, const MemoryFigureDef& def) {
   std::vector<double> v;
   for (const auto& m : steps)
-    if (m.device_type == d.first && m.device_id == d.second && !(def.totals && m.*def.field < 0))
+    if (device_kind(m.device_type) == d.first && m.device_id == d.second && !(def.totals && m.*def.field < 0))
       v.push_back(value(m, def));
   return v;
 }
@@ -122,7 +126,7 @@ void decide_memory(model::DiffReport& r, const NoiseRule& time_rule) {
 
   std::set<Device> devices;
   for (const auto* side : {&c, &t})
-    for (const auto& m : *side) devices.insert({m.device_type, m.device_id});
+    for (const auto& m : *side) devices.insert({device_kind(m.device_type), m.device_id});
   for (const auto& d : devices) {
     model::MemoryDevice out;
     out.device = model::memory_device_name(d.first, d.second);
@@ -145,6 +149,18 @@ void decide_memory(model::DiffReport& r, const NoiseRule& time_rule) {
     }
     r.memory.push_back(std::move(out));
   }
+  // What the terminal and the Markdown show of it: every figure of the first GPU (else the
+  // first device), and the significant ones of the others; eight at most.
+  std::size_t first = 0;
+  for (std::size_t k = 0; k < r.memory.size(); ++k)
+    if (model::memory_on_gpu(r.memory[k].device_type)) {
+      first = k;
+      break;
+    }
+  for (std::size_t k = 0; k < r.memory.size(); ++k)
+    for (std::size_t f = 0; f < r.memory[k].figures.size(); ++f)
+      if ((k == first || r.memory[k].figures[f].value.significant) && r.memory_shown.size() < 8)
+        r.memory_shown.push_back({k, f});
 }
 
 }  // namespace tracediff::analysis::detail
