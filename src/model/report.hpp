@@ -432,6 +432,9 @@ struct SideSummary {
   StepDetail step_mean;                   // means over step_details (rank, step = 0)
   std::vector<RankDetail> rank_details;   // one per selected rank
   std::vector<StepDetail> warmup;         // steps found to be warm-up and left out (docs/is-it-real.md)
+  // Per warm-up step: left out for the GPU work without a recorded launch that piled up in
+  // it (noise.hpp's is_backlog), not for its time.
+  std::vector<bool> warmup_backlog;
   SideMeta meta;
   std::vector<StepMarkerUse> step_markers;  // empty: steps from ProfilerStep (or none)
   // With step_markers: the selected files whose steps are their ProfilerStep spans all the

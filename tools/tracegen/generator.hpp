@@ -62,6 +62,7 @@ struct Options {
   bool harness_frame = false;         // --harness-frame
   bool blocking_copy = false;         // --blocking-copy
   int64_t idle_thread_ns = 0;         // --idle-thread MS
+  int64_t backlog_ns = 0;             // --first-step-backlog MS
   int64_t py_line_shift = 0;    // --py-line-shift
   std::string py_prefix;        // --py-prefix
   std::string py_address;       // --py-address

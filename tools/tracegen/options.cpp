@@ -115,6 +115,8 @@ Pathologies of real traces (none of them is on by default):
                             (Pageable -> Device)) returns only when the copy is done, behind the
                             GPU's queue: with --no-sync, the host waits there (a loader moved to
                             workers, the GPU now the bottleneck)
+  --first-step-backlog MS   a weight-gradient GEMM of MS ms queued before the profiler started: on the
+                            GPU at the first step's start, its launch not in the trace
   --idle-thread MS          a telemetry thread that launches no GPU work: in each step a
                             usage_lib.py _report_continuous_usage frame of MS ms (at most the step
                             less 20 us), asleep inside it
@@ -380,6 +382,8 @@ Options parse_options(int argc, char** argv) {
       o.shape_scale = parse_int(a, v.substr(eq + 1), 1, 64);
     } else if (a == "--loader-on-main") {
       o.loader_us = parse_int(a, v, 1, 100000) * 1000;
+    } else if (a == "--first-step-backlog") {
+      o.backlog_ns = parse_int(a, v, 0, 100000) * 1000 * k_us;
     } else if (a == "--idle-thread") {
       o.idle_thread_ns = parse_int(a, v, 0, 100000) * 1000 * k_us;
       o.python_stack = true;

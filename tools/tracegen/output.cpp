@@ -161,7 +161,7 @@ void Sim::emit_device(JsonOut& out) const {
       out.put("\n    }\n  },");
       const bool unlaunched = kernel && std::any_of(m_o.unlaunched_kernels.begin(), m_o.unlaunched_kernels.end(),
                                                     [&](const std::string& n) { return e.k->name.find(n) != std::string::npos; });
-      if (unlaunched) {
+      if (unlaunched || e.link < 0) {  // e.link < 0: queued before the profiler started (--first-step-backlog)
         continue;
       }
       flow(out, 'f', e.corr, 0, e.th, e.ts);

@@ -143,6 +143,14 @@ void Sim::build_step(int i) {
     if (m_o.step_inside_profiler) {
       profiler_step_frames(at(step.idx()).ts);
     }
+    if (i == 0 && m_o.backlog_ns > 0) {  // no launch: link -1, a correlation no call has
+      const KDesc& k = m_c.gemm_wgrad[2];
+      const int64_t g0 = at(step.idx()).ts + 5 * k_us;
+      push({.kind = Kind::Device, .name = k.name, .ts = g0, .dur = m_o.backlog_ns, .th = k_compute_stream,
+            .slot = 0, .extra = k.attrs, .corr = 1000000000, .link = -1, .k = &k});
+      m_stream_free[0] = std::max(m_stream_free[0], g0 + m_o.backlog_ns);
+      m_end = std::max(m_end, g0 + m_o.backlog_ns);
+    }
     const PyChain train_step(*this, 0, {{"train.py(48): train_step"}});
     if (m_o.loader_us > 0) {
       const SlotGuard keep(*this);

@@ -100,9 +100,14 @@ std::vector<Unit> step_units(const model::SetSummary& set, const std::set<int>& 
       if (!any_steps || iterations.count(f.steps[si].step)) mine.push_back({fi, si});
     std::sort(mine.begin(), mine.end(), [&](const Unit& a, const Unit& b) { return f.steps[a.step].step < f.steps[b.step].step; });
     if (detect_warmup && any_steps) {
-      std::vector<double> durations;
-      for (const auto& u : mine) durations.push_back(static_cast<double>(f.steps[u.step].detail.dur_ns));
-      if (is_warmup(durations)) {
+      std::vector<double> durations, unlaunched;
+      for (const auto& u : mine) {
+        durations.push_back(static_cast<double>(f.steps[u.step].detail.dur_ns));
+        unlaunched.push_back(static_cast<double>(f.steps[u.step].detail.unlaunched_ns));
+      }
+      const bool backlog = !is_warmup(durations) && is_backlog(unlaunched, durations);
+      if (is_warmup(durations) || backlog) {
+        summary.warmup_backlog.push_back(backlog);
         auto d = f.steps[mine.front().step].detail;
         d.rank = f.rank;
         d.step = f.steps[mine.front().step].step;

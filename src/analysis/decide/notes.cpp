@@ -384,9 +384,14 @@ void notes(model::DiffReport& r) {
       const auto [first, last] = std::equal_range(side->step_details.begin(), side->step_details.end(), w.rank, RankLess{});
       std::vector<double> others;
       for (auto it = first; it != last; ++it) others.push_back(static_cast<double>(it->dur_ns));
-      list += std::string(list.empty() ? "" : "; ") + "rank " + std::to_string(w.rank) + " step " +
-              std::to_string(w.step) + " (" + ms(static_cast<double>(w.dur_ns)) + " against a median of " +
-              ms(median(others)) + ")";
+      std::vector<double> unlaunched;
+      for (auto it = first; it != last; ++it) unlaunched.push_back(static_cast<double>(it->unlaunched_ns));
+      const bool backlog = i < side->warmup_backlog.size() && side->warmup_backlog[i];
+      list += std::string(list.empty() ? "" : "; ") + "rank " + std::to_string(w.rank) + " step " + std::to_string(w.step) +
+              (backlog ? " (GPU work without a recorded launch, queued before the profiler started: " +
+                             ms(static_cast<double>(w.unlaunched_ns)) + " against a median of " + ms(median(unlaunched)) +
+                             ")"
+                       : " (" + ms(static_cast<double>(w.dur_ns)) + " against a median of " + ms(median(others)) + ")");
     }
     if (side->warmup.size() > k_named) list += " and " + std::to_string(side->warmup.size() - k_named) + " more";
     r.notes.push_back(std::string(side->warmup.size() == 1 ? "A warm-up step" : "Warm-up steps") + " left out of " +

@@ -280,6 +280,13 @@ model::Comparison compare_samples(const std::vector<double>& control, const std:
   return compare_samples(model::Samples::dense(control), model::Samples::dense(test), rule);
 }
 
+bool is_backlog(const std::vector<double>& unlaunched, const std::vector<double>& steps) {
+  if (unlaunched.size() < 3 || steps.size() != unlaunched.size()) return false;
+  const double m = median(std::vector<double>(unlaunched.begin() + 1, unlaunched.end()));
+  const double step = median(std::vector<double>(steps.begin() + 1, steps.end()));
+  return unlaunched[0] > 2 * m && unlaunched[0] - m >= 0.1 * step && unlaunched[0] > 0;
+}
+
 bool is_warmup(const std::vector<double>& steps) {
   if (steps.size() < 3) return false;
   const std::vector<double> others(steps.begin() + 1, steps.end());

@@ -76,5 +76,10 @@ model::Comparison compare_samples(const std::vector<double>& control, const std:
 // scaled median absolute deviations above it): the warm-up of a run. `steps` are a
 // file's step times in step order; needs 3 steps or more.
 bool is_warmup(const std::vector<double>& steps);
+// A first step that carries GPU work without a recorded launch the others do not: work
+// queued before the profiler started, landed where its GPU time falls. `unlaunched` per
+// step in step order, `steps` their times; true when the first step's exceeds twice the
+// others' median by a tenth of their median step or more. Needs 3 steps or more.
+bool is_backlog(const std::vector<double>& unlaunched, const std::vector<double>& steps);
 
 }  // namespace tracediff::analysis
