@@ -11,7 +11,7 @@ def compare(control, test, **options):
 
     control, test: a trace, a directory of traces or a *.tdsum.json summary.
     options: the CLI's options by name, "-" as "_" (docs/cli.md): ``device="gpu"``,
-    ``control_iteration="3-9"``, ``short_names=True``, ``fail_on=["step_time:+5%"]``,
+    ``control_iteration="3-9"``, ``short_names=True``, ``fail_on=["step_time>+5%"]``,
     ``label_control="main"``, ``hta_compat=True``... Outputs are the Report's methods.
 
     The GIL is released while the traces are read and compared. Raises UsageError (a

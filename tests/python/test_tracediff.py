@@ -250,6 +250,17 @@ class Compare(unittest.TestCase):
                 seen.add(fired)
         self.assertEqual(seen, {True, False})  # both outcomes checked
 
+    def test_docstring_examples_run(self):
+        # Every ``name=value`` example in compare()'s docstring is an option that works.
+        import re
+        examples = re.findall(r"``(\w+)=(.+?)``", tracediff.compare.__doc__)
+        self.assertGreaterEqual(len(examples), 5)
+        for name, value in examples:
+            if "iteration" in name:
+                continue  # steps of the docstring's traces, not of this pair
+            with self.subTest(option=name):
+                tracediff.compare(self.control, self.test, **{name: eval(value)})
+
     def test_gil_released_while_comparing(self):
         # The main thread ticks while a worker compares. With the GIL held through the
         # native call the ticks would stop for all of it (one gap as long as the call);
