@@ -519,7 +519,8 @@ struct RankComparison {
   double changed_most_pct = 0;
   std::optional<Straggler> control_straggler, test_straggler;
   // One sentence per side that has a straggler, as every view prints it: "Test: rank 3
-  // arrived last at 92 % of collectives; the others waited 4.1 ms per step for it (+3.9 ms)".
+  // arrived last at 92 % of collectives; the others waited 4.1 ms per step for it (+3.9 ms
+  // against Control's wait for its rank 3)".
   std::vector<std::string> straggler_lines;
   bool matched_by_seq = false;  // some collectives matched by NCCL sequence number
 };

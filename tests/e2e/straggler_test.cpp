@@ -81,6 +81,8 @@ BOOST_AUTO_TEST_CASE(named_by_order_and_by_sequence_number) {
              term.out);  // wrapped to the terminal's width after it
   const auto md = run_cli({c, t, "--markdown", "-", "-q"});
   BOOST_TEST(md.out.find("**Waited on:** Test: rank 2 arrived last at 100 % of collectives") != std::string::npos);
+  // The change says what it is against: the other side's wait for its rank of that number.
+  BOOST_TEST(md.out.find("against Control's wait for its rank 2)") != std::string::npos, md.out);
   const auto dir = temp_dir("strag-html");
   BOOST_REQUIRE(run_cli({c, t, "-o", dir + "/r.html", "-q"}).exit_code == 0);
   const auto html = read_file(dir + "/r.html");

@@ -220,11 +220,14 @@ std::optional<model::Straggler> straggler(const model::SideSummary& s, const mod
 }
 
 std::string straggler_line(const std::string& side, const model::Straggler& st, const std::string& unit,
-                           bool with_change) {
+                           const std::string* other) {
   std::string out = side + ": rank " + std::to_string(st.rank) + " arrived last at " +
                     std::to_string(std::lround(100 * st.last.share)) + " % of collectives; the others waited " +
                     format_duration_ns(to_ns(st.others_wait_ns), false) + " per " + unit + " for it";
-  if (with_change && st.others_wait_diff_ns) out += " (" + format_duration_ns(to_ns(*st.others_wait_diff_ns), true) + ")";
+  // The change against the other side's wait for its rank of the same number, named.
+  if (other && st.others_wait_diff_ns)
+    out += " (" + format_duration_ns(to_ns(*st.others_wait_diff_ns), true) + " against " + *other + "'s wait for its rank " +
+           std::to_string(st.rank) + ")";
   return out;
 }
 
@@ -237,10 +240,9 @@ void stragglers(model::DiffReport& r) {
   if (k.control_straggler && k.control_straggler->others_wait_diff_ns)
     k.control_straggler->others_wait_diff_ns = -*k.control_straggler->others_wait_diff_ns;
   const auto label = [](const model::SideSummary& s, const char* fallback) { return s.label.empty() ? fallback : s.label; };
-  if (k.control_straggler)
-    k.straggler_lines.push_back(straggler_line(label(r.control, "Control"), *k.control_straggler, r.unit, false));
-  if (k.test_straggler)
-    k.straggler_lines.push_back(straggler_line(label(r.test, "Test"), *k.test_straggler, r.unit, true));
+  const std::string control = label(r.control, "Control");
+  if (k.control_straggler) k.straggler_lines.push_back(straggler_line(control, *k.control_straggler, r.unit, nullptr));
+  if (k.test_straggler) k.straggler_lines.push_back(straggler_line(label(r.test, "Test"), *k.test_straggler, r.unit, &control));
 }
 
 // Ranks paired in order: by id when both sides have the same ranks, else by position.
