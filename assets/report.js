@@ -246,7 +246,12 @@
       whyChart = new Chart(canvas, {
         type: 'bar',
         data: {
-          labels: bars.map(function (b) { return b.label; }),
+          // Each part names what moved it under its label, as the static bars do.
+          labels: bars.map(function (b) {
+            if (!b.link) return b.label;
+            var what = b.link.length > 34 ? b.link.slice(0, 16) + '\u2026' + b.link.slice(-17) : b.link;
+            return [b.label, what];
+          }),
           datasets: [{
             label: 'per GPU, per ' + (data.unit || 'step'),
             data: bars.map(function (b) { return [Math.min(b.from, b.to) / unit[0], Math.max(b.from, b.to) / unit[0]]; }),
