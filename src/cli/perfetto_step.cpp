@@ -43,6 +43,7 @@ void attach_step_trace(const Options& o, model::DiffReport& report) {
   }
   report.step_trace = std::move(trace);
   report.embed_step_trace = o.embed_perfetto;
+  analysis::note_step_trace(report);
 }
 
 }  // namespace tracediff::cli

@@ -224,6 +224,30 @@ BOOST_AUTO_TEST_CASE(hostile_names) {
   BOOST_TEST(page.find("id=\"perfetto-data\"") != std::string::npos);
 }
 
+// A step of 9,000 events with 2,000-byte names would write 18 MB a side: the file keeps the
+// longest within 16 MiB, counts the rest, and a note says so.
+BOOST_AUTO_TEST_CASE(bounded_in_bytes) {
+  const std::string name(2000, 'k');
+  std::string events = x_event("user_annotation", "ProfilerStep#1", 1, 1, 0, 10'000'000);
+  for (long i = 0; i < 9000; ++i)
+    events += ",{\"ph\":\"X\",\"cat\":\"cpu_op\",\"name\":\"" + name + "\",\"pid\":1,\"tid\":1,\"ts\":" +
+              std::to_string(10 + 1000 * i) + ",\"dur\":" + std::to_string(1 + i % 500) + "}";
+  const auto dir = temp_dir("perfetto-bytes");
+  write_file(dir + "/t.json", "{\"traceEvents\": [" + events + "]}");
+  const auto r = run_cli({dir + "/t.json", dir + "/t.json", "--perfetto", dir + "/s.json", "--json", dir + "/r.json", "-q"});
+  BOOST_TEST_REQUIRE(r.exit_code == 0, r.err);
+  const auto size = std::filesystem::file_size(dir + "/s.json");
+  BOOST_TEST(size < 2 * (16u << 20) + (1u << 20), size);  // two sides, each within 16 MiB
+  const auto step = parse_json(read_file(dir + "/s.json")).as_object();
+  std::size_t kept = 0;
+  for (const auto& e : step.at("traceEvents").as_array()) kept += e.at("ph").as_string() == "X";
+  BOOST_TEST(kept < 2u * 9001u);
+  const auto j = parse_json(read_file(dir + "/r.json")).as_object();
+  bool note = false;
+  for (const auto& n : j.at("notes").as_array()) note = note || n.as_string().starts_with("The Perfetto step file keeps the ");
+  BOOST_TEST(note);
+}
+
 BOOST_AUTO_TEST_CASE(refused) {
   const auto& p = pair();
   const auto dir = temp_dir("perfetto-refused");

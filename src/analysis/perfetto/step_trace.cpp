@@ -76,11 +76,22 @@ std::optional<model::StepTraceSide> step_trace_side(const model::TraceFile& file
   out.step = detail.step;
   out.whole_trace = summary.whole_trace;
   out.dur_ns = detail.dur_ns;
-  // The bound keeps the longest events (ties in file order), then file order again.
-  if (chosen.size() > k_step_trace_max_events) {
+  // The bound keeps the longest events (ties in file order) within its count and bytes,
+  // then file order again.
+  const auto cost = [&](std::uint32_t i) {
+    return file.pool.get(ev[i].name).size() + file.pool.get(ev[i].category).size() + 300;
+  };
+  std::size_t bytes = 0;
+  for (const auto i : chosen) bytes += cost(i);
+  if (chosen.size() > k_step_trace_max_events || bytes > k_step_trace_max_bytes) {
     std::stable_sort(chosen.begin(), chosen.end(), [&](auto a, auto b) { return ev[a].dur_ns > ev[b].dur_ns; });
-    out.left_out = chosen.size() - k_step_trace_max_events;
-    chosen.resize(k_step_trace_max_events);
+    std::size_t keep = 0;
+    for (bytes = 0; keep < chosen.size() && keep < k_step_trace_max_events; ++keep) {
+      if (bytes + cost(chosen[keep]) > k_step_trace_max_bytes) break;
+      bytes += cost(chosen[keep]);
+    }
+    out.left_out = chosen.size() - keep;
+    chosen.resize(keep);
     std::sort(chosen.begin(), chosen.end());
   }
 
@@ -108,6 +119,20 @@ std::optional<model::StepTraceSide> step_trace_side(const model::TraceFile& file
     out.events.push_back(std::move(t));
   }
   return out;
+}
+
+void note_step_trace(model::DiffReport& report) {
+  if (!report.step_trace) return;
+  for (const auto& side : report.step_trace->sides) {
+    if (!side.left_out) continue;
+    const auto kept = side.events.size();
+    report.notes.push_back("The Perfetto step file keeps the " + std::to_string(kept) + " longest of " +
+                           std::to_string(kept + side.left_out) + " events of " + side.process + "'s " +
+                           (side.whole_trace ? std::string("trace") : "step " + std::to_string(side.step)) +
+                           " (its bound: " + std::to_string(k_step_trace_max_events) + " events and " +
+                           std::to_string(k_step_trace_max_bytes >> 20) +
+                           " MiB of names a side, so that it stays small enough to attach; docs/perfetto.md).");
+  }
 }
 
 }  // namespace tracediff::analysis

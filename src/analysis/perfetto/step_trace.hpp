@@ -11,8 +11,10 @@
 
 namespace tracediff::analysis {
 
-// Events a side keeps at most (the longest); the file stays small enough to attach.
+// Events a side keeps at most (the longest), and the bytes they may take (names and
+// categories, and up to 300 bytes of JSON each): the file stays small enough to attach.
 constexpr std::size_t k_step_trace_max_events = 100'000;
+constexpr std::size_t k_step_trace_max_bytes = 16u << 20;
 
 // The side's median step by duration: an index into step_details (the lower one of an
 // even count; equal times in (rank, step) order); nullopt without steps.
@@ -22,5 +24,8 @@ std::optional<std::size_t> median_step(const model::SideSummary& side);
 // step's rank), each with its row in `report`. nullopt when the file has no such step.
 std::optional<model::StepTraceSide> step_trace_side(const model::TraceFile& file, const model::DiffReport& report,
                                                     bool test, std::size_t step, const StepMarker* marker);
+
+// Once the sides are attached: a note for each side whose step lost events to the bound.
+void note_step_trace(model::DiffReport& report);
 
 }  // namespace tracediff::analysis
