@@ -6,6 +6,7 @@
 #include "reading/category.hpp"
 #include "reading/number.hpp"
 #include "reading/shape_text.hpp"
+#include "util/addresses.hpp"
 
 namespace tracediff::reading::detail {
 
@@ -217,7 +218,11 @@ void EventSink::add(const EventFields& ev, std::uint64_t offset) {
   const auto& cat = category(ev.cat.text);
   e.category = cat.id;
   e.kind = cat.kind;
-  e.name = m_file.pool.intern(ev.name.text);
+  // A Python frame's object address differs in every process: the same frame, one name
+  // (HTA's mode keeps names as written).
+  e.name = m_file.pool.intern(e.kind == model::Kind::python_function && !m_options.hta_compat
+                                  ? without_object_addresses(ev.name.text, m_scratch_name)
+                                  : ev.name.text);
   e.pid = intern_cached(ev.pid.text, m_last_pid);
   e.tid = intern_cached(ev.tid.text, m_last_tid);
   if (ev.correlation.type == ValueType::number) {

@@ -87,6 +87,7 @@ class EventSink {
   std::size_t m_last_category = 0;  // runs of events share their category
   Interned m_last_pid, m_last_tid;
   std::string m_shape;  // scratch for the shape's text
+  std::string m_scratch_name;  // scratch for a Python frame's name without its object address
 };
 
 }  // namespace tracediff::reading::detail

@@ -2,6 +2,7 @@
 // and version of its Python code compares as the same model, in rows and call tree.
 #include <boost/json.hpp>
 #include <boost/test/unit_test.hpp>
+#include <filesystem>
 
 #include <map>
 #include <string>
@@ -65,6 +66,30 @@ BOOST_AUTO_TEST_CASE(python_frames_of_another_version_and_install_match) {
              tree_nodes(same.at("call_tree").at("top").as_array()));
   BOOST_TEST(tree_nodes(exact.at("call_tree").at("top").as_array()) >
              tree_nodes(same.at("call_tree").at("top").as_array()));
+}
+
+// Every process has its own object addresses: two ranks of one side name one frame alike,
+// one row, its calls from both; the address is no part of the name.
+BOOST_AUTO_TEST_CASE(object_addresses_are_no_part_of_a_frame_name) {
+  const auto rank = [](const std::string& address) {
+    return trace_json({x_event("user_annotation", "ProfilerStep#1", 1, 1, 0, 1000),
+                       x_event("python_function", "<built-in method relu of type object at 0x" + address + ">", 1, 1, 10, 50),
+                       x_event("cpu_op", "aten::relu", 1, 1, 20, 30)});
+  };
+  const auto dir = temp_dir("nm-address");
+  std::filesystem::create_directories(dir + "/side");
+  write_file(dir + "/side/rank0.json", rank("7ce2864e5ac0"));
+  write_file(dir + "/side/rank1.json", rank("55d1a3b07e20"));
+  const auto j = report_json(dir + "/side", dir + "/side", {"--exact-names"});
+  std::size_t frames = 0;
+  for (const auto& r : j.at("rows").as_array()) {
+    const std::string name(r.at("name").as_string());
+    if (name.find("relu of type object") == std::string::npos) continue;
+    ++frames;
+    BOOST_TEST(name == "<built-in method relu of type object>");
+    BOOST_TEST(r.at("control_count").as_int64() == 2);
+  }
+  BOOST_TEST(frames == 1u);
 }
 
 BOOST_AUTO_TEST_SUITE_END()
