@@ -22,7 +22,7 @@ MarkerHint marker_hint(const model::TraceFile& f, std::int64_t window_begin, std
   using model::Kind;
   struct Seen {
     std::uint64_t count = 0;
-    std::int64_t first = 0, last = 0;
+    std::int64_t first = 0, last = 0, last_end = 0, covered = 0;
     std::uint64_t thread = 0;
     bool one_thread = true;
   };
@@ -36,6 +36,8 @@ MarkerHint marker_hint(const model::TraceFile& f, std::int64_t window_begin, std
     if (s.count == 0) s.first = s.last = e.ts_ns, s.thread = thread;
     s.first = std::min(s.first, e.ts_ns);
     s.last = std::max(s.last, e.ts_ns);
+    s.last_end = std::max(s.last_end, e.ts_ns + e.dur_ns);
+    s.covered += e.dur_ns;
     s.one_thread = s.one_thread && s.thread == thread;
     ++s.count;
   }
@@ -49,6 +51,11 @@ MarkerHint marker_hint(const model::TraceFile& f, std::int64_t window_begin, std
     const double spread = static_cast<double>(s.last - s.first) * static_cast<double>(s.count) /
                           static_cast<double>(s.count - 1);
     if (spread < 0.5 * static_cast<double>(window)) continue;
+    // As --step-marker will read it: spans that cover their extent are steps, short marks a
+    // step from one to the next; a label in between (a data loader's half of each
+    // iteration) would make its own spans the steps, and leave the work out.
+    const double cover = static_cast<double>(s.covered) / static_cast<double>(std::max<std::int64_t>(1, s.last_end - s.first));
+    if (cover > 0.25 && cover < 0.8) continue;
     if (best == ~0u || rank(id) < rank(best)) best = id;
   }
   if (best == ~0u) return {};

@@ -16,8 +16,9 @@ struct MarkerHint {
 };
 
 // Labels that repeat 3 times or more on one thread, their starts spread over half the
-// trace window or more; of those the fewest repeats (once an iteration), then the
-// earliest. Empty: none.
+// trace window or more, that either cover their extent (80 % or more: each is an
+// iteration) or mark it (25 % or less: an iteration from one to the next); of those the
+// fewest repeats (once an iteration), then the earliest. Empty: none.
 MarkerHint marker_hint(const model::TraceFile& f, std::int64_t window_begin, std::int64_t window_end);
 
 }  // namespace tracediff::analysis::detail
