@@ -21,8 +21,8 @@ const char* short_label(model::LeftOut r) {
     case model::LeftOut::profiler: return "profiler's own work";
     case model::LeftOut::unlinked: return "unlinked GPU work";
     case model::LeftOut::repeated_step: return "repeated step";
-    case model::LeftOut::no_operator: return "no operator";
-    case model::LeftOut::not_allocation: return "frees, host memory";
+    case model::LeftOut::no_operator: return "no operator open (in the memory figures)";
+    case model::LeftOut::not_allocation: return "frees and host memory (in the memory figures)";
     case model::LeftOut::device_span: return "GPU annotation spans";
   }
   return "?";
@@ -48,14 +48,14 @@ std::string accounting_left_out(const model::Accounting& a, model::EventStream s
   std::string out;
   for (const auto r : order) {
     const auto& l = t.left_out[r];
-    out += (out.empty() ? "" : ", ") + count(l.events) + " " + short_label(static_cast<model::LeftOut>(r));
+    out += (out.empty() ? "" : ", ") + std::string(short_label(static_cast<model::LeftOut>(r))) + ": " + count(l.events);
     if (stream != model::EventStream::memory && l.ns > 0) out += " (" + format_duration_ns(l.ns, false) + ")";
   }
   return out.empty() ? "none" : out;
 }
 
 std::string accounting_line(const model::Accounting& a, model::EventStream stream) {
-  return accounting_rows(a, stream) + "; left out: " + accounting_left_out(a, stream);
+  return accounting_rows(a, stream) + "; left out \xE2\x80\x94 " + accounting_left_out(a, stream);
 }
 
 }  // namespace tracediff::output

@@ -225,7 +225,7 @@ std::string straggler_line(const std::string& side, const model::Straggler& st, 
                     std::to_string(std::lround(100 * st.last.share)) + " % of collectives; the others waited " +
                     format_duration_ns(to_ns(st.others_wait_ns), false) + " per " + unit + " for it";
   // The change against the other side's wait for its rank of the same number, named.
-  if (other && st.others_wait_diff_ns)
+  if (other && st.others_wait_diff_ns && std::llround(*st.others_wait_diff_ns / 1000) != 0)
     out += " (" + format_duration_ns(to_ns(*st.others_wait_diff_ns), true) + " against " + *other + "'s wait for its rank " +
            std::to_string(st.rank) + ")";
   return out;

@@ -509,11 +509,15 @@ model::FileSummary summarize_file(const model::TraceFile& f, const SummarizeOpti
     // The profiler's own work: its time where it fell in a step (a note says so), and
     // neither compared nor reported as outside the steps.
     if (host && nesting.profiler[i]) {
-      if (st >= 0 && nesting.profiler[i] == k_profiler_outer)
-        detail::add_sat(s.steps[static_cast<std::size_t>(st)].detail.profiler_ns, e.dur_ns);
+      if (st >= 0 && nesting.profiler[i] == k_profiler_outer) {  // its time within the step (stop_trace runs on)
+        const auto w = static_cast<std::size_t>(st);
+        detail::add_sat(s.steps[w].detail.profiler_ns,
+                        std::max<std::int64_t>(0, std::min(e.ts_ns + e.dur_ns, windows.end[w]) - std::max(e.ts_ns, windows.begin[w])));
+      }
       if (st >= 0 && e.kind == Kind::cpu_op) left_out_ops.insert({e.name, static_cast<std::uint32_t>(st)});
       // Its start and stop, outside the steps, are outside them like the rest.
       leave(st >= 0 ? model::LeftOut::profiler : model::LeftOut::outside_steps);
+      outside += st < 0;
       continue;
     }
     if (st < 0) {
