@@ -10,7 +10,8 @@
 namespace tracediff::model {
 
 // What is counted apart: host events (time: self time, so that a thread's add up to its
-// busy time), device events (time: duration) and [memory] events (no time).
+// busy time), device events (time: GPU work's duration; spans such as an annotation's GPU
+// copy are counted, with no time) and [memory] events (no time).
 enum class EventStream : std::uint8_t { host, gpu, memory };
 inline constexpr std::size_t k_event_streams = 3;
 const char* event_stream_name(EventStream s);  // "host", "gpu", "memory"

@@ -28,9 +28,10 @@ void account_side(const model::SetSummary& set, const std::function<bool(std::si
       };
       for (const auto& c : f.cells) {
         const auto& k = f.keys[c.key];
-        if (const auto r = why(&k, c.step))
-          move(model::device_of(k.kind) == model::Device::cpu ? EventStream::host : EventStream::gpu, *r, c.count,
-               c.self_ns);
+        const bool host = model::device_of(k.kind) == model::Device::cpu;
+        if (const auto r = why(&k, c.step))  // a device-side span has no time (summarize.cpp)
+          move(host ? EventStream::host : EventStream::gpu, *r, c.count,
+               host || model::is_gpu_work(k.kind) ? c.self_ns : 0);
       }
       for (const auto& c : f.memory_cells)
         if (const auto r = why(nullptr, c.step)) move(EventStream::memory, *r, c.self_count, 0);

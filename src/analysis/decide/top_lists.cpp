@@ -163,6 +163,8 @@ model::TopList top_list(const model::DiffReport& r, bool slower, std::size_t n) 
       (row.verdict == model::Verdict::untestable ? list.untestable : list.within_noise) += 1;
     } else if (!r.hta_compat && row.waits_for_gpu) {
       ++list.waiting;  // the host blocked on the GPU: the note says on what
+    } else if (!r.hta_compat && row.category == "gpu_user_annotation") {
+      ++list.folded;  // an annotation's GPU span: the kernels inside it say its change
     } else if (!r.hta_compat && row.sleeping) {
       ++list.sleeping;  // a thread that launches nothing, asleep: no work
     } else if (row.explained_by != SIZE_MAX && folds_into_listed(r, i)) {

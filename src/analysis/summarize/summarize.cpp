@@ -492,7 +492,9 @@ model::FileSummary summarize_file(const model::TraceFile& f, const SummarizeOpti
     const auto& e = ev[i];
     const bool host = is_host(e.kind);
     auto& tally = account.stream(host ? model::EventStream::host : model::EventStream::gpu);
-    const std::int64_t spent = host ? nesting.self_ns[i] : e.dur_ns;
+    // Time: a host event's self time, GPU work's duration; a device-side span (an
+    // annotation's GPU copy, a sync) is no work and adds none.
+    const std::int64_t spent = host ? nesting.self_ns[i] : model::is_gpu_work(e.kind) ? e.dur_ns : 0;
     tally.read.add(spent);
     const auto leave = [&](model::LeftOut why) { tally.reason(why).add(spent); };
     if (e.kind == Kind::runtime && names.graph_launch(e.name)) s.cuda_graphs = true;
