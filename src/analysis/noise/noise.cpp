@@ -248,7 +248,9 @@ Judgement judge(const model::Samples& control, const model::Samples& test, const
   }
   const double mag = std::fabs(d);
   if (d == 0 || mag < rule.min_change_ns) return j;
-  if (mc > 0 && 100.0 * mag / mc < rule.min_change_pct) return j;
+  // The relative rule against the base's magnitude: a figure that can be negative (memory's
+  // net change) is held to it as much as any other.
+  if (mc != 0 && 100.0 * mag / std::fabs(mc) < rule.min_change_pct) return j;
   // A change that the means and the medians disagree on is no clear change.
   const double mean_diff = mean(test) - mean(control);
   if ((mean_diff > 0) != (d > 0) || mean_diff == 0) return j;
@@ -267,7 +269,8 @@ model::Comparison compare_samples(const model::Samples& control, const model::Sa
   model::Comparison v;
   v.control = mean(control);
   v.test = mean(test);
-  if (v.control != 0) v.pct = 100.0 * (v.test - v.control) / v.control;
+  // Of the base's magnitude: -2 MiB -> -1 MiB is +50 %, the way the Δ went.
+  if (v.control != 0) v.pct = 100.0 * (v.test - v.control) / std::fabs(v.control);
   const auto j = judge(control, test, rule);
   v.verdict = j.verdict;
   v.significant = j.significant;

@@ -215,4 +215,24 @@ BOOST_AUTO_TEST_CASE(between_runs_finds_a_real_change) {
   BOOST_TEST(run_medians(sparse_run, two) == (std::vector<double>{7.0, 0.0}));
 }
 
+// A figure that can be negative (memory's net change): the percentage is of the base's
+// magnitude, so it goes the way the Δ goes, and the relative rule holds for it too.
+BOOST_AUTO_TEST_CASE(negative_bases) {
+  const NoiseRule rule = NoiseRule::of(5.0, 0.0);
+  const std::vector<double> c(8, -2.0 * (1 << 20)), t(8, -1.0 * (1 << 20));
+  const auto v = compare_samples(c, t, rule);
+  BOOST_REQUIRE(v.pct.has_value());
+  BOOST_TEST(*v.pct == 50.0);  // -2 MiB -> -1 MiB: +1 MiB, +50 %
+  BOOST_TEST((v.verdict == model::Verdict::slower));
+  // +1 KiB on -2 MiB is 0.05 %: under the 5 % rule, the same within noise.
+  std::vector<double> c2, t2;
+  for (int i = 0; i < 8; ++i) {
+    c2.push_back(-2.0 * (1 << 20) + i);
+    t2.push_back(-2.0 * (1 << 20) + 1024 + i);
+  }
+  const auto small = compare_samples(c2, t2, rule);
+  BOOST_TEST(!small.significant);
+  BOOST_TEST((small.verdict == model::Verdict::same));
+}
+
 BOOST_AUTO_TEST_SUITE_END()
