@@ -13,10 +13,14 @@
 #include <vector>
 
 #include "analysis/compare.hpp"
-#include "analysis/gate/gate.hpp"
 #include "analysis/gate/verdict.hpp"
 #include "cli/load.hpp"
 #include "cli/options.hpp"
+#include "cli/outputs.hpp"
+#include "cli/perfetto_step.hpp"
+#include "analysis/names/short_name.hpp"
+#include "hta_side.hpp"
+#include "util/atomic_file.hpp"
 #include "output/html_writer.hpp"
 #include "output/human_writers.hpp"
 #include "output/writers.hpp"
@@ -45,16 +49,28 @@ bool is_summary(const std::string& path) {
 class Report {
  public:
   // Parses ARGS as `tracediff ARGS...` would, reads and compares without the GIL.
-  explicit Report(const std::vector<std::string>& args) {
+  // CONTROL and TEST, when given (HTA's LabeledTrace), are the sides already read: the
+  // comparison is --hta-compat's on them, and ARGS' paths are not read again.
+  Report(const std::vector<std::string>& args, const python::HtaSide* control, const python::HtaSide* test) {
     std::vector<const char*> argv{"tracediff"};
     for (const auto& a : args) argv.push_back(a.c_str());
-    cli::Options o;
-    if (cli::parse_options(static_cast<int>(argv.size()), argv.data(), o) == cli::ParseOutcome::exit_ok)
+    if (cli::parse_options(static_cast<int>(argv.size()), argv.data(), m_options) == cli::ParseOutcome::exit_ok)
       throw UsageError("--help and --version have no report");
+    auto& o = m_options;
     o.summarize.call_tree = true;  // as the CLI's HTML and JSON outputs have it
+    if (control && test) o.compare.hta_compat = true;
     {
       py::gil_scoped_release unlocked;
-      if (o.compare.hta_compat) {
+      // Held sides are not read again: their paths may be gone.
+      cli::check_outputs(o, control && test ? std::vector<std::string>{} : cli::input_files(o));
+      cli::check_perfetto_inputs(o);
+      if (control && test) {
+        m_report = analysis::compare_traces(control->set(), test->set(), o.compare);
+        m_report.control.label = o.label_control;
+        m_report.test.label = o.label_test;
+        m_control_rounded = side_rounded(control->set(), m_report.control.ranks);
+        m_test_rounded = side_rounded(test->set(), m_report.test.ranks);
+      } else if (o.compare.hta_compat) {
         for (const auto* side : {&o.control_inputs, &o.test_inputs})
           for (const auto& p : *side)
             if (is_summary(p))
@@ -69,15 +85,20 @@ class Report {
       } else {
         m_report = cli::load_and_compare(o, {});
       }
-      // As cli::run does before any writer runs.
-      m_report.gate = analysis::evaluate_gate(o.fail_on, m_report);
-      m_report.gate_heading = analysis::gate_heading(m_report.gate);
-      auto verdict = analysis::decide_verdict(m_report);
-      m_report.verdict_line = std::move(verdict.line);
-      m_report.verdict_mark = verdict.mark;
-      m_report.verdict_text = std::move(verdict.text);
+      cli::attach_step_trace(o, m_report);
+      analysis::judge(m_report, o.fail_on);  // as cli::run does before any writer runs
     }
-    m_report_url = o.report_url;
+  }
+
+  // The files the options name (html=, csv=, json=, markdown=, perfetto=, folded=),
+  // all or none, as the CLI writes them. Standard output ("-") is Python's to use.
+  void write_outputs() const {
+    for (const auto& p : cli::output_paths(m_options))
+      if (p == "-") throw UsageError("an output to standard output ('-'): use the Report's to_* methods for the text");
+    py::gil_scoped_release unlocked;
+    OutputSet out;
+    cli::add_outputs(out, m_report, m_options);
+    out.write_files();
   }
 
   // Bytes, as the CLI writes them (Python decodes them).
@@ -92,7 +113,7 @@ class Report {
   }
   py::bytes markdown() const {
     output::MarkdownOptions mo;
-    mo.report_url = m_report_url;
+    mo.report_url = m_options.report_url;
     return write([&](std::ostream& s) { output::write_markdown(m_report, mo, s); });
   }
 
@@ -122,7 +143,7 @@ class Report {
   }
 
   model::DiffReport m_report;
-  std::string m_report_url;
+  cli::Options m_options;
   bool m_control_rounded = false, m_test_rounded = false;
 };
 
@@ -146,8 +167,23 @@ PYBIND11_MODULE(_tracediff, m) {
     }
   });
 
+  python::bind_hta_side(m);
+  m.def("shorten_name", [](const std::string& name) { return analysis::shorten_name(name); }, py::arg("name"),
+        "HTA's shorten_name: templates, arguments and return types removed");
+  m.def("option_specs", [] {
+    py::list out;
+    for (const auto& spec : cli::compare_option_specs())
+      out.append(py::make_tuple(spec.name, spec.takes_value, spec.repeats));
+    return out;
+  }, "The CLI's options as compare() takes them: (name, takes_value, repeats)");
+
   py::class_<Report>(m, "Report")
-      .def(py::init<const std::vector<std::string>&>(), py::arg("args"))
+      .def(py::init([](const std::vector<std::string>& args) { return Report(args, nullptr, nullptr); }),
+           py::arg("args"))
+      .def(py::init([](const std::vector<std::string>& args, const python::HtaSide& control,
+                       const python::HtaSide& test) { return Report(args, &control, &test); }),
+           py::arg("args"), py::arg("control"), py::arg("test"))
+      .def("write_outputs", &Report::write_outputs)
       .def("json", &Report::json, py::arg("full_tree") = false)
       .def("html", &Report::html)
       .def("csv", &Report::csv)

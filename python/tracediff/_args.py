@@ -1,12 +1,25 @@
-"""Python arguments to the CLI's: the one command line both share."""
+"""Python arguments to the CLI's: the one command line both share, driven by the CLI's
+own option table (cli/options.cpp, read through _tracediff.option_specs())."""
+import difflib
 import numbers
 import os
+
+from . import _tracediff
 
 
 def path_arg(value, what):
     if isinstance(value, (str, os.PathLike)):
         return os.fspath(value)
     raise TypeError(f"{what} must be a path (str or os.PathLike), not {type(value).__name__}")
+
+
+def side_args(value, what):
+    """A side's paths: one path, or a list of them (the first, then --add-control's)."""
+    if isinstance(value, (list, tuple)):
+        if not value:
+            raise ValueError(f"{what}: an empty list of paths")
+        return [path_arg(v, what) for v in value]
+    return [path_arg(value, what)]
 
 
 def list_arg(value, what):
@@ -24,25 +37,54 @@ def list_arg(value, what):
     raise ValueError(f"Invalid argument {what}={value!r}")
 
 
-# Options a Python caller does not pass: Report writes its outputs itself.
-_OUTPUT_OPTIONS = {"o", "output", "html", "csv", "json", "markdown", "quiet", "q", "color", "help", "version"}
+_SPECS = None
+
+
+def option_specs():
+    """{keyword: (flag, takes_value, repeats)} for every option of `tracediff CONTROL TEST`
+    but --help and --version: the CLI's table, "-" written "_"."""
+    global _SPECS
+    if _SPECS is None:
+        _SPECS = {name.replace("-", "_"): ("--" + name, takes_value, repeats)
+                  for name, takes_value, repeats in _tracediff.option_specs()}
+    return _SPECS
+
+
+def _text(value):
+    if isinstance(value, os.PathLike):
+        return os.fspath(value)
+    if isinstance(value, bool) or not isinstance(value, (str, numbers.Number)):
+        raise TypeError(f"{value!r} is not an option value (a str, a number or a path)")
+    return str(value)
 
 
 def option_args(options):
     """compare()'s keywords as CLI options: device="gpu" -> --device gpu, a True flag ->
-    --short-names, a list -> the option once per item; None and False leave it out."""
+    --short-names, a list -> the option once per item (joined by "," for an option given
+    once: control_rank=[0, 1]); None and False leave it out. An unknown keyword is a
+    TypeError naming the nearest option."""
+    specs = option_specs()
     args = []
     for key, value in options.items():
-        if key in _OUTPUT_OPTIONS:
-            raise TypeError(f"compare() does not take {key!r}: write outputs with Report.to_html() and the like")
-        flag = "--" + key.replace("_", "-")
+        if key not in specs:
+            near = difflib.get_close_matches(key, specs, n=1, cutoff=0.6)
+            hint = f"; did you mean {near[0]!r}?" if near else ""
+            raise TypeError(f"compare() got an unexpected keyword argument {key!r}{hint}")
+        flag, takes_value, repeats = specs[key]
         if value is None or value is False:
             continue
-        if value is True:
+        if not takes_value:
+            if value is not True:
+                raise TypeError(f"{key} is a flag: pass True or False, not {value!r}")
             args.append(flag)
+        elif value is True:
+            raise TypeError(f"{key} takes a value ({flag} VALUE), not True")
         elif isinstance(value, (list, tuple)):
-            for v in value:
-                args += [flag, os.fspath(v) if isinstance(v, os.PathLike) else str(v)]
+            if repeats:
+                for v in value:
+                    args += [flag, _text(v)]
+            else:
+                args += [flag, ",".join(_text(v) for v in value)]
         else:
-            args += [flag, os.fspath(value) if isinstance(value, os.PathLike) else str(value)]
+            args += [flag, _text(value)]
     return args

@@ -3,23 +3,34 @@ import html
 import json
 
 from . import _tracediff
-from ._args import option_args, path_arg
+from ._args import option_args, side_args
 
 
 def compare(control, test, **options):
     """Compare CONTROL with TEST as ``tracediff CONTROL TEST [options]`` does.
 
-    control, test: a trace, a directory of traces or a *.tdsum.json summary.
-    options: the CLI's options by name, "-" as "_" (docs/cli.md): ``device="gpu"``,
+    control, test: a trace, a directory of traces or a *.tdsum.json summary (or a list
+        of them: the first, then --add-control's).
+    options: every option of the CLI by name, "-" as "_" (docs/cli.md): ``device="gpu"``,
     ``control_iteration="3-9"``, ``short_names=True``, ``fail_on=["step_time>+5%"]``,
-    ``label_control="main"``, ``hta_compat=True``... Outputs are the Report's methods.
+    ``label_control="main"``, ``hta_compat=True``... The file outputs (output, csv,
+    json, markdown, perfetto, folded: ``json="report.json"``) are written as the CLI
+    writes them, all or none; the Report's methods give them as text too.
 
     The GIL is released while the traces are read and compared. Raises UsageError (a
-    ValueError) for a bad option and TraceDiffError (a RuntimeError) when nothing can be
-    compared, with the CLI's messages.
+    ValueError) for a bad option, TypeError for a keyword that is no option (naming the
+    nearest), and TraceDiffError (a RuntimeError) when nothing can be compared, with the
+    CLI's messages.
     """
-    args = [path_arg(control, "control"), path_arg(test, "test")] + option_args(options)
-    return Report(_tracediff.Report(args))
+    controls, tests = side_args(control, "control"), side_args(test, "test")
+    args = option_args(options)
+    for flag, extra in (("--add-control", controls[1:]), ("--add-test", tests[1:])):
+        for p in extra:
+            args += [flag, p]
+    # The paths after "--": a folder named "--hta-compat" is a folder.
+    native = _tracediff.Report(args + ["--", controls[0], tests[0]])
+    native.write_outputs()
+    return Report(native)
 
 
 def _frame(records):

@@ -113,6 +113,7 @@ void throw_usage_error(const CLI::App& app, const CLI::ParseError& error) {
   // An unknown option may also leave a positional missing or unexpected: it is the
   // cause, so it is said first.
   for (const auto& arg : app.remaining()) {
+    if (arg == "--") break;  // what follows is a path, whatever it looks like
     if (!looks_like_option(arg)) continue;
     const auto name = arg.substr(0, arg.find('='));
     const auto suggestion = closest_option(app, arg);
@@ -397,6 +398,21 @@ void declare_compare_options(CLI::App& app, Options& o, CompareArgs& a) {
       ->type_name("N")->check(CLI::Range(0u, k_max_threads))->group("Performance");
   app.get_help_ptr()->group("Other");
 
+}
+
+std::vector<OptionSpec> compare_option_specs() {
+  CLI::App app;
+  Options o;
+  CompareArgs a;
+  declare_compare_options(app, o, a);
+  std::vector<OptionSpec> specs;
+  for (const CLI::Option* opt : app.get_options()) {
+    if (!opt->nonpositional() || opt == app.get_help_ptr() || opt == app.get_version_ptr()) continue;
+    const auto& names = opt->get_lnames();
+    if (names.empty()) continue;
+    specs.push_back({names.front(), opt->get_expected_max() > 0, opt->get_expected_max() > 1});
+  }
+  return specs;
 }
 
 ParseOutcome parse_options(int argc, const char* const* argv, Options& o) {

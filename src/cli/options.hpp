@@ -123,4 +123,14 @@ std::optional<std::vector<int>> parse_rank_list(const std::string& text);
 // "N", "N,M", "A-B", "all" and mixes ("1,3-5") -> steps (nullopt for all).
 std::optional<std::vector<std::int64_t>> parse_iteration_list(const std::string& text);
 
+// An option of that table as the Python module's compare() takes it by keyword
+// (docs/python.md): its long name, whether it takes a value, whether it may be given
+// more than once. --help and --version are left out: they compare nothing.
+struct OptionSpec {
+  std::string name;  // "control-rank": the long name without "--"
+  bool takes_value = false;
+  bool repeats = false;
+};
+std::vector<OptionSpec> compare_option_specs();
+
 }  // namespace tracediff::cli

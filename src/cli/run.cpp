@@ -17,15 +17,12 @@
 #include "analysis/gate/verdict.hpp"
 #include "cli/load.hpp"
 #include "cli/options.hpp"
+#include "cli/outputs.hpp"
 #include "cli/perfetto_step.hpp"
 #include "cli/summary_commands.hpp"
 #include "cli/trend_command.hpp"
 #include "util/format.hpp"
-#include "output/html_writer.hpp"
 #include "output/human_writers.hpp"
-#include "output/perfetto_writer.hpp"
-#include "output/writers.hpp"
-#include "output/folded_writer.hpp"
 #include "reading/byte_source.hpp"
 #include "reading/trace_set_reader.hpp"
 #include "cli/output_policy.hpp"
@@ -36,9 +33,6 @@
 namespace tracediff::cli {
 
 namespace {
-
-// --folded DIR's files: host time, then GPU time; control, then test.
-constexpr const char* k_folded_files[] = {"control.folded", "test.folded", "control.gpu.folded", "test.gpu.folded"};
 
 // Warnings on stderr: every kept sample (with its side), then a count for the rest;
 // the notes too when no terminal summary shows them. Sides, file names and messages
@@ -173,17 +167,8 @@ int run_checked(int argc, const char* const* argv) {
   // the same file.
   prepare_standard_streams();
   const auto inputs = input_files(o);
-  std::vector<std::string> outputs;
-  for (const auto* out : {&o.html, &o.csv, &o.json, &o.markdown, &o.perfetto})
-    if (*out) outputs.push_back(**out);
-  if (o.folded) {
-    // The directory is made now, so that its files are checked like any output's.
-    std::error_code ec;
-    std::filesystem::create_directories(*o.folded, ec);
-    for (const char* f : k_folded_files) outputs.push_back((std::filesystem::path(*o.folded) / f).string());
-  }
-  check_outputs_distinct(outputs);
-  for (const auto& out : outputs) check_output_path(out, inputs);
+  check_outputs(o, inputs);
+  const auto outputs = output_paths(o);
   check_perfetto_inputs(o);
   tune_malloc(inputs);
 
@@ -198,39 +183,13 @@ int run_checked(int argc, const char* const* argv) {
   auto report = load_and_compare(o, progress.callback());
   progress.finish();
   attach_step_trace(o, report);
-  report.gate = analysis::evaluate_gate(o.fail_on, report);
-  report.gate_heading = analysis::gate_heading(report.gate);
-  auto verdict = analysis::decide_verdict(report);
-  report.verdict_line = std::move(verdict.line);
-  report.verdict_mark = verdict.mark;
-  report.verdict_text = std::move(verdict.text);
+  analysis::judge(report, o.fail_on);
 
   // All or nothing: every file output is written to a temporary, then all are swapped
   // into place together; standard output comes last, so a reader that goes away
   // early (`--csv - | head`) cannot cost the files.
   OutputSet out;
-  if (o.csv) {
-    const bool terminal = output_is_terminal(*o.csv);  // escapes controls; a file keeps names as they are
-    out.add(*o.csv, [&, terminal](std::ostream& s) { output::write_csv(report, s, {.terminal = terminal}); });
-  }
-  if (o.json) out.add(*o.json, [&](std::ostream& s) { output::write_json(report, s, {.full_tree = o.json_full_tree}); });
-  if (o.perfetto)
-    out.add(*o.perfetto, [&](std::ostream& s) { output::write_perfetto(report, *report.step_trace, s); });
-  if (o.html) out.add(*o.html, [&](std::ostream& s) { output::write_html(report, s); });
-  if (o.markdown) {
-    out.add(*o.markdown, [&](std::ostream& s) {
-      output::MarkdownOptions mo;
-      mo.report_url = o.report_url;
-      output::write_markdown(report, mo, s);
-    });
-  }
-  if (o.folded) {
-    for (int k = 0; k < 4; ++k) {
-      const output::FoldedOptions fo{.test = (k & 1) != 0, .gpu = k >= 2};
-      out.add((std::filesystem::path(*o.folded) / k_folded_files[k]).string(),
-              [&report, fo](std::ostream& s) { output::write_folded(report, s, fo); });
-    }
-  }
+  add_outputs(out, report, o);
   const bool stdout_taken = out.takes_stdout();
   if (!o.quiet) print_warnings(report, stdout_taken);
   out.write_files();

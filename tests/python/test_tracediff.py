@@ -3,6 +3,7 @@
 tests/data/reference, and tracediff.compare() against the CLI's outputs for the same
 inputs. Usage: test_tracediff.py PATH/TO/tracediff (the module on PYTHONPATH).
 Exits 77 (skipped) without pandas."""
+import contextlib
 import json
 import os
 import subprocess
@@ -23,6 +24,16 @@ ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)
 DATA = os.path.join(ROOT, "tests", "data")
 SHARED = os.environ.get("TRACEDIFF_SHARED_DIR") or os.path.join(os.path.dirname(ROOT), "shared")
 CLI = sys.argv[1] if len(sys.argv) > 1 else os.path.join(ROOT, "build", "tracediff")
+
+
+@contextlib.contextmanager
+def _chdir(path):
+    old = os.getcwd()
+    os.chdir(path)
+    try:
+        yield
+    finally:
+        os.chdir(old)
 
 
 def trace(rel):
@@ -259,7 +270,8 @@ class Compare(unittest.TestCase):
             if "iteration" in name:
                 continue  # steps of the docstring's traces, not of this pair
             with self.subTest(option=name):
-                tracediff.compare(self.control, self.test, **{name: eval(value)})
+                with tempfile.TemporaryDirectory() as cwd, _chdir(cwd):
+                    tracediff.compare(self.control, self.test, **{name: eval(value)})
 
     def test_gil_released_while_comparing(self):
         # The main thread ticks while a worker compares. With the GIL held through the

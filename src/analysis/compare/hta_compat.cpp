@@ -13,18 +13,14 @@
 #include <unordered_map>
 
 #include "analysis/compare/aggregate.hpp"
+#include "analysis/compare/hta_events.hpp"
 #include "analysis/compare/modes.hpp"
 #include "analysis/names/short_name.hpp"
 #include "util/arena.hpp"
 #include "util/errors.hpp"
 
-namespace tracediff::analysis::detail {
+namespace tracediff::analysis {
 
-namespace {
-
-constexpr std::int64_t k_nan = std::numeric_limits<std::int64_t>::min();  // HTA's NaN iteration
-
-// HTA's iteration list entry: the integer after "ProfilerStep#" (§3.2).
 std::optional<std::int64_t> hta_step_symbol(std::string_view name) {
   constexpr std::string_view prefix = "ProfilerStep#";
   if (name.substr(0, prefix.size()) != prefix) return std::nullopt;
@@ -38,13 +34,8 @@ std::optional<std::int64_t> hta_step_symbol(std::string_view name) {
   return n;
 }
 
-struct HtaRow {
-  double ts = 0, dur = 0;  // after §2.2 rounding
-  std::int64_t iteration = -1;
-};
-
-// §2.2, §2.6, §3.1 for one file.
 std::pmr::vector<HtaRow> hta_rows(const model::TraceFile& f, std::pmr::memory_resource* memory) {
+  if (f.hta.size() != f.events.size()) throw std::logic_error(f.path + ": read without --hta-compat fields");
   const std::size_t n = f.events.size();
   std::pmr::vector<HtaRow> rows(n, memory);
   for (std::size_t i = 0; i < n; ++i) {
@@ -106,7 +97,7 @@ std::pmr::vector<HtaRow> hta_rows(const model::TraceFile& f, std::pmr::memory_re
     const auto s = f.hta[i].stream;
     const bool cpu_op = f.pool.get(f.events[i].category) == "cpu_op";
     if (s < 0 || (s == 0 && cpu_op)) host.push_back(i);
-    else if (s == 0) rows[i].iteration = k_nan;
+    else if (s == 0) rows[i].iteration = k_hta_nan_iteration;
   }
   std::stable_sort(host.begin(), host.end(), [&](auto a, auto b) { return rows[a].ts < rows[b].ts; });
   std::vector<std::size_t> by_begin(steps.size());
@@ -131,6 +122,20 @@ std::pmr::vector<HtaRow> hta_rows(const model::TraceFile& f, std::pmr::memory_re
   }
   return rows;
 }
+
+std::vector<std::int64_t> hta_iterations(const model::TraceSet& set) {
+  std::set<std::int64_t> iterations;
+  for (const auto& f : set.files)
+    for (const auto& e : f.events)
+      if (auto n = hta_step_symbol(f.pool.get(e.name))) iterations.insert(*n);
+  return {iterations.begin(), iterations.end()};
+}
+
+namespace detail {
+
+namespace {
+
+constexpr std::int64_t k_nan = k_hta_nan_iteration;
 
 std::vector<int> ranks_of(const model::TraceSet& set) {
   std::set<int> r;
@@ -159,15 +164,9 @@ model::DiffReport compare_hta(const model::TraceSet& control, const model::Trace
     for (const auto& f : set.files) events += f.events.size();
     Arena arena(events * sizeof(HtaRow) + 4096);  // for the rows
     std::vector<std::pmr::vector<HtaRow>> rows;
-    std::set<std::int64_t> iterations;
-    for (const auto& f : set.files) {
-      if (f.hta.size() != f.events.size())
-        throw std::logic_error(f.path + ": read without --hta-compat fields");
-      rows.push_back(hta_rows(f, arena.get()));
-      for (const auto& e : f.events)
-        if (auto n = hta_step_symbol(f.pool.get(e.name))) iterations.insert(*n);
-    }
-    summary.available_iterations.assign(iterations.begin(), iterations.end());
+    for (const auto& f : set.files) rows.push_back(hta_rows(f, arena.get()));
+    const auto iterations = hta_iterations(set);
+    summary.available_iterations = iterations;
     if (iterations.empty())
       throw Fatal(set.label + ": no ProfilerStep iteration; HTA cannot compare such traces "
                               "(run without --hta-compat to compare them whole)");
@@ -235,4 +234,5 @@ model::DiffReport compare_hta(const model::TraceSet& control, const model::Trace
   return report;
 }
 
-}  // namespace tracediff::analysis::detail
+}  // namespace detail
+}  // namespace tracediff::analysis

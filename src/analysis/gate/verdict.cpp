@@ -164,4 +164,13 @@ Verdict decide_verdict(const model::DiffReport& r) {
 
 std::string verdict_line(const model::DiffReport& report) { return decide_verdict(report).line; }
 
+void judge(model::DiffReport& report, const std::vector<GateCondition>& fail_on) {
+  report.gate = evaluate_gate(fail_on, report);
+  report.gate_heading = gate_heading(report.gate);
+  auto verdict = decide_verdict(report);
+  report.verdict_line = std::move(verdict.line);
+  report.verdict_mark = verdict.mark;
+  report.verdict_text = std::move(verdict.text);
+}
+
 }  // namespace tracediff::analysis

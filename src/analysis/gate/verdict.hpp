@@ -3,7 +3,9 @@
 // report, the JSON): what a reviewer needs before anything else, decided here so that
 // every view says the same.
 #include <string>
+#include <vector>
 
+#include "analysis/gate/gate.hpp"
 #include "model/report.hpp"
 
 namespace tracediff::analysis {
@@ -26,5 +28,9 @@ Verdict decide_verdict(const model::DiffReport& report);
 
 // decide_verdict(report).line.
 std::string verdict_line(const model::DiffReport& report);
+
+// The comparison's last step, the same for the CLI and Python: the gate evaluated
+// (report.gate, gate_heading), then the verdict (verdict_line, mark, text).
+void judge(model::DiffReport& report, const std::vector<GateCondition>& fail_on);
 
 }  // namespace tracediff::analysis
