@@ -94,6 +94,29 @@ struct Reader {
     total += n;
     return n;
   }
+  // A count that is only checked against others (the accounting's, which must add up):
+  // at most 2^61, so that no sum of a few of them wraps.
+  std::uint64_t bounded(const json::value& v, const char* what) const {
+    const auto n = count(v, what);
+    if (n > k_max_total) fail(std::string(what) + " " + std::to_string(n) + " is past 2^61, beyond any trace");
+    return n;
+  }
+  // Rows of a table keyed by (key, step) (or (device, step)) are each one cell: a
+  // second row of the same cell would be summed into it, so it is refused. V is sorted.
+  template <typename T, typename Key>
+  void unique_cells(const std::vector<T>& v, Key key, const char* what) const {
+    for (std::size_t i = 1; i < v.size(); ++i)
+      if (key(v[i - 1]) == key(v[i])) fail("two " + std::string(what) + "s of the same key and step");
+  }
+  // The same for rows in the order runs made them: their (key, step) pairs sorted.
+  template <typename T, typename PairOf>
+  void unique_pairs(const std::vector<T>& v, PairOf pair_of, const char* what) const {
+    std::vector<std::pair<std::uint32_t, std::uint32_t>> at;
+    at.reserve(v.size());
+    for (const auto& x : v) at.push_back(pair_of(x));
+    std::sort(at.begin(), at.end());
+    unique_cells(at, [](const auto& p) { return p; }, what);
+  }
   // A duration: any int64 from 0 (summarising saturates there); bound_durations
   // then bounds their sum.
   std::int64_t duration(const json::value& v, const char* what) const {
@@ -130,21 +153,21 @@ struct Reader {
     model::Accounting a;
     a.recorded = true;
     const auto& o = object(v, "accounting");
-    a.broken = count(at(o, "broken"), "accounting.broken");
+    a.broken = bounded(at(o, "broken"), "accounting.broken");
     constexpr std::size_t fields = 2 * (2 + model::k_left_out_reasons);
     for (std::size_t st = 0; st < model::k_event_streams; ++st) {
       const auto* name = model::event_stream_name(static_cast<model::EventStream>(st));
       const auto& t = tuple(at(o, name), fields, "accounting stream");
       auto& out = a.streams[st];
       const auto tally = [&](std::size_t k) {
-        return model::Tally{count(t[2 * k], "accounting events"), duration(t[2 * k + 1], "accounting time")};
+        return model::Tally{bounded(t[2 * k], "accounting events"), duration(t[2 * k + 1], "accounting time")};
       };
       out.read = tally(0);
       out.rows = tally(1);
       for (std::size_t r = 0; r < model::k_left_out_reasons; ++r) out.left_out[r] = tally(2 + r);
     }
     if (!a.adds_up()) fail("accounting: the events in rows and left out do not add up to those read");
-    a.every_step_count = count(at(o, "every_step"), "accounting.every_step");
+    a.every_step_count = bounded(at(o, "every_step"), "accounting.every_step");
     for (const auto& n : array(at(o, "every_step_names"), "accounting.every_step_names"))
       if (a.every_step_names.size() < model::Accounting::k_names_kept) a.every_step_names.push_back(str(n, "operator name"));
     return a;
@@ -294,14 +317,14 @@ struct Reader {
       const auto shape = string(at(mo, "shape"), "step_marker.shape");
       if (shape != "spans" && shape != "markers") fail("step_marker.shape \"" + shape + "\" is not spans or markers");
       f.step_marker_shape = shape == "spans" ? model::StepMarkerShape::spans : model::StepMarkerShape::markers;
-      f.step_marker_matches = count(at(mo, "matches"), "step_marker.matches");
+      f.step_marker_matches = figure(at(mo, "matches"), "step_marker.matches");
       if (!f.has_steps) fail("step_marker in a file without steps (has_steps false)");
     }
     if (const auto* m = o.if_contains("marker_hint")) {
       const auto& mo = object(*m, "marker_hint");
       f.marker_hint = string(at(mo, "pattern"), "marker_hint.pattern");
       f.marker_hint_name = string(at(mo, "name"), "marker_hint.name");
-      f.marker_hint_count = count(at(mo, "count"), "marker_hint.count");
+      f.marker_hint_count = figure(at(mo, "count"), "marker_hint.count");
       if (f.has_steps) fail("marker_hint in a file with steps (has_steps true)");
     }
     f.diagnostics = diagnostics(at(o, "diagnostics"));
@@ -425,6 +448,8 @@ struct Reader {
         c.self_ns = scaled(sf::in_units(c.total_ns, unit) - children[r] - self_miss[r], "self");
       }
       item = nullptr;
+      unique_pairs(f.tree_cells, [](const model::TreeCell& c) { return std::pair{c.node, c.step}; }, "tree cell");
+      item = nullptr;
     }
     {
       const auto& t = object(at(o, "cells"), "cells");
@@ -457,6 +482,7 @@ struct Reader {
         if (c.nested > c.count) fail("more nested calls than calls");
       }
       item = nullptr;
+      unique_pairs(f.cells, [](const model::Cell& c) { return std::pair{c.key, c.step}; }, "cell");
     }
     {
       const auto& t = object(at(o, "launches"), "launches");
@@ -527,15 +553,16 @@ struct Reader {
         ms.peak_growth = integer(a[i + 5], "peak growth");
         ms.net_change = integer(a[i + 6], "net change");
         ms.allocated_bytes = integer(a[i + 7], "bytes allocated");
-        ms.allocations = count(a[i + 8], "allocations");
+        ms.allocations = figure(a[i + 8], "allocations");
         if (ms.peak_allocated < -1 || ms.peak_reserved < -1 || ms.peak_growth < 0 || ms.allocated_bytes < 0)
           fail("a negative size");
         f.memory.push_back(ms);
       }
-      std::sort(f.memory.begin(), f.memory.end(), [](const model::MemoryStep& a, const model::MemoryStep& b) {
-        return std::tie(a.device_type, a.device_id, a.step) < std::tie(b.device_type, b.device_id, b.step);
-      });
+      const auto device_step = [](const model::MemoryStep& m) { return std::tie(m.device_type, m.device_id, m.step); };
+      std::sort(f.memory.begin(), f.memory.end(),
+                [&](const model::MemoryStep& a, const model::MemoryStep& b) { return device_step(a) < device_step(b); });
       item = nullptr;
+      unique_cells(f.memory, device_step, "memory step");
     }
     if (const auto* cells = o.if_contains("memory_cells")) {  // optional: files without allocations
       item = "memory cell";
@@ -546,17 +573,18 @@ struct Reader {
         c.key = index(a[i], f.keys.size(), "key");
         c.step = index(a[i + 1], steps, "step");
         c.self_bytes = integer(a[i + 2], "self bytes");
-        c.self_count = count(a[i + 3], "self allocations");
+        c.self_count = figure(a[i + 3], "self allocations");
         c.bytes = integer(a[i + 4], "bytes");
-        c.count = count(a[i + 5], "allocations");
+        c.count = figure(a[i + 5], "allocations");
         c.held_bytes = integer(a[i + 6], "held bytes");
         if (c.self_bytes < 0 || c.bytes < 0 || c.held_bytes < 0 || c.held_bytes > c.self_bytes) fail("a negative size");
         f.memory_cells.push_back(c);
       }
-      std::sort(f.memory_cells.begin(), f.memory_cells.end(), [](const model::MemoryCell& a, const model::MemoryCell& b) {
-        return std::tie(a.key, a.step) < std::tie(b.key, b.step);
-      });
+      const auto key_step = [](const model::MemoryCell& c) { return std::tie(c.key, c.step); };
+      std::sort(f.memory_cells.begin(), f.memory_cells.end(),
+                [&](const model::MemoryCell& a, const model::MemoryCell& b) { return key_step(a) < key_step(b); });
       item = nullptr;
+      unique_cells(f.memory_cells, key_step, "memory cell");
     }
     if (const auto* cells = o.if_contains("work_cells")) {  // optional: files without Inductor's figures
       item = "work cell";

@@ -6,6 +6,8 @@
 #include <zlib.h>
 
 #include <boost/test/unit_test.hpp>
+
+#include <filesystem>
 #include <map>
 #include <set>
 #include <string>
@@ -276,6 +278,20 @@ BOOST_AUTO_TEST_CASE(a_stepless_rank_beside_stepped_ones_is_refused) {
   BOOST_TEST(r.exit_code == 1);
   BOOST_TEST(r.err.find("rank1.json") != std::string::npos, r.err);
   BOOST_TEST(r.err.find("--control-step-marker") != std::string::npos, r.err);
+  // A run without steps among runs with them: the same, naming the run's file.
+  const auto runs = temp_dir("acct-stepless-run");
+  for (const char* run : {"/r1", "/r2"}) {
+    std::filesystem::create_directories(runs + run);
+    write_file(runs + run + "/rank0.json",
+               trace_json({x_event("user_annotation", "ProfilerStep#1", 1, 1, 0, 100), x_event("cpu_op", "aten::mm", 1, 1, 10, 50)}));
+  }
+  std::filesystem::create_directories(runs + "/r3");
+  write_file(runs + "/r3/rank0.json", trace_json({x_event("cpu_op", "aten::mm", 1, 1, 10, 50)}));
+  const auto rr = spawn_cli({runs + "/r1", runs + "/r1", "--test-run", runs + "/r2", "--test-run", runs + "/r3", "--json",
+                             runs + "/out.json", "-q"});
+  BOOST_TEST(rr.exit_code == 1);
+  BOOST_TEST(rr.err.find("r3/rank0.json") != std::string::npos, rr.err);
+  BOOST_TEST(rr.err.find("--test-step-marker") != std::string::npos, rr.err);
 }
 
 BOOST_AUTO_TEST_SUITE_END()

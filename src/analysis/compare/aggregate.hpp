@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "model/report.hpp"
+#include "util/saturating.hpp"
 
 namespace tracediff::analysis::detail {
 
@@ -37,9 +38,7 @@ void build_rows(const SideTable& control, const SideTable& test, bool hta_order,
 // Sums of durations saturate instead of overflowing int64: only absurd traces reach
 // its limit (32,768 events of 78 hours, the longest dur read, in one cell), and
 // they must not make undefined behaviour of it.
-inline void add_sat(std::int64_t& sum, std::int64_t value) {
-  if (__builtin_add_overflow(sum, value, &sum)) sum = value > 0 ? INT64_MAX : INT64_MIN;
-}
+using tracediff::add_sat;
 
 // Puts v into the order `order` gives (v[j] becomes the old v[order[j]]) in place, along
 // the permutation's cycles: no second array of large items. `order` is consumed.

@@ -247,7 +247,7 @@ SideData collect(const model::SetSummary& set, const Selection& sel, const Compa
                            [&](const auto& m) { return m.pattern == f.step_marker && m.spans == spans; });
     if (it == summary.step_markers.end()) it = summary.step_markers.insert(it, {f.step_marker, spans, 0, 0, 0, {}});
     it->files += 1;
-    it->matches += f.step_marker_matches;
+    add_sat(it->matches, f.step_marker_matches);
     it->steps += f.steps.size();
     it->paths.push_back(f.path);
   }
@@ -349,7 +349,7 @@ SideData collect(const model::SetSummary& set, const Selection& sel, const Compa
       if (!a) continue;
       const auto u = unit_of.find({fi, c.step});
       if (u == unit_of.end()) continue;
-      a->stats.count += c.count;
+      add_sat(a->stats.count, c.count);
       detail::add_sat(a->stats.total_ns, c.total_ns);
       detail::add_sat(a->stats.self_ns, c.self_ns);
       detail::add_sat(a->stats.wait_ns, c.wait_ns);
@@ -365,8 +365,8 @@ SideData collect(const model::SetSummary& set, const Selection& sel, const Compa
       detail::add_sat(a->alloc_self_bytes, c.self_bytes);
       detail::add_sat(a->alloc_bytes, c.bytes);
       detail::add_sat(a->held_bytes, c.held_bytes);
-      a->alloc_self_count += c.self_count;
-      a->alloc_count += c.count;
+      add_sat(a->alloc_self_count, c.self_count);
+      add_sat(a->alloc_count, c.count);
       if (c.self_bytes) {
         a->alloc_per_unit.set_units(units.size());
         a->alloc_per_unit.add(static_cast<std::uint32_t>(u->second), static_cast<double>(c.self_bytes));

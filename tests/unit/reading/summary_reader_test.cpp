@@ -109,6 +109,53 @@ BOOST_AUTO_TEST_CASE(an_index_past_its_table_is_refused) {
   BOOST_TEST(e.find("key " + std::to_string(s.files[0].keys.size()) + " out of range") != std::string::npos, e);
 }
 
+// Counts that go into sums are read bounded (2^61 in all): 2^62 allocations in each of
+// three memory cells once summed to 2^64 + ..., a wrapped "1 allocation per step".
+BOOST_AUTO_TEST_CASE(counts_that_would_wrap_are_refused) {
+  auto s = small_summary();
+  auto& f = s.files[0];
+  BOOST_REQUIRE(f.keys.size() >= 3u);
+  for (std::uint32_t k = 0; k < 3; ++k) {
+    model::MemoryCell c;
+    c.key = k;
+    c.step = 0;
+    c.self_count = 1;
+    c.count = std::uint64_t{1} << 62;
+    f.memory_cells.push_back(c);
+  }
+  auto e = error_of(text_of(s));
+  BOOST_TEST(e.find("allocations 4611686018427387904: the summary's counts add up past 2^61") != std::string::npos, e);
+  // A count under the bound reads.
+  f.memory_cells.resize(1);
+  f.memory_cells[0].count = 1000;
+  BOOST_TEST(error_of(text_of(s)).empty());
+  f.step_marker_matches = std::uint64_t{1} << 62;  // a marker's matches: the same bound
+  f.step_marker = "step";
+  f.step_marker_shape = model::StepMarkerShape::spans;
+  e = error_of(text_of(s));
+  BOOST_TEST(e.find("step_marker.matches") != std::string::npos, e);
+}
+
+// A (key, step) is one cell: a second row of it would be summed into the first
+// (200,001 calls in the rows while the tree said 1), so it is refused.
+BOOST_AUTO_TEST_CASE(two_rows_of_one_cell_are_refused) {
+  auto s = small_summary();
+  auto& f = s.files[0];
+  model::MemoryCell c;
+  c.key = 0;
+  c.step = 0;
+  c.self_count = 1;
+  c.count = 1;
+  f.memory_cells = {c, c};
+  auto e = error_of(text_of(s));
+  BOOST_TEST(e.find("two memory cells of the same key and step") != std::string::npos, e);
+  f.memory_cells.clear();
+  BOOST_REQUIRE(!f.cells.empty());
+  f.cells.insert(f.cells.begin() + 1, f.cells.front());
+  e = error_of(text_of(s));
+  BOOST_TEST(e.find("two cells of the same key and step") != std::string::npos, e);
+}
+
 BOOST_AUTO_TEST_CASE(a_missing_file_is_fatal) {
   const auto dir = test::temp_dir("summary-reader");
   BOOST_CHECK_THROW(reading::read_summary_file(dir + "/none.tdsum.json"), Fatal);
