@@ -21,8 +21,8 @@ void check_summary_made_as_compared(const std::string& side, const std::string& 
     if (f.launcher_level.empty())
       throw Fatal(who + " does not record the --launcher level that made it: summarize the traces again");
     if (f.launcher_level != level)
-      throw Fatal(who + ": --launcher " + f.launcher_level + "; this comparison: --launcher " + level +
-                  " (its traces are read so; other levels attribute GPU work to other operators): compare with "
+      throw Fatal(who + ": --launcher " + f.launcher_level + "; this command: --launcher " + level +
+                  " (its traces are read so; other levels attribute GPU work to other operators): give this command "
                   "--launcher " + f.launcher_level + ", or summarize the traces again with --launcher " + level);
     if (options.by_shape && !f.by_shape)
       throw Fatal(who + " was made without --by-shape; this comparison has --by-shape: summarize the traces again "

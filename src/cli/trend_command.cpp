@@ -94,6 +94,9 @@ void declare_trend_options(CLI::App& app, TrendArgs& a) {
                  "Changes smaller than this are none: a percentage (5%) or a duration (2us);\n"
                  "repeat to give both (default 5%)")
       ->type_name("X")->allow_extra_args(false);
+  add_choice(app, "--launcher", a.launcher, launcher_levels(), true, "LEVEL",
+             "The host event GPU time is attributed to, as the comparison's --launcher: runs'\n"
+             "traces are read so, and their summaries must have been made so (default innermost)");
   app.add_option("-j,--threads", a.threads, "Runs read in parallel (default: one per core)")
       ->type_name("N")->check(CLI::Range(0u, k_max_threads));
   app.add_flag("-q,--quiet", a.quiet, "No warnings or messages on stderr");
@@ -145,6 +148,7 @@ int run_trend(int argc, const char* const* argv) {
   analysis::SeriesBuilder builder(report);
   analysis::SummarizeOptions summarize;
   summarize.call_tree = false;  // no output of a trend shows paths
+  summarize.launcher = a.launcher;
   // Runs in chunks, one run a thread: at most `threads` summaries held at once, and their
   // points merged in run order (the outputs do not depend on the threads).
   const unsigned threads = std::max(1u, a.threads ? a.threads : std::thread::hardware_concurrency());

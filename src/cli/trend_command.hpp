@@ -3,6 +3,8 @@
 #include <string>
 #include <vector>
 
+#include "analysis/summarize/summarize.hpp"
+
 namespace CLI {
 class App;
 }
@@ -20,6 +22,9 @@ struct TrendArgs {
   std::vector<std::string> fail_on, min_change;
   unsigned threads = 0;
   bool quiet = false;
+  // --launcher: the level the runs' traces are read at, and that their summaries must
+  // have been made with (a series of `summarize --launcher outermost` files needs it).
+  analysis::LauncherLevel launcher = analysis::LauncherLevel::innermost;
 };
 void declare_trend_options(CLI::App& app, TrendArgs& args);
 

@@ -145,6 +145,27 @@ BOOST_AUTO_TEST_CASE(runs_as_summaries_read_as_traces) {
   BOOST_TEST(json::serialize(parse_json(a.out).at("series")) == json::serialize(parse_json(b.out).at("series")));
 }
 
+// Summaries made with --launcher outermost: trend takes the level as compare does, and
+// without it says which option to give (trend once said "compare with --launcher").
+BOOST_AUTO_TEST_CASE(runs_summarised_at_another_launcher_level) {
+  const auto dir = series("trend-launcher", {"--series", "2"});
+  std::vector<std::string> sums;
+  for (int i = 1; i <= 2; ++i) {
+    const std::string run = dir + "/run-00" + std::to_string(i);
+    BOOST_TEST_REQUIRE(
+        run_cli({"summarize", run, "--launcher", "outermost", "-o", run + ".tdsum.json", "-q"}).exit_code == 0);
+    sums.push_back(run + ".tdsum.json");
+  }
+  const auto refused = run_cli({"trend", sums[0], sums[1], "--json", "-", "-q"});
+  BOOST_TEST(refused.exit_code == 1);
+  BOOST_TEST(refused.err.find("give this command --launcher outermost") != std::string::npos, refused.err);
+  const auto taken = run_cli({"trend", sums[0], sums[1], "--launcher", "outermost", "--json", "-", "-q"});
+  BOOST_TEST(taken.exit_code == 0, taken.err);
+  // Traces beside them are read at the same level.
+  const auto mixed = run_cli({"trend", sums[0], dir + "/run-002", "--launcher", "outermost", "--json", "-", "-q"});
+  BOOST_TEST(mixed.exit_code == 0, mixed.err);
+}
+
 BOOST_AUTO_TEST_CASE(hostile_names_and_labels_escaped) {
   const std::string name = "<script>alert(1)</script>|*_[x](http://e.io) @here `tick`";
   const auto dir = series("trend-hostile", {"--series", "12", "--shift-at", "7", "--shift", "40", "--shift-name",
