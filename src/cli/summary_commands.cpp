@@ -142,7 +142,9 @@ void merge_parts(const std::vector<std::string>& inputs, const std::string& out)
       made.add(inputs[pi], f);
       auto [it, fresh] = owner.emplace(f.rank, std::make_pair(pi, f.path));
       if (!fresh && it->second.first != pi)
-        throw Fatal("rank " + std::to_string(f.rank) + " is in two summaries (" + it->second.second + ", " + f.path +
+        // The summaries as given first (what the user can act on), then the traces inside.
+        throw Fatal("rank " + std::to_string(f.rank) + " is in two summaries, " + inputs[it->second.first] +
+                    " (from " + it->second.second + ") and " + inputs[pi] + " (from " + f.path +
                     "); merge combines summaries of disjoint ranks");
       MergeEntry e{f.rank, f.path, pi, fi, {}};
       output::summary_strings(f, [&](const std::string& t) {

@@ -334,4 +334,18 @@ BOOST_AUTO_TEST_CASE(merge_accepts_quiet) {
   BOOST_TEST(r.exit_code == 0, r.err);
 }
 
+// Two summaries of one rank: the message names the two summaries given (what to act
+// on), then the traces inside; it once named only the traces (c/rank0.json, c/rank0.json).
+BOOST_AUTO_TEST_CASE(merge_names_the_summaries_that_share_a_rank) {
+  const auto dir = trace_dir("merge-dup");
+  const auto sum = temp_dir("merge-dup-out");
+  BOOST_TEST_REQUIRE(run_cli({"summarize", "-q", dir, "-o", sum + "/a.tdsum.json"}).exit_code == 0);
+  BOOST_TEST_REQUIRE(run_cli({"summarize", "-q", dir, "-o", sum + "/b.tdsum.json"}).exit_code == 0);
+  const auto r = run_cli({"merge", sum + "/a.tdsum.json", sum + "/b.tdsum.json", "-o", sum + "/m.tdsum.json"});
+  BOOST_TEST(r.exit_code == 1);
+  BOOST_TEST(r.err.find("is in two summaries, " + sum + "/a.tdsum.json (from ") != std::string::npos, r.err);
+  BOOST_TEST(r.err.find(") and " + sum + "/b.tdsum.json (from ") != std::string::npos, r.err);
+  BOOST_TEST(!fs::exists(sum + "/m.tdsum.json"));
+}
+
 BOOST_AUTO_TEST_SUITE_END()
