@@ -55,7 +55,7 @@ std::string svg(const model::TrendReport& r, const model::TrendSeries& s, const 
       if (std::isfinite(v)) lo = std::min<double>(lo, v), hi = std::max<double>(hi, v);
   if (!std::isfinite(lo)) lo = 0, hi = 1;
   if (full) lo = std::min(lo, 0.0);  // from zero: a 2 % change must not look like a cliff
-  if (hi <= lo) hi = lo + 1;
+  if (!(hi > lo)) hi = lo + std::max(1.0, std::abs(lo));  // a flat line: lo + 1 is lo past 2^53
   const double pw = b.w - b.left - b.right, ph = b.h - b.top - b.bottom;
   const auto x = [&](std::size_t i) { return b.left + (n > 1 ? pw * static_cast<double>(i) / static_cast<double>(n - 1) : pw / 2); };
   const auto y = [&](double v) { return b.top + ph * (1 - (v - lo) / (hi - lo)); };

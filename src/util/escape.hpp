@@ -30,7 +30,7 @@ std::string json_string(std::string_view s, bool keep_invalid = false, bool esca
 std::string csv_field(std::string_view s);
 
 // A CSV text cell (a name, a category, a label): as csv_field, with a formula
-// guard (util/sanitize: a leading = + - @ tab or CR gets a '), and for a terminal
+// guard (util/sanitize: a leading = + - @ tab, CR, NUL or a full-width = + - @ gets a '), and for a terminal
 // (--csv - on a TTY) with control characters escaped visibly.
 std::string csv_text_field(std::string_view s, bool terminal);
 

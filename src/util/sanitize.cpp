@@ -124,12 +124,17 @@ std::string message_safe(std::string_view s, std::size_t max_bytes) {
 }
 
 std::string csv_formula_guard(std::string s) {
-  if (!s.empty()) {
-    switch (s.front()) {
-      case '=': case '+': case '-': case '@': case '\t': case '\r': s.insert(s.begin(), '\''); break;
-      default: break;
-    }
+  if (s.empty()) return s;
+  bool lead = false;
+  switch (s.front()) {
+    case '=': case '+': case '-': case '@': case '\t': case '\r': case '\0': lead = true; break;
+    default: break;
   }
+  // The full-width forms (U+FF1D = U+FF0B + U+FF0D - U+FF20 @), which spreadsheets in
+  // East Asian locales read as their ASCII twins.
+  for (std::string_view wide : {"\xEF\xBC\x9D", "\xEF\xBC\x8B", "\xEF\xBC\x8D", "\xEF\xBC\xA0"})
+    lead = lead || s.compare(0, wide.size(), wide) == 0;
+  if (lead) s.insert(s.begin(), '\'');
   return s;
 }
 

@@ -39,7 +39,8 @@ std::string display_exact(std::string_view s);
 std::string message_safe(std::string_view s, std::size_t max_bytes = 4096);
 
 // A CSV text cell for a spreadsheet: prefixed with ' when it starts with = + - @,
-// tab or CR, which spreadsheets would run as a formula (OWASP, "CSV injection").
+// tab, CR or NUL, or their full-width forms (＝ ＋ － ＠), which spreadsheets would run
+// as a formula (OWASP, "CSV injection").
 std::string csv_formula_guard(std::string s);
 
 }  // namespace tracediff

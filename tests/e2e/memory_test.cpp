@@ -179,4 +179,31 @@ BOOST_AUTO_TEST_CASE(memory_without_totals_in_every_view_one_gpu_of_two_types) {
   BOOST_TEST(md.out.find("| GPU 0: Peak growth |") != std::string::npos, md.out);
 }
 
+// Total Allocated constant at 2^60 on both sides: the memory chart's range is zero, and
+// lo + 1 is lo above 2^53; the chart once drew NaN coordinates.
+BOOST_AUTO_TEST_CASE(a_flat_memory_line_above_2_to_53_draws) {
+  std::string events;
+  for (int step = 0; step < 4; ++step) {
+    const long t0 = 1000 * step;
+    events += x_event("user_annotation", "ProfilerStep#" + std::to_string(step + 1), 1, 1, t0, 900) + ",";
+    events += x_event("cpu_op", "aten::empty", 1, 1, t0 + 10, 50) + ",";
+    for (const long bytes : {4096L, -4096L})
+      events += "{\"ph\": \"i\", \"cat\": \"cpu_instant_event\", \"s\": \"t\", \"name\": \"[memory]\", \"pid\": 1, "
+                "\"tid\": 1, \"ts\": " + std::to_string(t0 + (bytes > 0 ? 20 : 40)) +
+                ", \"args\": {\"Device Type\": 1, \"Device Id\": 0, \"Addr\": 4096, \"Bytes\": " + std::to_string(bytes) +
+                ", \"Total Allocated\": 1152921504606846976, \"Total Reserved\": 1152921504606846976}},";
+  }
+  events.pop_back();
+  const auto dir = temp_dir("mem-flat-2-60");
+  write_file(dir + "/c.json", "{\"traceEvents\": [" + events + "]}");
+  const auto r = run_cli({dir + "/c.json", dir + "/c.json", "-o", dir + "/r.html", "-q"});
+  BOOST_TEST_REQUIRE(r.exit_code == 0, r.err);
+  const auto html = read_file(dir + "/r.html");
+  const auto chart = html.find("<svg class=\"step-chart mem-chart\"");
+  BOOST_TEST_REQUIRE(chart != std::string::npos);
+  const auto svg = html.substr(chart, html.find("</svg>", chart) - chart);
+  BOOST_TEST(svg.find("nan") == std::string::npos, svg);
+  BOOST_TEST(svg.find("inf") == std::string::npos, svg);
+}
+
 BOOST_AUTO_TEST_SUITE_END()

@@ -6,6 +6,7 @@
 //   has_memory_section, memory_lists[] {title, rows[] (figure_row)}, has_memory_chart,
 //   memory_chart_abs, memory_chart_norm (SVG markup, numbers only), memory_peaks[] {side, sc, text}
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <string>
 
@@ -33,7 +34,7 @@ std::string timeline_svg(const DiffReport& r, bool share) {
       first = false;
     }
   }
-  if (hi <= lo) hi = lo + 1;
+  if (!(hi > lo)) hi = lo + std::max(1.0, std::abs(lo));  // a flat line: lo + 1 is lo past 2^53
   constexpr double x0 = 64, x1 = 712, y0 = 8, y1 = 148;
   const auto y = [&](double b) { return y1 - (y1 - y0) * (b - lo) / (hi - lo); };
   char buf[128];
