@@ -1,6 +1,7 @@
 #include "analysis/decide/memory.hpp"
 
 #include <algorithm>
+#include <map>
 #include <set>
 #include <tuple>
 #include <utility>
@@ -45,12 +46,25 @@ using Device = std::pair<int, int>;  // (device_type, device_id)
 // the other with the other compare GPU by GPU.
 int device_kind(int device_type) { return device_type == 6 ? 1 : device_type; }
 
+// Each device's memory steps of a side, by index: found once, in one pass, so that each
+// device's figures read only its own steps (a scan of every step per device and figure
+// was quadratic: 12,000 devices took 7.8 times 4,000's time).
+using DeviceSteps = std::map<Device, std::vector<std::size_t>>;
+DeviceSteps by_device(const std::vector<MemoryStep>& steps) {
+  DeviceSteps out;
+  for (std::size_t i = 0; i < steps.size(); ++i)
+    out[{device_kind(steps[i].device_type), steps[i].device_id}].push_back(i);
+  return out;
+}
+
 // One device's values per unit of a side, units without it (or without totals) left out.
-std::vector<double> samples(const std::vector<MemoryStep>& steps, Device d, const MemoryFigureDef& def) {
+std::vector<double> samples(const std::vector<MemoryStep>& steps, const DeviceSteps& index, Device d,
+                            const MemoryFigureDef& def) {
   std::vector<double> v;
-  for (const auto& m : steps)
-    if (device_kind(m.device_type) == d.first && m.device_id == d.second && !(def.totals && m.*def.field < 0))
-      v.push_back(value(m, def));
+  const auto it = index.find(d);
+  if (it == index.end()) return v;
+  for (const auto i : it->second)
+    if (!(def.totals && steps[i].*def.field < 0)) v.push_back(value(steps[i], def));
   return v;
 }
 
@@ -124,16 +138,17 @@ void decide_memory(model::DiffReport& r, const NoiseRule& time_rule) {
     r.headline.push_back(std::move(f));
   }
 
+  const auto c_index = by_device(c), t_index = by_device(t);
   std::set<Device> devices;
-  for (const auto* side : {&c, &t})
-    for (const auto& m : *side) devices.insert({device_kind(m.device_type), m.device_id});
+  for (const auto* index : {&c_index, &t_index})
+    for (const auto& [d, steps] : *index) devices.insert(d);
   for (const auto& d : devices) {
     model::MemoryDevice out;
     out.device = model::memory_device_name(d.first, d.second);
     out.device_type = d.first;
     out.device_id = d.second;
     for (const auto& def : k_memory_figures) {
-      const auto cs = samples(c, d, def), ts = samples(t, d, def);
+      const auto cs = samples(c, c_index, d, def), ts = samples(t, t_index, d, def);
       if (def.totals && cs.empty() && ts.empty()) continue;  // a trace without totals
       auto f = figure(def.id, def.label, def.note, def.field != nullptr, def.direction_only);
       f.value = compare_samples(cs, ts, rule);
