@@ -17,8 +17,10 @@ class CMakeBuild(build_ext):
         # same options (CCACHE_BASEDIR makes their paths relative).
         build_dir = os.path.join(ROOT, "build-python")
         os.makedirs(build_dir, exist_ok=True)
+        # ISA-L off: Debian has only a shared libisal, which a wheel cannot count on
+        # (python/CMakeLists.txt, docs/python.md).
         config = ["-DCMAKE_BUILD_TYPE=Release", "-DBUILD_TESTING=OFF", "-DTRACEDIFF_PYTHON=ON",
-                  f"-DPython3_EXECUTABLE={sys.executable}"]
+                  "-DTRACEDIFF_ISAL=OFF", f"-DPython3_EXECUTABLE={sys.executable}"]
         config += os.environ.get("TRACEDIFF_CMAKE_ARGS", "").split()
         subprocess.check_call(["cmake", "-S", ROOT, "-B", build_dir, *config])
         jobs = os.environ.get("CMAKE_BUILD_PARALLEL_LEVEL") or str(os.cpu_count() or 1)
