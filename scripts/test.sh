@@ -75,6 +75,7 @@ fi
 stage "browser" bash scripts/browser-test.sh build/tracediff build/report-screenshot.png
 [ -f scripts/package-test.sh ] && stage "package" bash scripts/package-test.sh build
 stage "python-wheel" bash tests/python/wheel_test.sh build/tracediff  # docs/python.md
+stage "python-install-errors" bash tests/python/install_errors_test.sh  # one line, no traceback, per missing piece
 # --- Slurm (#19.8): the scale-out recipe of docs/summaries.md on a real single-node cluster. Exit 77 and
 # "slurm: skipped (REASON)" when Slurm cannot be had (not root, no package): skipped, not failed.
 echo "=== slurm"
