@@ -56,6 +56,11 @@ struct TrendReport {
   double alpha = 0.01;              // the segmentation's significance level
   double newest_sds = 4;            // the newest-run check: robust SDs beyond the previous segment
   std::size_t newest_min_runs = 5;  // ... needing this many runs in it
+  // Rows seen in fewer than fold_min_runs runs (renamed or autotuned kernels, hashed
+  // names) and not in the newest: summed into one series per category ("names in fewer
+  // than N runs"), so that series grow with names that last, not with runs x names.
+  std::size_t folded_rows = 0, fold_min_runs = 0;
+  std::string folded_note;  // the sentence every view prints when rows were folded; "" if none
   std::vector<GateResult> gate;     // --fail-on trend:FIGURE
   std::string verdict;              // the newest run's verdict, one line ("step time +4.1 % since run 17 (a1b2c3d)")
 };

@@ -183,7 +183,7 @@ void write_trend_html(const model::TrendReport& r, std::ostream& out) {
                 "units. A change: a Pettitt split at p < %g, or the newest run beyond %g robust SDs of the runs "
                 "before it; and at least %g %% (docs/trend.md).",
                 r.alpha, r.newest_sds, r.min_change_pct);
-  ctx.set("method", std::string(method));
+  ctx.set("method", std::string(method) + (r.folded_note.empty() ? "" : " " + r.folded_note));
   std::string gate;
   for (const auto& g : r.gate)
     gate += "<li><strong>" +

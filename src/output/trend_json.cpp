@@ -36,6 +36,8 @@ void write_trend_json(const model::TrendReport& r, std::ostream& out) {
   j.key("min_change_us").number(decimal(r.min_change_us, 6));
   j.key("newest_sds").number(decimal(r.newest_sds, 6));
   j.key("newest_min_runs").number(r.newest_min_runs);
+  j.key("fold_min_runs").number(r.fold_min_runs);
+  j.key("folded_rows").number(r.folded_rows);
   j.end_object();
   j.line(2).key("runs").begin_array();
   for (std::size_t i = 0; i < r.runs.size(); ++i) {

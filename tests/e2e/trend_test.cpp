@@ -166,6 +166,47 @@ BOOST_AUTO_TEST_CASE(runs_summarised_at_another_launcher_level) {
   BOOST_TEST(mixed.exit_code == 0, mixed.err);
 }
 
+// Kernels renamed in every run (autotuned, hashed): a series per name grew with runs x
+// names. Past 30 runs, rows seen in fewer than a tenth of the runs are summed into one
+// series per category; the newest run's name keeps its own; the time is all there.
+BOOST_AUTO_TEST_CASE(renamed_kernels_fold_into_one_series) {
+  const auto dir = series("trend-renamed", {"--series", "40", "--renamed-kernel", "triton_poi_fused"});
+  const auto t = trend_json(dir);
+  const auto& method = t.at("method").as_object();
+  BOOST_TEST(method.at("fold_min_runs").to_number<std::int64_t>() == 4);
+  BOOST_TEST(method.at("folded_rows").to_number<std::int64_t>() == 39);  // one name a run, the newest kept
+  std::size_t renamed = 0, folded = 0;
+  for (const auto& sv : t.at("series").as_array()) {
+    const auto& s = sv.as_object();
+    if (s.at("kind").as_string() != "row") continue;
+    const std::string name(s.at("name").as_string());
+    if (name.starts_with("triton_poi_fused_")) {
+      ++renamed;
+      // Only in the newest run: 0 before it.
+      const auto& m = s.at("median").as_array();
+      BOOST_TEST(m.back().to_number<double>() > 0);
+      BOOST_TEST(m.front().to_number<double>() == 0);
+    }
+    if (name.find("names seen in fewer than 4 runs") != std::string::npos) {
+      ++folded;
+      const auto& m = s.at("median").as_array();
+      BOOST_TEST(m.size() == 40u);
+      BOOST_TEST(m.front().to_number<double>() > 0);  // run 1's renamed kernel, summed here
+      BOOST_TEST(m.back().to_number<double>() == 0);  // the newest's has its own series
+      BOOST_TEST(name.starts_with("(39 names"), name);
+    }
+  }
+  BOOST_TEST(renamed == 1u);
+  BOOST_TEST(folded == 1u);
+  // Every view says so.
+  const auto md = run_cli({"trend", "--runs-from", dir + "/runs.tsv", "--markdown", "-", "-q"});
+  BOOST_TEST(md.out.find("39 rows seen in fewer than 4 of the 40 runs") != std::string::npos, md.out);
+  // Under 30 runs every row keeps its series.
+  const auto few = series("trend-renamed-few", {"--series", "6", "--renamed-kernel", "triton_poi_fused"});
+  const auto f = trend_json(few);
+  BOOST_TEST(f.at("method").at("folded_rows").to_number<std::int64_t>() == 0);
+}
+
 BOOST_AUTO_TEST_CASE(hostile_names_and_labels_escaped) {
   const std::string name = "<script>alert(1)</script>|*_[x](http://e.io) @here `tick`";
   const auto dir = series("trend-hostile", {"--series", "12", "--shift-at", "7", "--shift", "40", "--shift-name",

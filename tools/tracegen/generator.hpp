@@ -50,6 +50,9 @@ struct Options {
   int64_t shift_ppm = 0;       // --shift PCT, signed
   std::string shift_name;      // --shift-name: "" shifts every event
   std::vector<std::string> add_kernels;
+  // --renamed-kernel NAME (with --series): an extra kernel NAME_<hash> whose hash is the
+  // run's, as autotuned or hashed kernel names change from run to run.
+  std::vector<std::string> renamed_kernels;
   std::vector<std::string> drop_kernels;
   std::vector<std::string> unlaunched_kernels;  // kernels written without their launch
   int extra_launches = 0;

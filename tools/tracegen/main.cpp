@@ -81,9 +81,10 @@ int run_series(const Options& o) {
     p.out_dir = (std::filesystem::path(o.out_dir) / name).string();
     if (o.shift_at > 0 && r >= o.shift_at && o.shift_ppm != 0)
       p.slowdowns.push_back({o.shift_name, k_ppm + o.shift_ppm});
-    if (const int rc = run_one(p); rc != 0) return rc;
     char hash[16];
     std::snprintf(hash, sizeof hash, "%07llx", static_cast<unsigned long long>(mix64(p.seed) & 0xfffffffULL));
+    for (const auto& k : o.renamed_kernels) p.add_kernels.push_back(k + "_" + hash);
+    if (const int rc = run_one(p); rc != 0) return rc;
     tsv += name + "\t" + hash + "\n";
   }
   JsonOut list((std::filesystem::path(o.out_dir) / "runs.tsv").string(), false);
@@ -94,6 +95,7 @@ int run_series(const Options& o) {
 
 int run(Options& o) {
   if (o.series > 0) return run_series(o);
+  if (!o.renamed_kernels.empty()) throw UsageError{"--renamed-kernel needs --series"};
   if (o.shift_at > 0 || o.shift_ppm != 0 || !o.shift_name.empty())
     throw UsageError{"--shift-at, --shift and --shift-name need --series"};
   return run_one(o);

@@ -87,6 +87,8 @@ Identical arguments give byte-identical files.
                             shorter); 0 (default) gives an A/A series
   --shift-name NAME         with --shift: only events whose name contains NAME (a kernel's row)
   --add-kernel NAME         launch an extra kernel NAME from each layer's aten::add; repeatable
+  --renamed-kernel NAME     with --series: an extra kernel NAME_<run's hash>, a new name in every
+                            run (autotuned or hashed kernel names); repeatable
   --drop-kernel NAME        omit launches of kernels whose name contains NAME; repeatable
   --unlaunched-kernel NAME  write kernels whose name contains NAME without their launch (the
                             cudaLaunchKernel and its flow left out, the kernel kept with its
@@ -320,6 +322,9 @@ Options parse_options(int argc, char** argv) {
     } else if (a == "--unlaunched-kernel") {
       if (v.empty()) throw UsageError{"--unlaunched-kernel: empty name"};
       o.unlaunched_kernels.emplace_back(v);
+    } else if (a == "--renamed-kernel") {
+      if (v.empty()) throw UsageError{"--renamed-kernel: empty name"};
+      o.renamed_kernels.emplace_back(v);
     } else if (a == "--add-kernel" || a == "--drop-kernel") {
       if (v.empty()) {
         throw UsageError{std::string(a) + ": empty name"};

@@ -88,6 +88,23 @@ RunPoints reduce_run(const model::SetSummary& run, const CompareOptions& options
   return out;
 }
 
+std::size_t fold_min_runs(std::size_t runs) { return runs < 30 ? 1 : (runs + 9) / 10; }
+
+namespace {
+
+model::TrendSeries dense(model::SeriesKind kind, std::string id, std::string label, std::size_t n, float before) {
+  model::TrendSeries s;
+  s.kind = kind;
+  s.id = std::move(id);
+  s.label = std::move(label);
+  s.value.assign(n, before);
+  s.lo.assign(n, before);
+  s.hi.assign(n, before);
+  return s;
+}
+
+}  // namespace
+
 void SeriesBuilder::add(std::size_t index, const RunPoints& run) {
   auto& series = m_report.series;
   const std::size_t n = m_report.runs.size();
@@ -96,20 +113,18 @@ void SeriesBuilder::add(std::size_t index, const RunPoints& run) {
     for (auto& s : series)
       if (s.kind != model::SeriesKind::row && !s.bytes) s.value[index] = s.lo[index] = s.hi[index] = 0.0f;
   for (const auto& p : run.points) {
+    if (p.kind == model::SeriesKind::row) {
+      const auto [it, fresh] = m_row_index.try_emplace(series_key(p.kind, p.id, p.label), m_rows.size());
+      if (fresh) m_rows.push_back({p.id, p.label, {}});
+      m_rows[it->second].points.push_back({static_cast<std::uint32_t>(index), p.value, p.lo, p.hi});
+      continue;
+    }
     const auto [it, fresh] = m_index.try_emplace({0, series_key(p.kind, p.id, p.label)}, series.size());
     if (fresh) {
-      model::TrendSeries s;
-      s.kind = p.kind;
-      s.id = p.id;
-      s.label = p.label;
-      s.bytes = p.bytes;
-      // Before its first run a row took no time, and a time figure was 0 (the report leaves
-      // out figures that are 0); a size (memory) had no value: no memory events.
-      const float before = p.bytes ? k_none : 0.0f;
-      s.value.assign(n, before);
-      s.lo.assign(n, before);
-      s.hi.assign(n, before);
-      series.push_back(std::move(s));
+      // Before its first run a time figure was 0 (the report leaves out figures that are
+      // 0); a size (memory) had no value: no memory events.
+      series.push_back(dense(p.kind, p.id, p.label, n, p.bytes ? k_none : 0.0f));
+      series.back().bytes = p.bytes;
     }
     auto& s = series[it->second];
     s.headline |= p.headline;
@@ -121,6 +136,39 @@ void SeriesBuilder::add(std::size_t index, const RunPoints& run) {
 
 void SeriesBuilder::finish() {
   auto& series = m_report.series;
+  const std::size_t n = m_report.runs.size();
+  // A row absent from a run took no time there: 0.
+  const std::size_t min_runs = fold_min_runs(n);
+  m_report.fold_min_runs = min_runs;
+  std::map<std::string, std::size_t> folded_of;  // category -> its folded series
+  std::map<std::string, std::size_t> folded_names;
+  for (auto& row : m_rows) {
+    // Runs are added in order, a row at most once a run: points.size() is its runs.
+    const bool newest = !row.points.empty() && row.points.back().run + 1 == n;
+    if (row.points.size() >= min_runs || newest) {
+      auto s = dense(model::SeriesKind::row, std::move(row.category), std::move(row.name), n, 0.0f);
+      for (const auto& p : row.points) s.value[p.run] = p.value, s.lo[p.run] = p.lo, s.hi[p.run] = p.hi;
+      series.push_back(std::move(s));
+    } else {
+      const auto [it, fresh] = folded_of.try_emplace(row.category, series.size());
+      if (fresh) series.push_back(dense(model::SeriesKind::row, row.category, {}, n, 0.0f));
+      auto& s = series[it->second];
+      // Medians do not add up; the folded series is the sum of its rows' medians, no band.
+      for (const auto& p : row.points) s.value[p.run] += p.value, s.lo[p.run] = s.hi[p.run] = s.value[p.run];
+      ++folded_names[row.category];
+      ++m_report.folded_rows;
+    }
+    row.points = {};
+  }
+  for (const auto& [category, k] : folded_of)
+    series[k].label = "(" + std::to_string(folded_names[category]) + " names seen in fewer than " +
+                      std::to_string(min_runs) + " runs)";
+  if (m_report.folded_rows)
+    m_report.folded_note = std::to_string(m_report.folded_rows) + " rows seen in fewer than " + std::to_string(min_runs) +
+                           " of the " + std::to_string(n) +
+                           " runs (renamed or autotuned kernels) are summed into one series per category.";
+  m_rows.clear();
+  m_row_index.clear();
   const auto rank = [](model::SeriesKind k) { return static_cast<int>(k); };
   // Figures keep the breakdown's order of their first run; families and rows by id.
   std::stable_sort(series.begin(), series.end(), [&](const model::TrendSeries& a, const model::TrendSeries& b) {
