@@ -5,7 +5,8 @@
 #   needed   the extension's NEEDED entries (readelf -d) are glibc's (libc, libm, libpthread,
 #            libdl, librt, ld-linux), libstdc++ and libgcc_s only: no Boost, zlib, ISA-L
 #   venv     the wheel installed into a fresh venv (Debian's pandas seen through
-#            --system-site-packages) and test_tracediff.py run by the venv's python in a
+#            --system-site-packages) and tests/python (test_tracediff.py, test_hta_api.py, HTA's
+#            own tests and notebook: hta/run_hta.py) run by the venv's python in a
 #            mount namespace where Boost's and ISA-L's libraries are empty files and
 #            /usr/include/boost an empty folder; without one (not root, no unshare), run
 #            without hiding them, and the line says "no mount namespace: readelf check only".
@@ -95,7 +96,10 @@ libs = sorted({m for m in maps if any(k in m.rsplit("/", 1)[-1] for k in ("libbo
 if libs:
     sys.exit(f"python-wheel: import tracediff loaded {', '.join(libs)}")
 PY
-MPLBACKEND=Agg "$tmp/venv/bin/python" "$repo/tests/python/test_tracediff.py" "$tmp/cli"
+export MPLBACKEND=Agg
+"$tmp/venv/bin/python" "$repo/tests/python/test_tracediff.py" "$tmp/cli" &&
+  "$tmp/venv/bin/python" "$repo/tests/python/test_hta_api.py" "$tmp/cli" &&
+  { "$tmp/venv/bin/python" "$repo/tests/python/hta/run_hta.py"; rc=$?; [ $rc = 0 ] || [ $rc = 77 ]; }
 EOF
 hide=0
 if [ "$(id -u)" = 0 ] && command -v unshare >/dev/null && unshare --mount true 2>/dev/null; then
@@ -107,8 +111,8 @@ else
 fi
 if "${run[@]}"; then
   pass
-  ((hide)) && echo "python-wheel: test_tracediff.py passed from a venv, with Boost's and ISA-L's libraries and headers hidden"
+  ((hide)) && echo "python-wheel: tests/python (and HTA's own tests) passed from a venv, with Boost's and ISA-L's libraries and headers hidden"
 else
-  fail "test_tracediff.py from the venv$note"
+  fail "tests/python from the venv$note"
 fi
 summary
