@@ -176,6 +176,13 @@ PYBIND11_MODULE(_tracediff, m) {
       out.append(py::make_tuple(spec.name, spec.takes_value, spec.repeats));
     return out;
   }, "The CLI's options as compare() takes them: (name, takes_value, repeats)");
+  m.def("output_formats", [] {
+    py::list out;
+    for (const auto& f : cli::output_formats())
+      out.append(py::make_tuple(f.option, f.default_file ? py::object(py::str(f.default_file)) : py::object(py::none()),
+                                f.directory, f.needs_call_tree));
+    return out;
+  }, "The comparison's outputs (cli/outputs' registry): (option, default_file, directory, needs_call_tree)");
 
   py::class_<Report>(m, "Report")
       .def(py::init([](const std::vector<std::string>& args) { return Report(args, nullptr, nullptr); }),

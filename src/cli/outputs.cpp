@@ -13,58 +13,100 @@ namespace tracediff::cli {
 
 namespace {
 
+std::vector<std::string> one_file(const std::string& path) { return {path}; }
+
 // --folded DIR's files: host time, then GPU time; control, then test.
 constexpr const char* k_folded_files[] = {"control.folded", "test.folded", "control.gpu.folded", "test.gpu.folded"};
 
-std::string folded_file(const std::string& dir, int k) {
-  return (std::filesystem::path(dir) / k_folded_files[k]).string();
+std::vector<std::string> folded_files(const std::string& dir) {
+  std::vector<std::string> out;
+  for (const char* f : k_folded_files) out.push_back((std::filesystem::path(dir) / f).string());
+  return out;
+}
+
+void add_csv(OutputSet& out, const std::string& file, std::size_t, const model::DiffReport& r, const Options&) {
+  const bool terminal = output_is_terminal(file);  // escapes controls; a file keeps names as they are
+  out.add(file, [&r, terminal](std::ostream& s) { output::write_csv(r, s, {.terminal = terminal}); });
+}
+
+void add_json(OutputSet& out, const std::string& file, std::size_t, const model::DiffReport& r, const Options& o) {
+  const bool full_tree = o.json_full_tree;
+  out.add(file, [&r, full_tree](std::ostream& s) { output::write_json(r, s, {.full_tree = full_tree}); });
+}
+
+void add_perfetto(OutputSet& out, const std::string& file, std::size_t, const model::DiffReport& r, const Options&) {
+  if (r.step_trace) out.add(file, [&r](std::ostream& s) { output::write_perfetto(r, *r.step_trace, s); });
+}
+
+void add_html(OutputSet& out, const std::string& file, std::size_t, const model::DiffReport& r, const Options&) {
+  out.add(file, [&r](std::ostream& s) { output::write_html(r, s); });
+}
+
+void add_markdown(OutputSet& out, const std::string& file, std::size_t, const model::DiffReport& r, const Options& o) {
+  output::MarkdownOptions mo;
+  mo.report_url = o.report_url;
+  out.add(file, [&r, mo](std::ostream& s) { output::write_markdown(r, mo, s); });
+}
+
+void add_folded(OutputSet& out, const std::string& file, std::size_t k, const model::DiffReport& r, const Options&) {
+  const output::FoldedOptions fo{.test = (k & 1) != 0, .gpu = k >= 2};
+  out.add(file, [&r, fo](std::ostream& s) { output::write_folded(r, s, fo); });
 }
 
 }  // namespace
 
+const std::vector<OutputFormat>& output_formats() {
+  static const std::vector<OutputFormat> formats{
+      // option     default file             call tree  directory  main   path                 files         writer
+      {"csv",       nullptr,                 false,     false,     true,  &Options::csv,       one_file,     add_csv},
+      {"json",      nullptr,                 true,      false,     true,  &Options::json,      one_file,     add_json},
+      {"perfetto",  nullptr,                 false,     false,     false, &Options::perfetto,  one_file,     add_perfetto},
+      {"output",    "tracediff-report.html", true,      false,     true,  &Options::html,      one_file,     add_html},
+      {"markdown",  nullptr,                 true,      false,     true,  &Options::markdown,  one_file,     add_markdown},
+      {"folded",    nullptr,                 true,      true,      true,  &Options::folded,    folded_files, add_folded},
+  };
+  return formats;
+}
+
+void default_outputs(Options& o) {
+  for (const auto& f : output_formats())
+    if (f.main_output && o.*f.path) return;
+  for (const auto& f : output_formats())
+    if (f.default_file) o.*f.path = f.default_file;
+}
+
+bool outputs_need_call_tree(const Options& o) {
+  for (const auto& f : output_formats())
+    if (f.needs_call_tree && o.*f.path) return true;
+  return false;
+}
+
 std::vector<std::string> output_paths(const Options& o) {
   std::vector<std::string> paths;
-  for (const auto* out : {&o.html, &o.csv, &o.json, &o.markdown, &o.perfetto})
-    if (*out) paths.push_back(**out);
-  if (o.folded)
-    for (int k = 0; k < 4; ++k) paths.push_back(folded_file(*o.folded, k));
+  for (const auto& f : output_formats())
+    if (const auto& p = o.*f.path)
+      for (auto& file : f.files(*p)) paths.push_back(std::move(file));
   return paths;
 }
 
 void check_outputs(const Options& o, const std::vector<std::string>& input_files) {
-  if (o.folded) {
-    // The directory is made now, so that its files are checked like any output's.
-    std::error_code ec;
-    std::filesystem::create_directories(*o.folded, ec);
-  }
+  for (const auto& f : output_formats())
+    if (f.directory && o.*f.path) {
+      // The directory is made now, so that its files are checked like any output's.
+      std::error_code ec;
+      std::filesystem::create_directories(*(o.*f.path), ec);
+    }
   const auto paths = output_paths(o);
   check_outputs_distinct(paths);
   for (const auto& p : paths) check_output_path(p, input_files);
 }
 
 void add_outputs(OutputSet& out, const model::DiffReport& report, const Options& o) {
-  if (o.csv) {
-    const bool terminal = output_is_terminal(*o.csv);  // escapes controls; a file keeps names as they are
-    out.add(*o.csv, [&report, terminal](std::ostream& s) { output::write_csv(report, s, {.terminal = terminal}); });
-  }
-  if (o.json) {
-    const bool full_tree = o.json_full_tree;
-    out.add(*o.json, [&report, full_tree](std::ostream& s) { output::write_json(report, s, {.full_tree = full_tree}); });
-  }
-  if (o.perfetto && report.step_trace)
-    out.add(*o.perfetto, [&report](std::ostream& s) { output::write_perfetto(report, *report.step_trace, s); });
-  if (o.html) out.add(*o.html, [&report](std::ostream& s) { output::write_html(report, s); });
-  if (o.markdown) {
-    output::MarkdownOptions mo;
-    mo.report_url = o.report_url;
-    out.add(*o.markdown, [&report, mo](std::ostream& s) { output::write_markdown(report, mo, s); });
-  }
-  if (o.folded) {
-    for (int k = 0; k < 4; ++k) {
-      const output::FoldedOptions fo{.test = (k & 1) != 0, .gpu = k >= 2};
-      out.add(folded_file(*o.folded, k), [&report, fo](std::ostream& s) { output::write_folded(report, s, fo); });
+  for (const auto& f : output_formats())
+    if (const auto& p = o.*f.path) {
+      const auto files = f.files(*p);
+      for (std::size_t k = 0; k < files.size(); ++k) f.add(out, files[k], k, report, o);
     }
-  }
 }
 
 }  // namespace tracediff::cli

@@ -1,7 +1,9 @@
 #pragma once
-// The report's outputs that the options ask for (-o, --csv, --json, --markdown,
-// --perfetto, --folded): their paths, and one OutputSet that writes them all or none.
-// The CLI and the Python module's compare() go through here.
+// The comparison's outputs, one entry each in one table (the registry): its option, its
+// default file, whether it needs the call tree, and its writer. The CLI (cli/run), the
+// Python module's compare() and the docs' check all read the table: adding a format is
+// a writer and one line here.
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -10,6 +12,28 @@
 #include "util/atomic_file.hpp"
 
 namespace tracediff::cli {
+
+struct OutputFormat {
+  const char* option;        // the long option, "csv" (--csv); its Python keyword is the same, "-" as "_"
+  const char* default_file;  // written by default when no output is asked for; nullptr: only when asked
+  bool needs_call_tree;      // the report must carry the call tree (paths, folded stacks)
+  bool directory;            // the option names a directory of files (--folded)
+  bool main_output;          // asked for, the default output is not written (--perfetto is a companion)
+  std::optional<std::string> Options::*path;
+  // The files it writes for PATH (one, or a directory's), and their writer.
+  std::vector<std::string> (*files)(const std::string& path);
+  void (*add)(OutputSet& out, const std::string& file, std::size_t k, const model::DiffReport& report,
+              const Options& options);
+};
+
+// Every output of `tracediff CONTROL TEST`, in the order they are written.
+const std::vector<OutputFormat>& output_formats();
+
+// With no output asked for, the default ones (the HTML report).
+void default_outputs(Options& options);
+
+// Whether the outputs asked for need the call tree.
+bool outputs_need_call_tree(const Options& options);
 
 // Every file the options name, --folded's four files included ("-": standard output).
 std::vector<std::string> output_paths(const Options& options);

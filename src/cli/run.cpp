@@ -160,7 +160,7 @@ bool report_gate(const std::vector<model::GateResult>& results, bool quiet) {
 int run_checked(int argc, const char* const* argv) {
   Options o;
   if (parse_options(argc, argv, o) == ParseOutcome::exit_ok) return k_exit_ok;
-  if (!o.html && !o.csv && !o.json && !o.markdown && !o.folded) o.html = "tracediff-report.html";
+  default_outputs(o);
 
   // Check outputs before the (possibly long) read, as hyperfine does: each can be
   // written (a temporary file can be made beside it), none is an input, no two are
@@ -177,7 +177,7 @@ int run_checked(int argc, const char* const* argv) {
   // matching names (GPU work is paired by the paths it runs under), not for a CSV of
   // exact names alone.
   const bool stdout_output = std::any_of(outputs.begin(), outputs.end(), [](const std::string& p) { return p == "-"; });
-  o.summarize.call_tree = o.html || o.json || o.markdown || o.folded || (!o.quiet && !stdout_output) || o.compare.match_names;
+  o.summarize.call_tree = outputs_need_call_tree(o) || (!o.quiet && !stdout_output) || o.compare.match_names;
 
   ReadProgress progress(!o.quiet && isatty(2) == 1);
   auto report = load_and_compare(o, progress.callback());

@@ -276,23 +276,34 @@ class OptionTable(unittest.TestCase):
         self.assertEqual(report.data["control"]["inputs"], [c])
 
     def test_outputs_as_the_cli_writes_them(self):
-        flags = ["-o", self.out("cli.html"), "--json", self.out("cli.json"), "--json-full-tree", "--csv",
-                 self.out("cli.csv"), "--markdown", self.out("cli.md"), "--perfetto", self.out("cli.perfetto.json"),
-                 "--embed-perfetto", "--folded", self.out("cli-folded"), "-q"]
-        r = subprocess.run([CLI, BASE, TEST, *flags], capture_output=True, text=True)
+        # Every output of the registry (cli/outputs): an option of the CLI, a keyword of
+        # compare() that writes the same bytes, and documented in docs/output.md.
+        formats = tracediff._tracediff.output_formats()
+        self.assertGreaterEqual(len(formats), 6)
+        help_text = subprocess.run([CLI, "--help"], capture_output=True, text=True).stdout
+        with open(os.path.join(ROOT, "docs", "output.md"), encoding="utf-8") as f:
+            docs = f.read()
+        cli_flags, kwargs, names = ["-q", "--json-full-tree", "--embed-perfetto"], {"json_full_tree": True,
+                                                                                     "embed_perfetto": True}, []
+        for option, default_file, directory, _ in formats:
+            self.assertIn("--" + option, help_text)
+            self.assertIn("--" + option, docs, f"docs/output.md does not mention --{option}")
+            name = option + (".d" if directory else ".out")
+            names.append(name)
+            cli_flags += ["--" + option, self.out("cli-" + name)]
+            kwargs[option.replace("-", "_")] = self.out("py-" + name)
+        r = subprocess.run([CLI, BASE, TEST, *cli_flags], capture_output=True, text=True)
         self.assertEqual(r.returncode, 0, r.stderr)
-        tracediff.compare(BASE, TEST, output=self.out("py.html"), json=self.out("py.json"), json_full_tree=True,
-                          csv=self.out("py.csv"), markdown=self.out("py.md"), perfetto=self.out("py.perfetto.json"),
-                          embed_perfetto=True, folded=self.out("py-folded"))
-        for name in ("html", "json", "csv", "md", "perfetto.json"):
-            with open(self.out("cli." + name), "rb") as a, open(self.out("py." + name), "rb") as b:
-                self.assertEqual(a.read(), b.read(), name)
-        files = sorted(os.listdir(self.out("cli-folded")))
-        self.assertEqual(files, sorted(os.listdir(self.out("py-folded"))))
-        for name in files:
-            with open(os.path.join(self.out("cli-folded"), name), "rb") as a, \
-                    open(os.path.join(self.out("py-folded"), name), "rb") as b:
-                self.assertEqual(a.read(), b.read(), name)
+        tracediff.compare(BASE, TEST, **kwargs)
+        for name in names:
+            a, b = self.out("cli-" + name), self.out("py-" + name)
+            pairs = [(os.path.join(a, n), os.path.join(b, n)) for n in sorted(os.listdir(a))] if os.path.isdir(a) \
+                else [(a, b)]
+            if os.path.isdir(a):
+                self.assertEqual(sorted(os.listdir(a)), sorted(os.listdir(b)))
+            for x, y in pairs:
+                with open(x, "rb") as fx, open(y, "rb") as fy:
+                    self.assertEqual(fx.read(), fy.read(), x)
 
     def test_no_half_written_outputs(self):
         # An output that cannot be written is refused before anything is read or written.
