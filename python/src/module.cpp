@@ -59,6 +59,8 @@ class Report {
     auto& o = m_options;
     o.summarize.call_tree = true;  // as the CLI's HTML and JSON outputs have it
     if (control && test) o.compare.hta_compat = true;
+    // Python writes no report by default: a step to embed needs the HTML asked for.
+    if (o.embed_perfetto && !o.html) throw UsageError("--embed-perfetto: there is no HTML report (output=) to embed the step in");
     {
       py::gil_scoped_release unlocked;
       // Held sides are not read again: their paths may be gone.

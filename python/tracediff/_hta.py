@@ -149,7 +149,7 @@ class LabeledTrace:
             return available[:1]
         if isinstance(rank, numbers.Integral) and not isinstance(rank, bool):
             ranks = [int(rank)]
-        elif isinstance(rank, list):
+        elif isinstance(rank, list) and rank:
             ranks = rank
         else:
             raise ValueError(f"Invalid type for argument `rank` {rank}.")
@@ -166,7 +166,7 @@ class LabeledTrace:
             return available[:1]
         if isinstance(iteration, numbers.Integral) and not isinstance(iteration, bool):
             iterations = [int(iteration)]
-        elif isinstance(iteration, list):
+        elif isinstance(iteration, list) and iteration:
             iterations = iteration
         else:
             raise ValueError(f"Invalid type for argument `iteration` {iteration}.")
@@ -220,8 +220,8 @@ def _labeled(t, default_label):
     if isinstance(t, (str, os.PathLike)):
         path = path_arg(t, default_label.lower())
         if not os.path.exists(path):
-            # The CLI's message for a missing input.
-            raise _tracediff.TraceDiffError(f"{path}: no such file or directory")
+            # The CLI's message for a missing input; a ValueError too, as HTA raises.
+            raise HtaValueError(f"{path}: no such file or directory")
         return LabeledTrace(label=default_label, trace_dir=path)
     if _is_hta_object(t):
         return LabeledTrace(label=getattr(t, "label", None) or default_label, t=t)
@@ -296,6 +296,9 @@ def _groups(df):
     counts = [col for col in df.columns if col.endswith("_counts") and col != "diff_counts"]
     if len(counts) != 2:
         raise ValueError("df has no pair of *_counts columns: pass what compare_traces returned")
+    if df.index.name not in ("name", "short_name"):
+        raise ValueError(f"df's index is {df.index.name!r}, not the names (name or short_name): pass what "
+                         "compare_traces returned, without reset_index()")
     c, t = df[counts[0]].to_numpy(), df[counts[1]].to_numpy()
     d = t - c
     names = df.index
@@ -372,6 +375,14 @@ class TraceDiff:
             raise TypeError(f"TraceDiff() got an unexpected keyword argument {unknown[0]!r}")
         self.control = _labeled(control, "Control")
         self.test = _labeled(test, "Test")
+        # The defaults checked now, where the mistake is, not at the first call.
+        if "device_type" in defaults:
+            _device_name(defaults["device_type"])
+        for side, trace in (("control", self.control), ("test", self.test)):
+            if f"{side}_rank" in defaults and defaults[f"{side}_rank"] is not None:
+                trace._ranks_arg(defaults[f"{side}_rank"])
+            if f"{side}_iteration" in defaults and defaults[f"{side}_iteration"] is not None:
+                trace._iterations_arg(defaults[f"{side}_iteration"])
         self._defaults = {"control": self.control, "test": self.test, **defaults}
 
     def __repr__(self):
@@ -406,13 +417,23 @@ class TraceDiff:
 
     @_class_or_instance
     def ops_diff(cls, control=_NONE, test=_NONE, control_rank=_NONE, test_rank=_NONE, control_iteration=_NONE,
-                 test_iteration=_NONE, device_type=_ALL):
+                 test_iteration=_NONE, device_type=_ALL, df=None):
         """HTA's ops_diff: the names (full names, in compare_traces' row order) in five
         lists by count: added, deleted, increased, decreased, unchanged. Defaults as
-        compare_traces'. Given a DataFrame that compare_traces returned instead of
-        control, the five lists of its rows."""
-        if _is_frame(control):
-            return _groups(control)
+        compare_traces'. Given a DataFrame that compare_traces returned (instead of
+        control, or as df=), the five lists of its rows; nothing else may be given then."""
+        if df is not None or _is_frame(control):
+            frame = df if df is not None else control
+            given = [n for n, v in (("control", None if df is None else control), ("test", test),
+                                    ("control_rank", control_rank), ("test_rank", test_rank),
+                                    ("control_iteration", control_iteration), ("test_iteration", test_iteration),
+                                    ("device_type", device_type)) if v is not None and not isinstance(v, _Default)]
+            if given:
+                raise TypeError(f"ops_diff(df) reads the DataFrame's rows as they are: {', '.join(given)} "
+                                "would change nothing (pass them to compare_traces)")
+            if not _is_frame(frame):
+                raise TypeError("df must be the DataFrame that compare_traces returned")
+            return _groups(frame)
         a = _resolve(cls, dict(control=control, test=test, control_rank=control_rank, test_rank=test_rank,
                                control_iteration=control_iteration, test_iteration=test_iteration,
                                device_type=device_type, use_short_name=False))

@@ -3,6 +3,7 @@
 #include <filesystem>
 
 #include "cli/output_policy.hpp"
+#include "util/errors.hpp"
 #include "output/folded_writer.hpp"
 #include "output/html_writer.hpp"
 #include "output/human_writers.hpp"
@@ -90,15 +91,27 @@ std::vector<std::string> output_paths(const Options& o) {
 }
 
 void check_outputs(const Options& o, const std::vector<std::string>& input_files) {
-  for (const auto& f : output_formats())
-    if (f.directory && o.*f.path) {
-      // The directory is made now, so that its files are checked like any output's.
-      std::error_code ec;
-      std::filesystem::create_directories(*(o.*f.path), ec);
-    }
   const auto paths = output_paths(o);
   check_outputs_distinct(paths);
-  for (const auto& p : paths) check_output_path(p, input_files);
+  // A directory output is made now, so that its files are checked like any output's,
+  // and removed again when a check fails (all or nothing: no empty folder left).
+  std::vector<std::filesystem::path> made;
+  for (const auto& f : output_formats()) {
+    if (!f.directory || !(o.*f.path)) continue;
+    const std::filesystem::path dir = *(o.*f.path);
+    std::error_code ec;
+    if (std::filesystem::exists(dir, ec) && !std::filesystem::is_directory(dir, ec))
+      throw UsageError(std::string("--") + f.option + " " + dir.string() + ": not a directory");
+    for (auto p = dir; !p.empty() && !std::filesystem::exists(p, ec); p = p.parent_path()) made.push_back(p);
+    std::filesystem::create_directories(dir, ec);
+  }
+  try {
+    for (const auto& p : paths) check_output_path(p, input_files);
+  } catch (...) {
+    std::error_code ec;
+    for (const auto& p : made) std::filesystem::remove(p, ec);  // innermost first; only if still empty
+    throw;
+  }
 }
 
 void add_outputs(OutputSet& out, const model::DiffReport& report, const Options& o) {

@@ -231,6 +231,32 @@ class InstanceForm(unittest.TestCase):
         self.assertEqual(swapped["counts_change_categories"].value_counts().to_dict(), {"=": 5, "-": 3, "+": 1})
         self.assertEqual(TraceDiff.ops_diff(cpu), OPS_DIFF)  # the class form takes a DataFrame too
 
+    def test_mistakes_said_where_they_are_made(self):
+        with self.assertRaises(TypeError):
+            TraceDiff(BASE, TEST, device_type="CPU")  # at construction, not at the first call
+        with self.assertRaises(ValueError):
+            TraceDiff(BASE, TEST, control_rank=7)
+        trace_diff = TraceDiff(BASE, TEST)
+        df = trace_diff.compare_traces()
+        self.assertEqual(trace_diff.ops_diff(df=df), trace_diff.ops_diff(df))
+        with self.assertRaises(TypeError):
+            trace_diff.ops_diff(df, device_type=DeviceType.GPU)  # would change nothing: refused
+        with self.assertRaises(ValueError):
+            TraceDiff.ops_diff(df.reset_index())  # positions, not names
+        # HTA's `in` takes 1010.0 for 1010.
+        pd.testing.assert_frame_equal(TraceDiff.compare_traces(BASE, TEST, control_iteration=[1010.0]),
+                                      TraceDiff.compare_traces(BASE, TEST, control_iteration=1010))
+
+    def test_missing_path_is_a_value_error(self):
+        # HTA raises ValueError for a directory that is not there; so do its calls here.
+        missing = os.path.join(PAIR, "no-such-dir")
+        for call in (lambda: TraceDiff.compare_traces(missing, TEST), lambda: TraceDiff.ops_diff(BASE, missing),
+                     lambda: TraceDiff(missing, TEST)):
+            with self.assertRaises(ValueError) as caught:
+                call()
+            self.assertIsInstance(caught.exception, tracediff.TraceDiffError)
+            self.assertIn("no such file or directory", str(caught.exception))
+
     def test_still_classmethods(self):
         # HTA's notebook lists the API as "the class methods of TraceDiff".
         listed = [a for a, t in TraceDiff.__dict__.items() if not a.startswith("_") and isinstance(t, classmethod)]
@@ -265,6 +291,15 @@ class OptionTable(unittest.TestCase):
             tracediff.compare(BASE, TEST, short_names="yes")  # a flag takes True or False
         with self.assertRaises(TypeError):
             tracediff.compare(BASE, TEST, device=True)  # an option takes a value
+        with self.assertRaises(TypeError):
+            tracediff.compare(BASE, TEST, json=[self.out("a.json"), self.out("b.json")])  # not "a.json,b.json"
+        self.assertFalse(os.path.exists(self.out("a.json") + "," + self.out("b.json")))
+        with self.assertRaises(TypeError):
+            tracediff.compare(BASE, TEST, step_marker=["aten::add", "aten::mul"])
+        import numpy as np
+
+        flagged = tracediff.compare(BASE, TEST, short_names=np.True_)  # numpy's bool, as a DataFrame gives it
+        self.assertTrue(flagged.data["short_names"])
 
     def test_paths_after_double_dash(self):
         # Folders whose names look like options are folders.
@@ -312,6 +347,24 @@ class OptionTable(unittest.TestCase):
         self.assertFalse(os.path.exists(self.out("ok.json")))
         with self.assertRaises(tracediff.UsageError):
             tracediff.compare(BASE, TEST, json="-")  # standard output is Python's: use to_json()
+
+    def test_embed_needs_the_page(self):
+        # Python writes no report by default: a step to embed needs output=.
+        with self.assertRaises(tracediff.UsageError):
+            tracediff.compare(BASE, TEST, embed_perfetto=True)
+        tracediff.compare(BASE, TEST, embed_perfetto=True, output=self.out("r.html"))
+        self.assertTrue(os.path.exists(self.out("r.html")))
+
+    def test_a_refused_folded_leaves_no_folder(self):
+        folded = os.path.join(self.tmp.name, "new", "fd")
+        with self.assertRaises(tracediff.UsageError):
+            tracediff.compare(BASE, TEST, folded=folded, csv=os.path.join(folded, "control.folded"))
+        self.assertFalse(os.path.exists(os.path.join(self.tmp.name, "new")))
+        with open(self.out("file"), "w") as f:
+            f.write("x")
+        with self.assertRaises(tracediff.UsageError) as caught:
+            tracediff.compare(BASE, TEST, folded=self.out("file"))
+        self.assertIn("not a directory", str(caught.exception))
 
     def test_lists_of_paths(self):
         report = tracediff.compare([BASE], [TEST, TEST], label_test="t")
