@@ -6,6 +6,7 @@
 //   name,category,device,control_count,test_count,...,change
 //   aten::mm,cpu_op,cpu,48,48,...,unchanged
 #include <algorithm>
+#include <array>
 #include <cstdint>
 #include <memory>
 #include <optional>
@@ -658,7 +659,36 @@ struct Embedded {
   std::size_t group_names = 0;         // names listed of each ops_diff group (the first, in row order)
   std::size_t files = 0;               // input files listed of each side
   std::size_t samples = 0;             // diagnostic samples listed
+  std::size_t launcher_kernels = 0;    // kernels listed of each launcher (the rest count as more)
+
+  // The table's filter toggles: its rows per change group, device and verdict (by enum value).
+  std::array<std::size_t, 5> rows_per_change{};
+  std::array<std::size_t, 3> rows_per_device{};
+  std::array<std::size_t, 4> rows_per_verdict{};
+  // Each table row's sparkline (parallel to rows): each side's inclusive time per step unit
+  // (warm-up left out), at most k_spark_points, a longer run averaged over equal bins.
+  std::vector<std::array<std::vector<double>, 2>> sparks;
+
+  // The step chart: each side's steps in order (rank, then step; warm-up included), at most
+  // k_step_chart_points, a longer run averaged over equal bins (warm: a warm-up step in it).
+  struct StepPoint {
+    double ns = 0;
+    bool warm = false;
+  };
+  std::array<std::vector<StepPoint>, 2> step_chart;
+  // The per-step table: each side's first k_step_rows steps in the same order, each a
+  // warm-up step (index into SideSummary::warmup) or a compared one (into step_details);
+  // and how many steps each side has.
+  struct StepRef {
+    bool warm = false;
+    std::size_t index = 0;
+  };
+  std::array<std::vector<StepRef>, 2> step_rows;
+  std::array<std::size_t, 2> steps_of{};
 };
+inline constexpr std::size_t k_spark_points = 20;
+inline constexpr std::size_t k_step_chart_points = 200;
+inline constexpr std::size_t k_step_rows = 100;
 
 // The rows by what the report says of them (default mode), as every view counts them:
 // regressions and improvements are the top lists' significant() counts; left_out the
@@ -730,6 +760,7 @@ struct DiffReport {
   // The families every view lists (indices into families), in their order: every significant
   // one, then the others until k_families_shown are listed, each by |Δ per step| descending.
   std::vector<std::size_t> families_shown;
+  std::size_t families_changed = 0;      // of them, significant: 0 is "none changed beyond noise"
   RankComparison ranks;
   // The noise test compared runs (several runs on both sides: each run's median step is a
   // sample); false: steps of one run were the samples, run-to-run noise not measured.

@@ -289,8 +289,7 @@ std::string headline(const DiffReport& r, const MarkdownOptions& o) {
 // GPU time by kernel family: the ones analysis lists (DiffReport::families_shown).
 std::string families(const DiffReport& r) {
   if (r.hta_compat || r.families_shown.empty()) return {};
-  const bool any_significant = r.families[r.families_shown.front()].time.significant;
-  std::string out = "#### Kernel families" + std::string(any_significant ? "" : " (none changed beyond noise)") +
+  std::string out = "#### Kernel families" + std::string(r.families_changed ? "" : " (none changed beyond noise)") +
                     "\n\n| GPU time per " + r.unit + " | " + label(r.control, "Control") + " | " +
                     label(r.test, "Test") + " | \xCE\x94 | \xCE\x94% |\n|:--|--:|--:|--:|--:|\n";
   for (const auto i : r.families_shown) {
@@ -315,13 +314,14 @@ std::string memory(const DiffReport& r) {
   return out + "\n";
 }
 
-// The rows that allocate more per step (DiffReport::allocates_more): self bytes, at most five.
+// The rows that allocate more per step (DiffReport::allocates_more, as long as analysis made
+// it: --top, as in every view): self bytes.
 std::string allocations(const DiffReport& r) {
   if (r.allocates_more.rows.empty()) return {};
   std::string out = "#### Allocates more\n\n| Memory allocated per " + r.unit + " (self) | " + label(r.control, "Control") +
                     " | " + label(r.test, "Test") + " | \xCE\x94 | \xCE\x94% |\n|:--|--:|--:|--:|--:|\n";
-  for (std::size_t k = 0; k < r.allocates_more.rows.size() && k < 5; ++k) {
-    const auto& row = r.rows[r.allocates_more.rows[k]];
+  for (const auto i : r.allocates_more.rows) {
+    const auto& row = r.rows[i];
     model::Figure fig;
     fig.label = row.label.empty() ? row.name : row.label;
     fig.value = row.memory.allocated;

@@ -454,8 +454,8 @@ void write_terminal_summary(const model::DiffReport& r, const TerminalOptions& o
 
   // The rows that allocate more per step (self bytes), one line each.
   if (!r.allocates_more.rows.empty()) out << "\nAllocates more:\n";
-  for (std::size_t k = 0; k < r.allocates_more.rows.size() && k < 5; ++k) {
-    const auto& row = r.rows[r.allocates_more.rows[k]];
+  for (const auto i : r.allocates_more.rows) {  // as long as analysis made it (--top)
+    const auto& row = r.rows[i];
     const auto& v = row.memory.allocated;
     std::string line = "  " + detail::terminal_safe(row.label.empty() ? row.name : row.label) + " " +
                        format_size(v.diff(), true) + "/" + r.unit + " (" + format_pct(v.pct, v.is_new()) + ")";

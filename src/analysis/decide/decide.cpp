@@ -134,6 +134,7 @@ void families_shown(model::DiffReport& r) {
   auto& shown = r.families_shown;
   for (std::size_t i = 0; i < r.families.size(); ++i)
     if (r.families[i].time.significant) shown.push_back(i);
+  r.families_changed = shown.size();
   for (std::size_t i = 0; i < r.families.size() && shown.size() < model::k_families_shown; ++i)
     if (!r.families[i].time.significant) shown.push_back(i);
 }

@@ -147,6 +147,66 @@ void decide_tree(const model::DiffReport& r, model::Embedded& e) {
     if (shown[i]) e.tree_static.push_back(i);
 }
 
+// A side's per-unit values (warm-up left out), at most k_spark_points: a longer run is
+// averaged over equal bins of units.
+std::vector<double> spark_values(const model::Samples& s) {
+  const std::size_t n = s.units();
+  if (n == 0) return {};
+  const std::size_t m = std::min(n, model::k_spark_points);
+  std::vector<double> sum(m, 0.0);
+  std::vector<std::size_t> per_bin(m, 0);
+  for (std::size_t u = 0; u < n; ++u) ++per_bin[u * m / n];
+  for (const auto& [u, v] : s.values())
+    if (u < n) sum[u * m / n] += v;
+  for (std::size_t i = 0; i < m; ++i) sum[i] /= static_cast<double>(per_bin[i]);
+  return sum;
+}
+
+// The table's toggles and each of its rows' sparklines.
+void decide_table(const model::DiffReport& r, model::Embedded& e) {
+  e.sparks.clear();
+  e.sparks.reserve(e.rows.size());
+  for (const auto i : e.rows) {
+    const auto& row = r.rows[i];
+    ++e.rows_per_change[static_cast<std::size_t>(row.change)];
+    ++e.rows_per_device[static_cast<std::size_t>(row.device)];
+    ++e.rows_per_verdict[static_cast<std::size_t>(row.verdict)];
+    e.sparks.push_back({spark_values(row.control_samples), spark_values(row.test_samples)});
+  }
+}
+
+// Each side's steps, warm-up included, in order (rank, then step): the step chart's
+// points (binned past k_step_chart_points) and the per-step table's first k_step_rows.
+void decide_steps(const model::DiffReport& r, model::Embedded& e) {
+  for (int k = 0; k < 2; ++k) {
+    const auto& side = k == 0 ? r.control : r.test;
+    std::vector<model::Embedded::StepRef> list;
+    for (std::size_t i = 0; i < side.warmup.size(); ++i) list.push_back({true, i});
+    for (std::size_t i = 0; i < side.step_details.size(); ++i) list.push_back({false, i});
+    const auto detail = [&](const model::Embedded::StepRef& s) -> const model::StepDetail& {
+      return s.warm ? side.warmup[s.index] : side.step_details[s.index];
+    };
+    std::stable_sort(list.begin(), list.end(), [&](const auto& a, const auto& b) {
+      const auto &x = detail(a), &y = detail(b);
+      return x.rank != y.rank ? x.rank < y.rank : x.step < y.step;
+    });
+    const std::size_t n = list.size(), m = std::min(n, model::k_step_chart_points);
+    std::vector<model::Embedded::StepPoint> pts(m);
+    std::vector<std::size_t> per_bin(m, 0);
+    for (std::size_t i = 0; i < n; ++i) {
+      auto& p = pts[i * m / n];
+      p.ns += static_cast<double>(detail(list[i]).dur_ns);
+      p.warm = p.warm || list[i].warm;
+      ++per_bin[i * m / n];
+    }
+    for (std::size_t i = 0; i < m; ++i) pts[i].ns /= static_cast<double>(per_bin[i]);
+    e.step_chart[k] = std::move(pts);
+    e.steps_of[k] = n;
+    if (list.size() > model::k_step_rows) list.resize(model::k_step_rows);
+    e.step_rows[k] = std::move(list);
+  }
+}
+
 }  // namespace
 
 void decide_embedded(model::DiffReport& r, std::size_t top) {
@@ -160,6 +220,7 @@ void decide_embedded(model::DiffReport& r, std::size_t top) {
   e.group_names = k_group_names;
   e.files = k_listed_files;
   e.samples = k_listed_samples;
+  e.launcher_kernels = k_launcher_kernels;
 
   // The table: every row the top lists (as far as they are shown) and the charts
   // name, then the most important by impact.
@@ -169,6 +230,8 @@ void decide_embedded(model::DiffReport& r, std::size_t top) {
   for (const auto* chart : {&r.charts.time, &r.charts.calls, &r.charts.self}) must.insert(must.end(), chart->begin(), chart->end());
   e.rows = bounded(order, must, k_embedded_rows);
   e.rows_left_out = r.rows.size() - e.rows.size();
+  decide_table(r, e);
+  decide_steps(r, e);
 
   // Launchers: the significant ones the findings list, then the first by |Δ|.
   std::vector<std::size_t> lmust;

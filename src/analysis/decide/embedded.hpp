@@ -14,7 +14,8 @@
 namespace tracediff::analysis::detail {
 
 inline constexpr std::size_t k_embedded_rows = 2000;     // table rows
-inline constexpr std::size_t k_embedded_launchers = 50;  // launching operators (25 kernels each at most)
+inline constexpr std::size_t k_embedded_launchers = 50;  // launching operators
+inline constexpr std::size_t k_launcher_kernels = 25;    // kernels listed of each
 inline constexpr std::size_t k_embedded_ranks = 200;     // rank rows
 inline constexpr std::size_t k_chart_rows = 50;          // bars per chart (--top goes to 1,000)
 inline constexpr std::size_t k_list_items = 50;          // items per top list
@@ -24,7 +25,8 @@ inline constexpr std::size_t k_listed_samples = 50;      // diagnostic samples
 inline constexpr std::size_t k_embedded_tree = 4000;     // call-tree nodes (the flame graph and its table)
 
 // Fills report.charts (min(top, k_chart_rows) rows each) and report.embedded from the
-// decided report: top lists, launchers, rank rows, impact order.
+// decided report: top lists, launchers, rank rows, impact order; the table's toggles and
+// sparklines, the step chart and the per-step table.
 void decide_embedded(model::DiffReport& report, std::size_t top);
 
 }  // namespace tracediff::analysis::detail

@@ -170,20 +170,15 @@ std::string tip_name(const DiffRow& row) {
 Anchors make_anchors(const DiffReport& r) {
   Anchors a;
   const auto& e = r.embedded;
-  // A report built by hand (nothing decided) embeds everything.
-  const bool rows_ok = e.decided && std::all_of(e.rows.begin(), e.rows.end(), [&](auto i) { return i < r.rows.size(); });
-  a.order = rows_ok ? e.rows : r.impact_order();
-  a.rows_left_out = rows_ok ? e.rows_left_out : 0;
+  // What analysis embedded (analysis/decide/embedded); an index past the rows is dropped.
+  for (const auto i : e.rows)
+    if (i < r.rows.size()) a.order.push_back(i);
+  a.rows_left_out = r.rows.size() - a.order.size();
   a.pos.assign(r.rows.size(), Anchors::none);
   for (std::size_t p = 0; p < a.order.size(); ++p) a.pos[a.order[p]] = p;
-  const bool launchers_ok =
-      e.decided && std::all_of(e.launchers.begin(), e.launchers.end(), [&](auto k) { return k < r.by_launcher.size(); });
-  if (launchers_ok) {
-    a.launchers = e.launchers;
-    a.launchers_left_out = e.launchers_left_out;
-  } else {
-    for (std::size_t k = 0; k < r.by_launcher.size(); ++k) a.launchers.push_back(k);
-  }
+  for (const auto k : e.launchers)
+    if (k < r.by_launcher.size()) a.launchers.push_back(k);
+  a.launchers_left_out = r.by_launcher.size() - a.launchers.size();
   for (auto k : a.launchers) a.launcher.emplace(r.by_launcher[k].launcher, k);
   for (std::size_t p = 0; p < a.order.size(); ++p) {
     const auto& row = r.rows[a.order[p]];

@@ -25,7 +25,7 @@ void add_diagnostics(const DiffReport& r, data& ctx) {
   }
   data samples = make_list();
   const auto& all = diag.samples();
-  const std::size_t listed = r.embedded.decided ? std::min(all.size(), r.embedded.samples) : all.size();
+  const std::size_t listed = std::min(all.size(), r.embedded.samples);
   for (std::size_t k = 0; k < listed; ++k) {
     const auto& s = all[k];
     data d;

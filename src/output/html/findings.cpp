@@ -21,10 +21,8 @@ namespace tracediff::output::html {
 
 namespace {
 
-// Items a list shows: as many as analysis embedded (all of a report built by hand).
-std::size_t shown(const DiffReport& r, std::size_t n) {
-  return r.embedded.decided ? std::min(n, r.embedded.list_items) : n;
-}
+// Items a list shows: as many as analysis embedded.
+std::size_t shown(const DiffReport& r, std::size_t n) { return std::min(n, r.embedded.list_items); }
 
 data list_of(const DiffReport& r, const Anchors& a, const model::TopList& list) {
   data items = make_list();

@@ -190,7 +190,7 @@ void add_headline(const DiffReport& r, data& ctx) {
   data file_rows = make_list();
   std::size_t files_left_out = 0;
   for (const auto* side : {&c, &t}) {
-    const std::size_t listed = r.embedded.decided ? std::min(side->files.size(), r.embedded.files) : side->files.size();
+    const std::size_t listed = std::min(side->files.size(), r.embedded.files);
     files_left_out += side->files.size() - listed;
     for (std::size_t k = 0; k < listed; ++k) {
       const auto& f = side->files[k];

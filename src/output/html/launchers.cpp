@@ -19,7 +19,7 @@ bool has_launchers(const DiffReport& r) { return per_step_mode(r) && !r.by_launc
 
 // Launcher k with its first kernels.
 void launcher_row(const DiffReport& r, const Anchors& a, std::size_t k, Fields& f) {
-  constexpr std::size_t k_kernels = 25;
+  const std::size_t k_kernels = r.embedded.launcher_kernels;  // as analysis bounded them
   const auto& l = r.by_launcher[k];
   const auto look = verdict_look(l.time.verdict);
   f.text("id", tag("l", k));

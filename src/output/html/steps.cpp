@@ -75,40 +75,14 @@ void gpu_stacks(const DiffReport& r, data& ctx) {
 }
 
 // Step time per step for both sides, warm-up steps marked, as an inline SVG (drawn
-// without script, in print, in either theme): at most k_points per side, a longer run
-// averaged over equal bins (a bin with a warm-up step is marked). Numbers and
+// without script, in print, in either theme): the points analysis binned
+// (model::Embedded::step_chart: a bin with a warm-up step is marked). Numbers and
 // durations only, so the markup is written as it is ({{{step_chart}}}).
 void step_chart(const DiffReport& r, data& ctx) {
-  constexpr std::size_t k_points = 200;
-  struct Point {
-    double v;
-    bool warm;
-  };
-  std::vector<Point> sides[2];
+  const auto& sides = r.embedded.step_chart;
   double top = 0;
-  for (int k = 0; k < 2; ++k) {
-    const auto& side = k == 0 ? r.control : r.test;
-    std::vector<std::pair<const model::StepDetail*, bool>> list;
-    for (const auto& w : side.warmup) list.push_back({&w, true});
-    for (const auto& d : side.step_details) list.push_back({&d, false});
-    std::stable_sort(list.begin(), list.end(), [](const auto& a, const auto& b) {
-      return a.first->rank != b.first->rank ? a.first->rank < b.first->rank : a.first->step < b.first->step;
-    });
-    const std::size_t n = list.size(), m = std::min(n, k_points);
-    std::vector<Point> pts(m, Point{0, false});
-    std::vector<std::size_t> per_bin(m, 0);
-    for (std::size_t i = 0; i < n; ++i) {
-      auto& p = pts[i * m / n];
-      p.v += static_cast<double>(list[i].first->dur_ns);
-      p.warm = p.warm || list[i].second;
-      ++per_bin[i * m / n];
-    }
-    for (std::size_t i = 0; i < m; ++i) {
-      pts[i].v /= static_cast<double>(per_bin[i]);
-      top = std::max(top, pts[i].v);
-    }
-    sides[k] = std::move(pts);
-  }
+  for (const auto& pts : sides)
+    for (const auto& p : pts) top = std::max(top, p.ns);
   const bool any = sides[0].size() >= 2 || sides[1].size() >= 2;
   ctx.set("has_step_chart", any);
   if (!any) {
@@ -137,46 +111,45 @@ void step_chart(const DiffReport& r, data& ctx) {
     const auto x = [&](std::size_t i) {
       return most < 2 ? x0 : x0 + (x1 - x0) * static_cast<double>(i) / static_cast<double>(most - 1);
     };
-    const auto y = [&](double v) { return top > 0 ? y1 - (y1 - y0) * v / top : y1; };
+    const auto y = [&](double v) { return top > 0 ? y1 - (y1 - y0) * v / top : y1; };  // 0 at the bottom
     const char* cls = k == 0 ? "c" : "t";
     svg += std::string("<polyline class=\"") + cls + "\" points=\"";
     for (std::size_t i = 0; i < pts.size(); ++i) {
-      std::snprintf(buf, sizeof buf, "%s%.1f,%.1f", i ? " " : "", x(i), y(pts[i].v));
+      std::snprintf(buf, sizeof buf, "%s%.1f,%.1f", i ? " " : "", x(i), y(pts[i].ns));
       svg += buf;
     }
     svg += "\"/>";
     for (std::size_t i = 0; i < pts.size(); ++i) {
       if (!pts[i].warm && pts.size() > 60) continue;  // dots for short runs; warm-up always marked
       std::snprintf(buf, sizeof buf, "<circle class=\"%s%s\" cx=\"%.1f\" cy=\"%.1f\" r=\"%s\"/>", cls,
-                    pts[i].warm ? " warm" : "", x(i), y(pts[i].v), pts[i].warm ? "4" : "2.5");
+                    pts[i].warm ? " warm" : "", x(i), y(pts[i].ns), pts[i].warm ? "4" : "2.5");
       svg += buf;
     }
   }
   ctx.set("step_chart", svg + "</svg>");
 }
 
-// Every step's figures, both sides, warm-up steps marked (at most k_max per side).
+// Every step's figures, both sides, warm-up steps marked: the steps analysis listed
+// (model::Embedded::step_rows, the first k_step_rows of each side).
 void step_details(const DiffReport& r, data& ctx) {
-  constexpr std::size_t k_max = 100;
   data details = make_list();
   std::string cut;
   std::size_t n = 0;
-  for (const auto* side : {&r.control, &r.test}) {
-    std::vector<std::pair<const model::StepDetail*, bool>> list;  // (step, warm-up)
-    for (const auto& w : side->warmup) list.push_back({&w, true});
-    for (const auto& d : side->step_details) list.push_back({&d, false});
-    std::stable_sort(list.begin(), list.end(), [](const auto& a, const auto& b) {
-      return a.first->rank != b.first->rank ? a.first->rank < b.first->rank : a.first->step < b.first->step;
-    });
-    n += list.size();
-    for (std::size_t i = 0; i < list.size() && i < k_max; ++i) {
-      const auto& s = *list[i].first;
+  for (int k = 0; k < 2; ++k) {
+    const auto* side = k == 0 ? &r.control : &r.test;
+    const auto& list = r.embedded.step_rows[k];
+    const std::size_t all = r.embedded.steps_of[k];
+    n += all;
+    for (const auto& ref : list) {
+      const auto& steps = ref.warm ? side->warmup : side->step_details;
+      if (ref.index >= steps.size()) continue;
+      const auto& s = steps[ref.index];
       data d;
       d.set("side", side_label(*side, side == &r.test));
       d.set("sc", std::string(side == &r.control ? "c" : "t"));
       d.set("rank", std::to_string(s.rank));
       d.set("step", s.step < 0 ? std::string("whole") : std::to_string(s.step));  // a trace without steps
-      d.set("warm", list[i].second);
+      d.set("warm", ref.warm);
       for (const auto& [key, v] :
            {std::pair{"dur", s.dur_ns}, {"busy", s.gpu_busy_ns}, {"idle", s.gpu_idle_ns}, {"spill", s.gpu_spill_ns},
             {"host", s.host_busy_ns}, {"kernel", s.kernel_ns}, {"comm", s.comm_ns}, {"memcpy", s.memcpy_ns},
@@ -184,10 +157,10 @@ void step_details(const DiffReport& r, data& ctx) {
         d.set(key, format_duration_ns(v, false));
       details.push_back(d);
     }
-    if (list.size() > k_max) {
+    if (all > list.size()) {
       if (!cut.empty()) cut += "; ";
-      cut += side_label(*side, side == &r.test) + ": the first " + std::to_string(k_max) + " of " +
-             format_count(static_cast<std::int64_t>(list.size()), false);
+      cut += side_label(*side, side == &r.test) + ": the first " + std::to_string(list.size()) + " of " +
+             format_count(static_cast<std::int64_t>(all), false);
     }
   }
   ctx.set("step_details", details);
@@ -199,13 +172,9 @@ void step_details(const DiffReport& r, data& ctx) {
 void ranks(const DiffReport& r, data& ctx) {
   ctx.set("has_ranks", !r.rank_rows.empty());
   if (r.rank_rows.empty()) return;
-  std::vector<std::size_t> shown;
-  if (r.embedded.decided) {
-    for (auto k : r.embedded.rank_rows)
-      if (k < r.rank_rows.size()) shown.push_back(k);
-  } else {
-    for (std::size_t k = 0; k < r.rank_rows.size(); ++k) shown.push_back(k);
-  }
+  std::vector<std::size_t> shown;  // as analysis embedded them
+  for (auto k : r.embedded.rank_rows)
+    if (k < r.rank_rows.size()) shown.push_back(k);
   const auto count = [](std::size_t n) { return format_count(static_cast<std::int64_t>(n), false); };
   ctx.set("has_ranks_left_out", shown.size() < r.rank_rows.size());
   ctx.set("ranks_shown", count(shown.size()));

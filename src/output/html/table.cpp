@@ -26,18 +26,12 @@ namespace tracediff::output::html {
 
 namespace {
 
-// Counts per change group, device and verdict of the rows in the table, for the
-// filter toggles.
-void add_toggles(const DiffReport& r, const Anchors& a, data& ctx) {
-  std::array<std::size_t, 5> per_change{};
-  std::array<std::size_t, 3> per_device{};
-  std::array<std::size_t, 4> per_verdict{};
-  for (auto i : a.order) {
-    const auto& row = r.rows[i];
-    ++per_change[static_cast<std::size_t>(row.change)];
-    ++per_device[static_cast<std::size_t>(row.device)];
-    ++per_verdict[static_cast<std::size_t>(row.verdict)];
-  }
+// The filter toggles, with analysis's counts of the table's rows per change group,
+// device and verdict.
+void add_toggles(const DiffReport& r, data& ctx) {
+  const auto& per_change = r.embedded.rows_per_change;
+  const auto& per_device = r.embedded.rows_per_device;
+  const auto& per_verdict = r.embedded.rows_per_verdict;
   data change_toggles = make_list();
   for (auto ch : k_changes) {
     data d;
@@ -102,29 +96,14 @@ void cell(Fields f, const std::string& txt, const std::string& stxt) {
   f.text("st", stxt);
 }
 
-// A side's inclusive time in each step unit (warm-up left out), at most k_spark_points
-// values: a longer run is averaged over equal bins of units. Small, since every row of the
-// table has one: 2,000 rows add at most about 0.7 MB (the page stays under 10 MB).
-constexpr std::size_t k_spark_points = 20;
-std::vector<double> spark_values(const model::Samples& s) {
-  const std::size_t n = s.units();
-  if (n == 0) return {};
-  const std::size_t m = std::min(n, k_spark_points);
-  std::vector<double> sum(m, 0.0);
-  std::vector<std::size_t> per_bin(m, 0);
-  for (std::size_t u = 0; u < n; ++u) ++per_bin[u * m / n];
-  for (const auto& [u, v] : s.values())
-    if (u < n) sum[u * m / n] += v;
-  for (std::size_t i = 0; i < m; ++i) sum[i] /= static_cast<double>(per_bin[i]);
-  return sum;
-}
-
-// Both sides' values per step unit for the sparkline (one scale for both): the spread
-// behind the verdict, warm-up steps, bimodal steps and noise at a glance. Each point
-// is its y in the 72 × 18 box report.js draws (px from the top, whole ones); "0" with
-// fewer than two units a side.
-std::string sparkline(const DiffRow& row) {
-  const auto c = spark_values(row.control_samples), t = spark_values(row.test_samples);
+// Both sides' values per step unit for the sparkline (one scale for both), as analysis
+// binned them (model::Embedded::sparks; at most k_spark_points a side, so 2,000 rows add
+// at most about 0.7 MB): the spread behind the verdict, warm-up steps, bimodal steps and
+// noise at a glance. Each point is its y in the 72 × 18 box report.js draws (px from the
+// top, whole ones); "0" with fewer than two units a side.
+std::string sparkline(const std::array<std::vector<double>, 2>& spark) {
+  const auto& c = spark[0];
+  const auto& t = spark[1];
   if (c.size() < 2 && t.size() < 2) return "0";
   double top = 0;
   for (double v : c) top = std::max(top, std::abs(v));
@@ -223,7 +202,7 @@ void per_step_row(const DiffRow& row, const Anchors& a, Fields& f) {
 // verdict column's sort key), a position in "verdicts"; calls: Δ calls per unit; spark:
 // see sparkline(); then each numeric cell's sort key, or [inclusive, self] where the self
 // time's differs; the FLOPs column's only with --by-shape.
-void row_data(const DiffRow& row, const Anchors& a, std::string& out) {
+void row_data(const DiffRow& row, const std::array<std::vector<double>, 2>& spark, const Anchors& a, std::string& out) {
   const auto& cs = row.control_step;
   const auto& ts = row.test_step;
   const auto key = [](double v) { return std::to_string(round_ns(v)); };
@@ -236,7 +215,7 @@ void row_data(const DiffRow& row, const Anchors& a, std::string& out) {
   out += ',';
   out += key3(ts.count - cs.count);
   out += ',';
-  out += sparkline(row);
+  out += sparkline(spark);
   const auto both = [&](const std::string& v, const std::string& sv) {
     out += ',';
     if (sv.empty() || sv == v) return key_json(out, v);
@@ -297,7 +276,7 @@ void add_table(const DiffReport& r, const Anchors& a, data& ctx) {
   ctx.set("lazy_table", a.order.size() > 100);
   ctx.set("pct_basis", std::string(r.hta_compat ? "Relative change of the total duration"
                                                  : "Relative change of the duration per " + r.unit));
-  add_toggles(r, a, ctx);
+  add_toggles(r, ctx);
   ctx.set("has_flops", a.has_flops);
 }
 
@@ -324,7 +303,8 @@ std::string render_row_data(const DiffReport& r, const Anchors& a) {
   out.reserve(out.size() + a.order.size() * 110);
   for (std::size_t p = 0; p < a.order.size(); ++p) {
     out += p ? ",\n" : "\n";
-    row_data(r.rows[a.order[p]], a, out);
+    static const std::array<std::vector<double>, 2> none;
+    row_data(r.rows[a.order[p]], p < r.embedded.sparks.size() ? r.embedded.sparks[p] : none, a, out);
   }
   return out + "]}";
 }

@@ -151,24 +151,19 @@ std::string tree_json(const DiffReport& r, const Anchors& a, const std::vector<s
 
 namespace {
 
-// The nodes the page embeds: analysis's choice, or (a report built by hand) all.
-std::vector<std::uint32_t> embedded_nodes(const DiffReport& r) {
-  std::vector<std::uint32_t> embedded = r.embedded.tree;
-  if (!r.embedded.decided)
-    for (std::uint32_t i = 0; i < r.call_tree.nodes.size(); ++i) embedded.push_back(i);
-  return embedded;
-}
+// The nodes the page embeds: analysis's choice.
+const std::vector<std::uint32_t>& embedded_nodes(const DiffReport& r) { return r.embedded.tree; }
 
 }  // namespace
 
 std::string render_tree_json(const DiffReport& r, const Anchors& a) {
-  const auto embedded = embedded_nodes(r);
+  const auto& embedded = embedded_nodes(r);
   return per_step_mode(r) && !embedded.empty() ? tree_json(r, a, embedded) : std::string();
 }
 
 void add_tree(const DiffReport& r, data& ctx) {
   const auto& tree = r.call_tree;
-  const auto embedded = embedded_nodes(r);
+  const auto& embedded = embedded_nodes(r);
   const bool has = per_step_mode(r) && !embedded.empty();
   ctx.set("has_tree", has);
   if (!has) return;
@@ -179,11 +174,8 @@ void add_tree(const DiffReport& r, data& ctx) {
   ctx.set("has_tree_folded", folded > 0);
   ctx.set("tree_folded", std::to_string(folded));
 
-  // The top levels, as analysis chose them (a report built by hand: the first ones).
-  std::vector<std::uint32_t> top_levels = r.embedded.tree_static;
-  if (!r.embedded.decided)
-    for (std::uint32_t i = 0; i < tree.nodes.size() && top_levels.size() < 40; ++i)
-      if (tree.nodes[i].parent == model::k_no_node) top_levels.push_back(i);
+  // The top levels, as analysis chose them.
+  const auto& top_levels = r.embedded.tree_static;
   data rows = make_list();
   std::vector<std::size_t> depth(tree.nodes.size(), 0);
   for (std::uint32_t i = 0; i < tree.nodes.size(); ++i)

@@ -562,6 +562,7 @@ BOOST_AUTO_TEST_CASE(warm_up_steps_are_listed_and_marked) {
   w.step = 1008;
   w.dur_ns *= 10;
   r.test.warmup = {w};
+  finish(r);  // analysis decides what the page lists; the writer only prints it
   const auto html = render(r);
   BOOST_TEST(html.find("<summary>Every step (13)</summary>") != std::string::npos);
   BOOST_TEST(count(html, "<span class=\"badge\">warm-up, left out</span>") == 1u);
