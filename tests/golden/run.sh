@@ -35,8 +35,11 @@ if [ ${#CASES[@]} -eq 0 ]; then
   for d in "$HERE"/*/; do [ -f "$d/args" ] && CASES+=("$(basename "$d")"); done
 fi
 
-# The files every case pins; a case's `keep` file names more (outputs of its `setup`).
+# The files every case pins: a comparison's, or `tracediff trend`'s (arguments beginning with
+# `trend`); a case's `keep` file names more (outputs of its `setup` or its arguments), its
+# `html` file adds the HTML report's data (html-data/, see html_parts).
 STANDARD=(report.json report.csv report.md terminal.txt stderr.txt exit_code)
+TREND=(trend.json trend.md terminal.txt stderr.txt exit_code)
 # A plain environment: nothing the shell or a library reads from it may change a byte.
 export LC_ALL=C TZ=UTC
 unset NO_COLOR TRACEDIFF_SHARED_DIR
@@ -44,10 +47,47 @@ unset NO_COLOR TRACEDIFF_SHARED_DIR
 # Shell words of a file (quotes and all), without comment lines.
 words_of() { grep -v '^[[:space:]]*#' "$1" || true; }
 
+# html_parts PAGE DIR: what an HTML page holds, without the assets it bundles (Chart.js, the
+# scripts, the style sheet): each `<script type="application/json" id="ID">` block as
+# DIR/ID.json, byte for byte as the page embeds it (and a final newline), and DIR/skeleton.txt,
+# the page's outline: one line per element with an id (`tag#id`) and per script or style
+# element, in page order. A page without such blocks (trend's, static) holds its data in its
+# markup: DIR/page.html is the page with its style sheet elided.
+html_parts() {
+  perl -e '
+    my ($page, $out) = @ARGV;
+    open(my $in, "<:raw", $page) or die "$page: $!\n";
+    my $html = do { local $/; <$in> };
+    close $in;
+    mkdir $out or die "$out: $!\n";
+    sub put { my ($f, $text) = @_; open(my $o, ">:raw", $f) or die "$f: $!\n"; print $o $text; close $o or die "$f: $!\n"; }
+    my $blocks = 0;
+    while ($html =~ m{<script type="application/json" id="([^"]*)">(.*?)</script>}gs) {
+      my ($id, $body) = ($1, $2);
+      die "a JSON block with the id \"$id\"\n" unless $id =~ /^[A-Za-z0-9_-]+$/ && !-e "$out/$id.json";
+      put("$out/$id.json", "$body\n");
+      ++$blocks;
+    }
+    if (!$blocks) {
+      (my $bare = $html) =~ s{(<style\b[^>]*>).*?(</style>)}{$1...$2}gs;
+      put("$out/page.html", $bare);
+      exit 0;
+    }
+    (my $bare = $html) =~ s{(<(script|style)\b[^>]*>).*?(</\2>)}{$1$3}gs;
+    my @outline;
+    while ($bare =~ m{<([a-zA-Z][a-zA-Z0-9]*)((?:\s[^>]*)?)>}g) {
+      my ($tag, $attrs) = (lc $1, $2);
+      my ($id) = $attrs =~ /\sid="([^"]*)"/;
+      push @outline, $tag . (defined $id ? "#$id" : "") if defined $id || $tag eq "script" || $tag eq "style";
+    }
+    put("$out/skeleton.txt", join("", map { "$_\n" } @outline));
+  ' "$1" "$2"
+}
+
 WORK=$(mktemp -d "${TMPDIR:-/tmp}/tracediff-golden.XXXXXX")
 trap 'rm -rf "$WORK"' EXIT
 failed=()
-g=() s=() args=()  # filled by eval from the case files
+g=() s=() args=() h=()  # filled by eval from the case files
 for c in "${CASES[@]}"; do
   dir="$HERE/$c"
   [ -f "$dir/args" ] || { echo "golden: $c: no such case ($dir/args)" >&2; failed+=("$c"); continue; }
@@ -87,13 +127,37 @@ for c in "${CASES[@]}"; do
     continue
   fi
   eval "args=($(words_of "$dir/args"))"
-  "$TRACEDIFF" "${args[@]}" --json report.json --csv report.csv --markdown report.md \
-    >terminal.txt 2>stderr.txt
+  if [ "${args[0]:-}" = trend ]; then
+    files=("${TREND[@]}") outputs=(--json trend.json --markdown trend.md) page=trend.html
+  else
+    files=("${STANDARD[@]}") outputs=(--json report.json --csv report.csv --markdown report.md) page=report.html
+  fi
+  "$TRACEDIFF" "${args[@]}" "${outputs[@]}" >terminal.txt 2>stderr.txt
   echo $? >exit_code
 
-  files=("${STANDARD[@]}")
   if [ -f "$dir/keep" ]; then
     while IFS= read -r f; do [ -n "$f" ] && files+=("$f"); done < <(words_of "$dir/keep")
+  fi
+  # html: the same command again, writing the page alone (-q: the line naming the page gives
+  # its absolute path), with the file's own arguments; its data pinned under html-data/.
+  if [ -f "$dir/html" ]; then
+    eval "h=($(words_of "$dir/html"))"
+    "$TRACEDIFF" "${args[@]}" "${h[@]}" -o "$page" -q >/dev/null 2>html.err
+    if [ ! -f "$page" ]; then
+      echo "golden: $c: tracediff wrote no $page:" >&2
+      cat html.err >&2
+      ok=0
+    elif ! html_parts "$page" html-data 2>html.err; then
+      echo "golden: $c: $page: $(cat html.err)" >&2
+      ok=0
+    fi
+    # What either side has: a block gone from the page is a difference too.
+    [ $UPDATE = 1 ] && [ $ok = 1 ] && rm -rf "$dir/html-data"
+    while IFS= read -r f; do files+=("$f"); done < <(
+      { [ -d html-data ] && find html-data -type f; [ -d "$dir/html-data" ] && (cd "$dir" && find html-data -type f); } | sort -u)
+  elif [ -d "$dir/html-data" ]; then
+    echo "golden: $c: tests/golden/$c/html-data/ but no html file: remove the folder or add the file" >&2
+    ok=0
   fi
   for f in "${files[@]}"; do
     # A path of this machine in an output would differ on the next: say so, mask nothing.
@@ -107,6 +171,7 @@ for c in "${CASES[@]}"; do
       echo "golden: $c: tracediff wrote no $f" >&2
       ok=0
     elif [ $UPDATE = 1 ]; then
+      mkdir -p "$(dirname "$dir/$f")"
       cp "$w/$f" "$dir/$f"
     elif [ ! -f "$dir/$f" ]; then
       echo "golden: $c: no expected $f (run scripts/update-goldens.sh)" >&2
