@@ -5,6 +5,7 @@
 #   bash scripts/bench.sh --quick         # set (a) only
 #   bash scripts/bench.sh --sets b,c --runs 3
 #   bash scripts/bench.sh --check         # the sets bench/budget.tsv names; exit 1 over a budget
+#   bash scripts/bench.sh --check --sets h   # the pages' time to interactive in Chromium alone
 #
 # Builds Release into build-bench/ (tracediff, tracegen, tracediff_floor), generates
 # the synthetic inputs into bench/data/ once (cached; rm -rf bench/data to redo), then
@@ -28,7 +29,7 @@ BUDGET=$ROOT/bench/budget.tsv
 
 usage() {
   cat <<EOF
-usage: bash scripts/bench.sh [--runs N] [--quick] [--sets a,b,c,d,e,f,g] [--no-build] [--check]
+usage: bash scripts/bench.sh [--runs N] [--quick] [--sets a,b,c,d,e,f,g,h] [--no-build] [--check]
 
   --runs N      timed runs of tracediff and of the floor per set (default 5)
   --quick       only set (a); same as --sets a
@@ -43,14 +44,21 @@ usage: bash scripts/bench.sh [--runs N] [--quick] [--sets a,b,c,d,e,f,g] [--no-b
                      (one per side, made once and cached) compared
                   f  8 ranks x ~35 MB per side with memory events (tracegen --memory; test:
                      a leak per step and a peak raised by aten::mm), gzip, cached in bench/data/
-                  g  `tracediff trend` over 1,000 small summaries (tracegen --series 1000, a
+                  g  \`tracediff trend\` over 1,000 small summaries (tracegen --series 1000, a
                      10 % shift at run 700, each run summarised once; cached in bench/data/):
                      wall, peak RSS and page size against 5 s, 512 MiB, 5 MB (issue 30).
                      Not in the default sets.
+                  h  the pages in headless Chromium, time to interactive (median of R opens, each
+                     in a fresh context; tests/browser/interactive.mjs): set a's report, a report
+                     of 100,000 names a side (tracegen --many-names, cached in bench/data/) and
+                     \`tracediff trend\` over set g's 1,000 runs (traces). Needs Debian's chromium,
+                     node and tests/browser/node_modules (bash scripts/browser-test.sh installs
+                     them). Not in the default sets; bench/budget.tsv's h lines.
   --no-build    use the binaries already in the build directory
   --check       measure the sets bench/budget.tsv names (unless --sets) and exit 1 when a
-                median passes its budget there (wall/floor ratio, peak RSS, report size)
-Environment: BENCH_BUILD_DIR (default build-bench).
+                median passes its budget there (wall/floor ratio, peak RSS, report size, set h's
+                times to interactive)
+Environment: BENCH_BUILD_DIR (default build-bench), CHROMIUM (set h; default /usr/bin/chromium).
 EOF
 }
 
@@ -76,8 +84,13 @@ BUDGET_LINES=()
 if [[ -f $BUDGET ]]; then
   while IFS=$'\t' read -r b_set b_metric b_limit _; do
     [[ -z $b_set || $b_set == \#* ]] && continue
-    [[ $b_metric == ratio || $b_metric == rss_mib || $b_metric == html_kb ]] ||
-      die "$BUDGET: unknown metric '$b_metric' (ratio, rss_mib or html_kb)"
+    if [[ $b_set == h ]]; then
+      [[ $b_metric == report_tti_ms || $b_metric == big_tti_ms || $b_metric == trend_tti_ms ]] ||
+        die "$BUDGET: unknown metric '$b_metric' of set h (report_tti_ms, big_tti_ms or trend_tti_ms)"
+    else
+      [[ $b_metric == ratio || $b_metric == rss_mib || $b_metric == html_kb ]] ||
+        die "$BUDGET: unknown metric '$b_metric' (ratio, rss_mib or html_kb)"
+    fi
     [[ $b_limit =~ ^[0-9]+([.][0-9]+)?$ ]] || die "$BUDGET: limit '$b_limit' of $b_set $b_metric is not a number"
     BUDGET_LINES+=("$b_set $b_metric $b_limit")
   done <"$BUDGET"
@@ -89,7 +102,7 @@ fi
 IFS=, read -r -a SET_LIST <<<"$SETS"
 ((${#SET_LIST[@]})) || die "--sets: empty"
 for s in "${SET_LIST[@]}"; do
-  [[ $s == a || $s == b || $s == c || $s == d || $s == e || $s == f || $s == g ]] || die "--sets: unknown set '$s' (expected a, b, c, d, e, f or g)"
+  [[ $s == a || $s == b || $s == c || $s == d || $s == e || $s == f || $s == g || $s == h ]] || die "--sets: unknown set '$s' (expected a, b, c, d, e, f, g or h)"
 done
 
 # --- Tools ------------------------------------------------------------------
@@ -179,7 +192,11 @@ G_DIR=$DATA/series
 G_WALL_TARGET=5
 G_RSS_TARGET=512
 G_HTML_TARGET_MB=5
+G_ARGS=(--series 1000 --shift-at 700 --shift 10 --ranks 1 --steps 8 --layers 2 --jitter 2 --run-offset 1 --seed 1)
 E_SUM_SIZE_TARGET_PCT=1
+# Set h: the pages in Chromium (set a's report, 100,000 names a side, a trend over set g's runs).
+H_BIG=$DATA/big-names
+CHROMIUM=${CHROMIUM:-/usr/bin/chromium}
 
 # The budget file's limits are the sets' targets where it has them.
 for line in "${BUDGET_LINES[@]}"; do
@@ -215,8 +232,7 @@ for s in "${SET_LIST[@]}"; do
       gen_side "${TEST[f]}" --ranks 8 --target-mb 35 --memory --memory-leak 65536 --memory-peak aten::mm=268435456 --seed 2 --gzip
       ;;
     g)
-      gen_side "$G_DIR/runs" --series 1000 --shift-at 700 --shift 10 --ranks 1 --steps 8 --layers 2 --jitter 2 \
-        --run-offset 1 --seed 1
+      gen_side "$G_DIR/runs" "${G_ARGS[@]}"
       if [[ ! -f $G_DIR/summaries.tsv || $G_DIR/summaries.tsv -ot $TD || $G_DIR/summaries.tsv -ot $G_DIR/runs/.tracegen-args ]]; then
         echo "== summarizing set g's 1,000 runs" >&2
         mkdir -p "$G_DIR/summaries"
@@ -226,6 +242,22 @@ for s in "${SET_LIST[@]}"; do
           printf 'summaries/%s.tdsum.json\t%s\n' "$run" "$label" >>"$G_DIR/summaries.tsv.tmp"
         done <"$G_DIR/runs/runs.tsv"
         mv "$G_DIR/summaries.tsv.tmp" "$G_DIR/summaries.tsv"
+      fi
+      ;;
+    h)
+      for d in "${CONTROL[a]}" "${TEST[a]}"; do
+        [[ -d $d ]] || die "set h: $d not found (set a's pair: ../shared/traces next to the repository)"
+      done
+      # The browser test's big report and trend page, their inputs cached (set g's runs shared).
+      gen_side "$H_BIG/control" --ranks 1 --steps 5 --gzip --many-names 100000
+      gen_side "$H_BIG/test" --ranks 1 --steps 5 --gzip --many-names 100000 --many-names-from 5000 --seed 2 --slowdown addmm=1.3
+      gen_side "$G_DIR/runs" "${G_ARGS[@]}"
+      [[ -x $CHROMIUM ]] || die "set h: no Chromium at $CHROMIUM (apt-get install chromium, or CHROMIUM=PATH; bash scripts/browser-test.sh installs it)"
+      command -v node >/dev/null || die "set h: node is needed (apt-get install nodejs npm)"
+      if [[ ! -d $ROOT/tests/browser/node_modules/playwright-core ]]; then
+        command -v npm >/dev/null || die "set h: tests/browser/node_modules is missing and npm with it (apt-get install npm)"
+        echo "== npm ci in tests/browser (set h's playwright-core)" >&2
+        (cd "$ROOT/tests/browser" && npm ci --no-audit --no-fund --loglevel=error >&2) || die "set h: npm ci failed"
       fi
       ;;
     e)
@@ -288,6 +320,35 @@ if [[ " ${SET_LIST[*]} " == *" g "* ]]; then
       w, r, h, wt, (w <= wt ? "ok" : "MISS"), rt, (r <= rt ? "ok" : "MISS"), ht, (h < ht ? "ok" : "MISS")}')
   kept=()
   for s in "${SET_LIST[@]}"; do [[ $s == g ]] || kept+=("$s"); done
+  SET_LIST=("${kept[@]}")
+fi
+
+# Set h apart too: the pages rendered once, then opened R times each in Chromium.
+H_ROW=
+declare -A H_MS
+if [[ " ${SET_LIST[*]} " == *" h "* ]]; then
+  echo "== set h: the pages in headless Chromium, time to interactive" >&2
+  h_report=$OUTDIR/set-h-report.html h_big=$OUTDIR/set-h-big.html h_trend=$OUTDIR/set-h-trend.html
+  "$TD" "${CONTROL[a]}" "${TEST[a]}" -o "$h_report" -q || die "tracediff failed on set h (set a's pair)"
+  "$TD" "$H_BIG/control" "$H_BIG/test" -o "$h_big" -q || die "tracediff failed on set h (100,000 names a side)"
+  "$TD" trend --runs-from "$G_DIR/runs/runs.tsv" -o "$h_trend" -q || die "tracediff trend failed on set h"
+  tf=$(mktemp)
+  TMPDIRS+=("$tf")
+  node "$ROOT/tests/browser/interactive.mjs" --chromium "$CHROMIUM" --runs "$RUNS" --report "$h_report" \
+    --big-report "$h_big" --trend-report "$h_trend" >"$tf" || die "set h: a page did not become interactive"
+  while IFS=$'\t' read -r page med all; do
+    H_MS[${page}_tti_ms]=$med
+    i=0
+    for ms in ${all//,/ }; do
+      i=$((i + 1))
+      printf '%s\t%d\tchromium-%s\t%s\t\t\t\t\t\t\t\t\t\n' h "$i" "$page" "$(awk -v m="$ms" 'BEGIN {printf "%.3f", m / 1000}')" >>"$RUNLOG"
+    done
+    printf '   %-6s %s ms (median; every open: %s)\n' "$page" "$med" "${all//,/, }" >&2
+  done <"$tf"
+  H_ROW=$(printf 'h   pages in headless Chromium, time to interactive (median of %d opens): report %s ms, big %s ms, trend %s ms' \
+    "$RUNS" "${H_MS[report_tti_ms]:-?}" "${H_MS[big_tti_ms]:-?}" "${H_MS[trend_tti_ms]:-?}")
+  kept=()
+  for s in "${SET_LIST[@]}"; do [[ $s == h ]] || kept+=("$s"); done
   SET_LIST=("${kept[@]}")
 fi
 
@@ -424,6 +485,10 @@ if [[ -n $G_ROW ]]; then
   echo
   echo "$G_ROW"
 fi
+if [[ -n $H_ROW ]]; then
+  echo
+  echo "$H_ROW"
+fi
 echo
 echo "floor breakdown (one thread; medians, s; phases in thread CPU time, which load on the machine barely affects):"
 fmt2='%-3s %8s %8s %8s %8s %9s %9s\n'
@@ -447,16 +512,24 @@ if ((CHECK)); then
   failed=0 checked=0
   for line in "${BUDGET_LINES[@]}"; do
     read -r b_set b_metric b_limit <<<"$line"
-    if [[ -z ${ROW[$b_set]:-} ]]; then
-      echo "  set $b_set $b_metric: not measured (--sets leaves it out)"
-      continue
+    if [[ $b_set == h ]]; then
+      if [[ -z ${H_MS[$b_metric]:-} ]]; then
+        echo "  set $b_set $b_metric: not measured (--sets leaves it out)"
+        continue
+      fi
+      value=${H_MS[$b_metric]} unit="ms"
+    else
+      if [[ -z ${ROW[$b_set]:-} ]]; then
+        echo "  set $b_set $b_metric: not measured (--sets leaves it out)"
+        continue
+      fi
+      read -r _ _ _ _ trss _ <<<"${ROW[$b_set]}"
+      case $b_metric in
+        ratio) value=${EXACT_RATIO[$b_set]} unit="x the floor" ;;
+        rss_mib) value=$trss unit="MiB" ;;
+        html_kb) value=${HTML_KB[$b_set]} unit="KB" ;;
+      esac
     fi
-    read -r _ _ _ _ trss _ <<<"${ROW[$b_set]}"
-    case $b_metric in
-      ratio) value=${EXACT_RATIO[$b_set]} unit="x the floor" ;;
-      rss_mib) value=$trss unit="MiB" ;;
-      html_kb) value=${HTML_KB[$b_set]} unit="KB" ;;
-    esac
     checked=$((checked + 1))
     if awk -v v="$value" -v l="$b_limit" 'BEGIN {exit !(v <= l)}'; then
       printf '  ok    set %s %-8s %8s %s <= %s\n' "$b_set" "$b_metric" "$value" "$unit" "$b_limit"

@@ -2,7 +2,7 @@
 //
 //   node report_test.mjs --report R.html --malicious-report M.html --screenshot OUT.png
 //                        [--nojs-screenshot OUT2.png] [--compat-report C.html] [--names-report N.html]
-//                        [--big-report B.html [--big-bound-ms MS]] [--loader-report L.html] [--perfetto-report P.html]
+//                        [--big-report B.html] [--loader-report L.html] [--perfetto-report P.html]
 //                        [--chromium /usr/bin/chromium] [--hostile-name NAME]
 //
 // R.html: any default-mode report with rows (per-step figures, verdicts, launchers, a call
@@ -11,8 +11,8 @@
 // --hostile-name). C.html: a --hta-compat report (totals only), checked when given.
 // N.html: kernels whose long names differ only in the middle, on sides with different GPUs.
 // B.html: a report of many more rows than the page embeds (100,000 names a side): under
-// 10 MB, says how many rows it left out, and is interactive (drawn, its table rendered
-// and sorted once) within MS milliseconds (default 6,000) of being opened.
+// 10 MB, says how many rows it left out, and becomes interactive (drawn, its table rendered
+// and sorted once).
 // L.html: one step a side (nothing testable), a data loader on the main thread on control
 // only (tracegen --loader-on-main), sides labelled `<b>main</b>` and `workers`: the removed
 // work has width in the default view, frames are coloured by their change (hatched), the
@@ -23,13 +23,16 @@
 // P.html (--perfetto-report): a report with --embed-perfetto: no request before the click on
 // "Open in Perfetto"; the click, its target rewritten to a local stand-in page, gets 'PING'
 // and, after 'PONG', the embedded step file.
-// Prints one line per check and ends with "N passed, M failed"; exits 1 on failure.
+// Prints one line per check and ends with "N passed, M failed"; exits 1 on failure. Times to
+// interactive are printed, never checked: a loaded machine is no failure of the page. Their
+// budgets are the bench's (interactive.mjs, measured by `bash scripts/bench.sh --sets h`).
 import { chromium } from 'playwright-core';
 import { existsSync, mkdirSync, statSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { dirname, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
+import { bigInteractive, reportInteractive, trendInteractive } from './interactive.mjs';
 
 const { values: args } = parseArgs({
   options: {
@@ -40,8 +43,6 @@ const { values: args } = parseArgs({
     'compat-report': { type: 'string' },
     'names-report': { type: 'string' },
     'big-report': { type: 'string' },
-    'big-bound-ms': { type: 'string', default: '6000' },
-    'bound-ms': { type: 'string', default: '1000' },
     'loader-report': { type: 'string' },
     'memory-report': { type: 'string' },
     'trend-report': { type: 'string' },
@@ -613,37 +614,20 @@ try {
   check('no dialog', log.dialogs.length === 0, log.dialogs.join(' | '));
   await context.close();
 
-  // --- interactive within --bound-ms (default 1 s) of being opened: charts drawn, the
-  // table's controls live with every row's keys and sparkline from #row-data, the flame
-  // graph drawn with every frame named (names of table rows come from the rows).
-  // The best of three opens, each in a fresh context: the page's own time, not a
-  // busy machine's (CI runners and this 2-core VM vary by a third between opens).
-  await step('interactive in time, everything rendered', async () => {
-    let best = Infinity;
-    for (let open = 0; open < 2; ++open) {
-      const ctx = await browser.newContext({ viewport: { width: 1400, height: 1000 } });
-      const p = await ctx.newPage();
-      await p.goto(pathToFileURL(resolve(args.report)).href, { waitUntil: 'load' });
-      await p.waitForFunction(() => document.querySelectorAll('figure.chart.drawn').length >= 2 &&
-        !document.querySelector('.controls').hidden, null, { timeout: 10000 });
-      await p.evaluate(() => new Promise((r) => requestAnimationFrame(() => setTimeout(r, 0))));
-      best = Math.min(best, await p.evaluate(() => performance.now()));
-      await ctx.close();
-    }
+  // --- interactive: charts drawn, the table's controls live with every row's keys and
+  // sparkline from #row-data, the flame graph drawn with every frame named (names of table
+  // rows come from the rows). The time it took is printed, not checked (bench.sh set h).
+  await step('interactive, everything rendered', async () => {
     const ctx = await browser.newContext({ viewport: { width: 1400, height: 1000 } });
     const p = await ctx.newPage();
     const errors = [];
     p.on('pageerror', (e) => errors.push(String(e)));
-    await p.goto(pathToFileURL(resolve(args.report)).href, { waitUntil: 'load' });
-    await p.waitForFunction(() => document.querySelectorAll('figure.chart.drawn').length >= 2 &&
-      !document.querySelector('.controls').hidden, null, { timeout: 10000 });
-    await p.evaluate(() => new Promise((r) => requestAnimationFrame(() => setTimeout(r, 0))));
+    const ms = await reportInteractive(p, args.report);
     const got = await p.evaluate(() => {
       const rows = [...document.querySelectorAll('#diff-table tbody tr')];
       const data = document.getElementById('row-data');
       const tree = document.getElementById('tree-data');
       return {
-        ms: performance.now(),
         rows: rows.length,
         dataRows: data ? JSON.parse(data.textContent).rows.length : -1,
         keyed: rows.filter((tr) => tr.hasAttribute('data-verdict') && tr.cells[3].hasAttribute('data-v')).length,
@@ -652,10 +636,8 @@ try {
         frames: window.__flame ? window.__flame.layout() : [],
       };
     });
-    const bound = Number(args['bound-ms']);
-    best = Math.min(best, got.ms);
-    console.log(`interactive after ${Math.round(best)} ms, best of 3 opens (${got.rows} rows, ${got.sparks} sparklines, ${got.treeNodes} tree nodes)`);
-    check(`interactive within ${bound} ms (${Math.round(best)} ms, best of 3 opens)`, best <= bound);
+    console.log(`interactive after ${Math.round(ms)} ms (${got.rows} rows, ${got.sparks} sparklines, ${got.treeNodes} tree nodes; ` +
+      'not a check: bench.sh set h)');
     check('every row of the table has its keys and a sparkline', got.rows > 0 && got.dataRows === got.rows &&
       got.keyed === got.rows && got.sparks === got.rows, JSON.stringify({ ...got, frames: got.frames.length }));
     check('the flame graph draws frames, each named', got.treeNodes > 0 && got.frames.length > 0 &&
@@ -1009,14 +991,15 @@ try {
     try {
       const pattern = '/^(a+)+$/';
       const url = pathToFileURL(resolve(args['malicious-report'])).href + '#f=' + encodeURIComponent(pattern);
+      // A backtracking filter would never finish (2^40 steps on 'aaa…a!'): the page would not
+      // load within open()'s 10 s, and the step fail. How long it took is printed, not checked.
       const start = Date.now();
       const { page, log } = await open(ctx, url);
       const state = await page.evaluate(() => ({
         filter: document.getElementById('filter').value,
         shown: document.querySelectorAll('#diff-table tbody tr:not([hidden])').length,
       }));
-      const secs = (Date.now() - start) / 1000;
-      check('exponential regex in the hash: the page loads within 2 s', secs <= 2, `${secs} s`);
+      console.log(`exponential regex in the hash: the page loaded after ${(Date.now() - start) / 1000} s`);
       check('exponential regex in the hash: restored, no row matches', state.filter === pattern && state.shown === 0,
         JSON.stringify(state));
       await page.fill('#filter', '/^a+!$/');
@@ -1122,7 +1105,7 @@ try {
     });
   }
 
-  // --- A comparison far bigger than the page: bounded, said, and quick to use
+  // --- A comparison far bigger than the page: bounded, said, and usable (its speed: bench.sh set h)
   if (args['loader-report']) {
     await step('flame graph: work that left, nothing testable', async () => {
       const loader = 'enumerate(DataLoader)#_SingleProcessDataLoaderIter.__next__';
@@ -1204,27 +1187,11 @@ try {
       const errors = [];
       page.on('pageerror', (e) => errors.push(String(e)));
       page.on('console', (m) => { if (m.type() === 'error') errors.push(m.text()); });
-      const frame = () => page.evaluate(() => new Promise((r) => requestAnimationFrame(() => setTimeout(r, 0))));
-      // Interactive: charts drawn and the table's controls live, the table laid out
-      // where it scrolls into view, and a click on a column sorted it.
-      const t0 = Date.now();
-      await page.goto(pathToFileURL(resolve(args['big-report'])).href, { waitUntil: 'load' });
-      await page.waitForFunction(() => document.querySelectorAll('figure.chart.drawn').length >= 2 &&
-        !document.querySelector('.controls').hidden);
-      await frame();
-      const shown = Date.now() - t0;
-      await page.evaluate(() => document.getElementById('diff-table').scrollIntoView());
-      await frame();
-      const rendered = Date.now() - t0;
-      const headers = await page.$$eval('#diff-table thead th', (ths) => ths.map((th) => th.textContent.trim()));
-      const dcol = headers.findIndex((t) => t === 'Δ / step');
-      await page.locator('#diff-table thead th').nth(dcol).locator('button').click();
-      await page.waitForFunction((c) => document.querySelectorAll('#diff-table thead th')[c].hasAttribute('aria-sort'), dcol);
-      await frame();
-      const sorted = Date.now() - t0;
-      const bound = Number(args['big-bound-ms']);
-      console.log(`big: page shown after ${shown} ms, table rendered after ${rendered} ms, sorted after ${sorted} ms`);
-      check(`big: interactive within ${bound} ms (${sorted} ms)`, sorted <= bound, `shown ${shown} ms, table ${rendered} ms`);
+      // Interactive: charts drawn and the table's controls live, the table laid out where it
+      // scrolls into view, and a click on a column sorted it (times printed: bench.sh set h).
+      const { shown, rendered, sorted, column: dcol } = await bigInteractive(page, args['big-report']);
+      console.log(`big: page shown after ${shown} ms, table rendered after ${rendered} ms, sorted after ${sorted} ms ` +
+        '(not a check: bench.sh set h)');
       const keys = await columnKeys(page, dcol);
       check('big: the sort sorted', !isSorted(keys, -1), isSorted(keys, -1));
       // The notice: how many rows were left out, and where they are.
@@ -1251,23 +1218,17 @@ try {
   }
   if (args['trend-report']) {
     // `tracediff trend` over a long series: a static page (no script), under 5 MB, laid out
-    // and scrolled to its changes within 1 s; one SVG line per headline figure with a point
-    // per run, the change marked; a hostile run label shown as text.
+    // and scrolled to its changes (the time printed: bench.sh set h); one SVG line per
+    // headline figure with a point per run, the change marked; a hostile run label as text.
     await step('trend report', async () => {
       const file = args['trend-report'];
       const runs = Number(args['trend-runs'] || 0);
       const bytes = statSync(file).size;
       check(`trend: page under 5 MB (${(bytes / 1e6).toFixed(2)} MB)`, bytes < 5_000_000, `${bytes} bytes`);
       const ctx = await browser.newContext({ viewport: { width: 1400, height: 1000 } });
-      const frame = (page) => page.evaluate(() => new Promise((r) => requestAnimationFrame(() => setTimeout(r, 0))));
-      const t0 = Date.now();
-      const { page, log } = await open(ctx, file);
-      await frame(page);
-      await page.evaluate(() => document.getElementById('changes').scrollIntoView());
-      await frame(page);
-      const ms = Date.now() - t0;
-      console.log(`trend: ${runs} runs, page ${bytes} bytes, loaded and scrolled after ${ms} ms`);
-      check(`trend: interactive within 1000 ms (${ms} ms)`, ms <= 1000);
+      const { page, log } = await open(ctx, file);  // its log kept; timed on a second load
+      const ms = await trendInteractive(page, file);
+      console.log(`trend: ${runs} runs, page ${bytes} bytes, loaded and scrolled after ${ms} ms (not a check: bench.sh set h)`);
       const charts = await page.$$eval('.charts figure svg polyline.line', (ls) =>
         ls.map((l) => l.getAttribute('points').trim().split(/\s+/).length));
       check('trend: a chart per headline figure, a point per run', charts.length >= 3 && charts.every((n) => n === runs),
