@@ -338,8 +338,7 @@ BOOST_AUTO_TEST_CASE(gzip_bomb_is_streamed_in_bounded_memory) {
     const auto m = run_measured({dir + "/control.json", dir + "/" + file, "--json", dir + "/out.json", "-j", "1"}, dir);
     BOOST_TEST_MESSAGE(file << ": " << m.seconds << " s, peak RSS " << m.max_rss_kb / 1024 << " MiB");
     BOOST_TEST_REQUIRE(m.exit_code == 0, file << ": " << m.err);
-    BOOST_TEST(m.max_rss_kb < max_rss_kb, file << ": peak RSS " << m.max_rss_kb << " KiB");
-    BOOST_TEST(m.seconds < 120.0, file << ": " << m.seconds << " s");
+    BOOST_TEST(m.max_rss_kb < max_rss_kb, file << ": peak RSS " << m.max_rss_kb << " KiB");  // its time: printed above
     const auto j = parse_json(read_file(dir + "/out.json"));
     const auto inflated = j.at("test").at("files").at(0).at("json_bytes").to_number<std::uint64_t>();
     BOOST_TEST(inflated > (std::string(file) == "spaces.json.gz" ? (gib << 30) : (256ull << 20)));
@@ -947,7 +946,7 @@ BOOST_AUTO_TEST_CASE(fifos_devices_and_sockets_in_a_side_are_skipped_with_a_warn
   const auto r = spawn_cli({control, dir, "--json", "-"}, {.timeout_s = 30});
   ::close(sock);
   BOOST_TEST_REQUIRE(!r.timed_out, "hung on a special file");
-  BOOST_TEST(r.seconds < 10.0);
+  BOOST_TEST_MESSAGE("special files: " << r.seconds << " s");  // printed, not checked
   BOOST_TEST_REQUIRE(r.exit_code == 0, r.err);
   Outcome o;
   o.err = r.err;
@@ -990,7 +989,8 @@ BOOST_AUTO_TEST_CASE(a_special_file_named_directly_is_an_error) {
 BOOST_AUTO_TEST_CASE(input_that_is_not_json_is_refused_at_its_first_bytes) {
   // 16 GiB of zeros in 17 MB of gzip, alone or after "[", "{" or the events' opening:
   // refused at once, not inflated to its end (before: 5 s, 15 s, 25 s and 19 s on
-  // 2 cores; now each a few hundredths of a second).
+  // 2 cores; now each a few hundredths of a second). The message names where the reading
+  // stopped (byte 0, the first 64 MiB); the time is printed, not checked (issue 42 item 8).
   const auto dir = temp_dir("zeros");
   write_file(dir + "/control.json", k_control);
   const std::vector<std::pair<std::string, std::string>> cases = {
@@ -1008,13 +1008,13 @@ BOOST_AUTO_TEST_CASE(input_that_is_not_json_is_refused_at_its_first_bytes) {
                        {.timeout_s = 60});
     BOOST_TEST_REQUIRE(!r.timed_out, prefix);
     BOOST_TEST(r.exit_code == 0, prefix << ": " << r.err);
-    BOOST_TEST(r.seconds < 2.0, prefix << ": " << r.seconds << " s");
+    BOOST_TEST_MESSAGE(prefix << ": skipped in " << r.seconds << " s");  // printed; the message says where it stopped
     BOOST_TEST(r.err.find("tracediff: warning: Test: " + file + ": " + message) != std::string::npos, r.err);
     // Alone: the side has no usable file, and the message names it.
     r = spawn_cli({dir + "/control.json", file, "--json", dir + "/out.json"}, {.timeout_s = 60});
     BOOST_TEST_REQUIRE(!r.timed_out, prefix);
     BOOST_TEST(r.exit_code == 1, prefix << ": " << r.err);
-    BOOST_TEST(r.seconds < 2.0, prefix << ": " << r.seconds << " s");
+    BOOST_TEST_MESSAGE(prefix << ": refused in " << r.seconds << " s");
     BOOST_TEST(r.err.find("no usable trace file (" + file + ": ") != std::string::npos, r.err);
     fs::remove(file);
   }

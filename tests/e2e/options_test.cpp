@@ -62,6 +62,9 @@ BOOST_AUTO_TEST_CASE(absurd_values_exit_2_before_reading) {
       {"--test-iteration", "5," + long_ranges(100)},
       {"--control-rank", "99999999999"},
   };
+  // The slowest refusal is printed, not checked: a loaded machine is no failure (issue 42 item 8).
+  double slowest = 0;
+  std::string slowest_option;
   for (const auto& opt : bad) {
     std::vector<std::string> args = {missing + "/a", missing + "/b"};
     args.insert(args.end(), opt.begin(), opt.end());
@@ -71,9 +74,10 @@ BOOST_AUTO_TEST_CASE(absurd_values_exit_2_before_reading) {
     BOOST_TEST(r.exit_code == 2, opt[0] << " " << opt[1].substr(0, 40) << ": " << r.err);
     BOOST_TEST(r.err.rfind("tracediff: error: ", 0) == 0u, r.err);
     BOOST_TEST(r.err.find("nonexistent") == std::string::npos, r.err);  // nothing was read
-    BOOST_TEST(secs < 5.0, opt[0] << " took " << secs << " s");
     BOOST_TEST(r.err.size() < 8192u);  // a 20 KB value is not echoed whole... much
+    if (secs > slowest) slowest = secs, slowest_option = opt[0] + " " + opt[1].substr(0, 40);
   }
+  BOOST_TEST_MESSAGE(bad.size() << " absurd values refused, the slowest in " << slowest << " s (" << slowest_option << ")");
 }
 
 BOOST_AUTO_TEST_CASE(messages_say_what_is_wrong) {
