@@ -12,6 +12,7 @@
 #include "analysis/compare/aggregate.hpp"
 #include "analysis/noise/noise.hpp"
 #include "analysis/names/short_name.hpp"
+#include "util/move_into_order.hpp"
 
 namespace tracediff::analysis {
 

@@ -40,27 +40,6 @@ void build_rows(const SideTable& control, const SideTable& test, bool hta_order,
 // they must not make undefined behaviour of it.
 using tracediff::add_sat;
 
-// Puts v into the order `order` gives (v[j] becomes the old v[order[j]]) in place, along
-// the permutation's cycles: no second array of large items. `order` is consumed.
-template <typename T, typename Index>
-void move_into_order(std::vector<T>& v, std::vector<Index>& order) {
-  for (std::size_t i = 0; i < order.size(); ++i) {
-    if (order[i] == i) continue;
-    T held = std::move(v[i]);
-    std::size_t j = i;
-    for (;;) {
-      const std::size_t from = order[j];
-      order[j] = static_cast<Index>(j);
-      if (from == i) {
-        v[j] = std::move(held);
-        break;
-      }
-      v[j] = std::move(v[from]);
-      j = from;
-    }
-  }
-}
-
 // Mean, median, min, max of step durations.
 void summarize_steps(model::StepTimes& steps);
 

@@ -26,6 +26,7 @@
 #include "analysis/noise/noise.hpp"
 #include "analysis/names/short_name.hpp"
 #include "util/errors.hpp"
+#include "util/move_into_order.hpp"
 
 namespace tracediff::analysis {
 
@@ -699,7 +700,7 @@ model::DiffReport compare_summaries(const model::SetSummary& control, const mode
     if (x.name != y.name) return x.name < y.name;
     return x.category < y.category;
   });
-  detail::move_into_order(rows, order);
+  move_into_order(rows, order);
   report.by_impact.resize(report.rows.size());
   std::iota(report.by_impact.begin(), report.by_impact.end(), 0);
   detail::decide_families(report, rule);
