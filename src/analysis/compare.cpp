@@ -5,13 +5,13 @@
 #include <set>
 #include <unordered_map>
 
-#include "analysis/compare/aggregate.hpp"
 #include "analysis/decide/decide.hpp"
 #include "analysis/compare/modes.hpp"
 #include "analysis/names/short_name.hpp"
 #include "analysis/summarize/steps.hpp"
 #include "analysis/summarize/summarize.hpp"
 #include "util/errors.hpp"
+#include "util/saturating.hpp"
 
 namespace tracediff::analysis {
 

@@ -9,10 +9,10 @@
 #include <queue>
 #include <tuple>
 
-#include "analysis/compare/aggregate.hpp"
 #include "analysis/noise/noise.hpp"
 #include "analysis/names/short_name.hpp"
 #include "util/move_into_order.hpp"
+#include "util/saturating.hpp"
 
 namespace tracediff::analysis {
 
@@ -151,8 +151,8 @@ void sort_tree_cells(std::vector<model::TreeCell>& cells) {
     if (kept && cells[kept - 1].node == c.node && cells[kept - 1].step == c.step) {
       auto& into = cells[kept - 1];
       into.count += c.count;
-      detail::add_sat(into.total_ns, c.total_ns);
-      detail::add_sat(into.self_ns, c.self_ns);
+      add_sat(into.total_ns, c.total_ns);
+      add_sat(into.self_ns, c.self_ns);
     } else {
       cells[kept++] = c;
     }
@@ -166,7 +166,7 @@ void sort_tree_memory(std::vector<model::TreeMemoryCell>& cells) {
   });
   std::size_t kept = 0;
   for (const auto& c : cells) {
-    if (kept && cells[kept - 1].node == c.node && cells[kept - 1].step == c.step) detail::add_sat(cells[kept - 1].bytes, c.bytes);
+    if (kept && cells[kept - 1].node == c.node && cells[kept - 1].step == c.step) add_sat(cells[kept - 1].bytes, c.bytes);
     else cells[kept++] = c;
   }
   cells.resize(kept);

@@ -9,7 +9,6 @@
 #include <vector>
 
 #include "model/report.hpp"
-#include "util/saturating.hpp"
 
 namespace tracediff::analysis::detail {
 
@@ -34,11 +33,6 @@ model::Change change_of(std::uint64_t control_count, std::uint64_t test_count);
 // sorted) when hta_order, else by impact. Also fills by_impact and ops_diff.
 void build_rows(const SideTable& control, const SideTable& test, bool hta_order,
                 model::DiffReport& report);
-
-// Sums of durations saturate instead of overflowing int64: only absurd traces reach
-// its limit (32,768 events of 78 hours, the longest dur read, in one cell), and
-// they must not make undefined behaviour of it.
-using tracediff::add_sat;
 
 // Mean, median, min, max of step durations.
 void summarize_steps(model::StepTimes& steps);

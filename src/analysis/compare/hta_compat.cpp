@@ -18,6 +18,7 @@
 #include "analysis/names/short_name.hpp"
 #include "util/arena.hpp"
 #include "util/errors.hpp"
+#include "util/saturating.hpp"
 
 namespace tracediff::analysis {
 

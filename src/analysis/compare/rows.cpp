@@ -27,6 +27,7 @@
 #include "analysis/names/short_name.hpp"
 #include "util/errors.hpp"
 #include "util/move_into_order.hpp"
+#include "util/saturating.hpp"
 
 namespace tracediff::analysis {
 
@@ -351,9 +352,9 @@ SideData collect(const model::SetSummary& set, const Selection& sel, const Compa
       const auto u = unit_of.find({fi, c.step});
       if (u == unit_of.end()) continue;
       add_sat(a->stats.count, c.count);
-      detail::add_sat(a->stats.total_ns, c.total_ns);
-      detail::add_sat(a->stats.self_ns, c.self_ns);
-      detail::add_sat(a->stats.wait_ns, c.wait_ns);
+      add_sat(a->stats.total_ns, c.total_ns);
+      add_sat(a->stats.self_ns, c.self_ns);
+      add_sat(a->stats.wait_ns, c.wait_ns);
       a->stats.nested += c.nested;
       a->per_unit.add(static_cast<std::uint32_t>(u->second), static_cast<double>(c.total_ns));
     }
@@ -363,9 +364,9 @@ SideData collect(const model::SetSummary& set, const Selection& sel, const Compa
       if (!a) continue;
       const auto u = unit_of.find({fi, c.step});
       if (u == unit_of.end()) continue;
-      detail::add_sat(a->alloc_self_bytes, c.self_bytes);
-      detail::add_sat(a->alloc_bytes, c.bytes);
-      detail::add_sat(a->held_bytes, c.held_bytes);
+      add_sat(a->alloc_self_bytes, c.self_bytes);
+      add_sat(a->alloc_bytes, c.bytes);
+      add_sat(a->held_bytes, c.held_bytes);
       add_sat(a->alloc_self_count, c.self_count);
       add_sat(a->alloc_count, c.count);
       if (c.self_bytes) {
@@ -376,10 +377,10 @@ SideData collect(const model::SetSummary& set, const Selection& sel, const Compa
     for (const auto& c : f.work_cells) {
       auto* a = c.key < agg_of.size() ? agg_of[c.key] : nullptr;
       if (!a || unit_of.find({fi, c.step}) == unit_of.end()) continue;
-      detail::add_sat(a->flop, c.flop);
-      detail::add_sat(a->flop_ns, c.flop_ns);
-      detail::add_sat(a->bytes, c.bytes);
-      detail::add_sat(a->bytes_ns, c.bytes_ns);
+      add_sat(a->flop, c.flop);
+      add_sat(a->flop_ns, c.flop_ns);
+      add_sat(a->bytes, c.bytes);
+      add_sat(a->bytes_ns, c.bytes_ns);
     }
     // --by-shape: launchers by name and shapes, as the operators' rows are keyed.
     const bool shaped_launchers = options.by_shape && f.launcher_shapes.size() == f.launchers.size();
@@ -423,8 +424,8 @@ SideData collect(const model::SetSummary& set, const Selection& sel, const Compa
     auto& r = by_rank[d.rank];
     r.rank = d.rank;
     ++r.steps;
-    detail::add_sat(r.step_mean_ns, d.dur_ns);
-    detail::add_sat(r.gpu_busy_mean_ns, d.gpu_busy_ns);
+    add_sat(r.step_mean_ns, d.dur_ns);
+    add_sat(r.gpu_busy_mean_ns, d.gpu_busy_ns);
   }
   for (auto& [rank, r] : by_rank) {
     r.step_mean_ns /= static_cast<std::int64_t>(r.steps);
@@ -436,7 +437,7 @@ SideData collect(const model::SetSummary& set, const Selection& sel, const Compa
   if (!summary.step_details.empty()) {
     const auto n = static_cast<std::int64_t>(summary.step_details.size());
     for (const auto& d : summary.step_details)
-      for (const auto& f : model::k_step_fields) detail::add_sat(m.*f.field, d.*f.field);
+      for (const auto& f : model::k_step_fields) add_sat(m.*f.field, d.*f.field);
     for (const auto& f : model::k_step_fields) m.*f.field /= n;
   }
   return data;

@@ -8,8 +8,8 @@
 #include <type_traits>
 #include <unordered_map>
 
-#include "analysis/compare/aggregate.hpp"
 #include "analysis/names/families.hpp"
+#include "util/saturating.hpp"
 
 namespace tracediff::analysis::detail {
 

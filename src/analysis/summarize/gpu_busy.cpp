@@ -3,8 +3,8 @@
 // in a step that runs past its end.
 #include <set>
 
-#include "analysis/compare/aggregate.hpp"
 #include "analysis/summarize/file_pass.hpp"
+#include "util/saturating.hpp"
 
 namespace tracediff::analysis::detail {
 
@@ -45,7 +45,7 @@ void gpu_busy(std::pmr::vector<GpuInterval>& gpu, const model::TraceFile& f, con
     devices.insert(first->pid);
     if (first->step >= 0) {
       const auto w = static_cast<std::size_t>(first->step);
-      detail::add_sat(s.steps[w].detail.gpu_spill_ns, union_length(first, last, windows.end[w]));
+      add_sat(s.steps[w].detail.gpu_spill_ns, union_length(first, last, windows.end[w]));
     }
     first = last;
   }

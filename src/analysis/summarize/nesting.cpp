@@ -3,9 +3,9 @@
 #include <type_traits>
 #include <unordered_map>
 
-#include "analysis/compare/aggregate.hpp"
 #include "analysis/summarize/file_pass.hpp"
 #include "analysis/summarize/memory.hpp"
+#include "util/saturating.hpp"
 
 namespace tracediff::analysis::detail {
 
@@ -182,7 +182,7 @@ Nesting nest(const model::TraceFile& f, NameFacts& names, const KeyIds& keys, St
     if (allocs) n.allocated_in.push_back({o.event, bytes, allocs});
     stack.pop_back();
     if (allocs && !stack.empty()) {
-      detail::add_sat(stack.back().alloc_bytes, bytes);
+      add_sat(stack.back().alloc_bytes, bytes);
       stack.back().allocs += allocs;
     }
   };
@@ -207,7 +207,7 @@ Nesting nest(const model::TraceFile& f, NameFacts& names, const KeyIds& keys, St
       if (stack.empty()) continue;
       n.mem_owner[*mem_at] = stack.back().op;
       if (device_allocation(m)) {
-        detail::add_sat(stack.back().alloc_bytes, m.bytes);
+        add_sat(stack.back().alloc_bytes, m.bytes);
         ++stack.back().allocs;
       }
     }
@@ -222,7 +222,7 @@ Nesting nest(const model::TraceFile& f, NameFacts& names, const KeyIds& keys, St
     windows.op_threads += runs_ops;
     std::int64_t seg_step = -1, seg_begin = 0, seg_end = 0;  // the busy segment being grown
     const auto flush = [&] {
-      if (seg_step >= 0) detail::add_sat(busy[static_cast<std::size_t>(seg_step)], seg_end - seg_begin);
+      if (seg_step >= 0) add_sat(busy[static_cast<std::size_t>(seg_step)], seg_end - seg_begin);
     };
     stack.clear();
     owed.clear();
@@ -308,7 +308,7 @@ Nesting nest(const model::TraceFile& f, NameFacts& names, const KeyIds& keys, St
             n.waits.push_back({begin, wait_end});
           if (const std::int64_t st = windows.step_at[i]; st >= 0) {
             const auto w = static_cast<std::size_t>(st);
-            detail::add_sat(windows.host_wait[w], std::max<std::int64_t>(
+            add_sat(windows.host_wait[w], std::max<std::int64_t>(
                 0, std::min(wait_end, windows.end[w]) - std::max(begin, windows.begin[w])));
           }
         }

@@ -16,7 +16,6 @@
 #include <tuple>
 #include <unordered_map>
 
-#include "analysis/compare/aggregate.hpp"
 #include "analysis/call_tree/call_tree.hpp"
 #include "analysis/summarize/collectives.hpp"
 #include "analysis/summarize/file_pass.hpp"
@@ -26,6 +25,7 @@
 #include "analysis/summarize/timeline.hpp"
 #include "util/arena.hpp"
 #include "util/errors.hpp"
+#include "util/saturating.hpp"
 
 namespace tracediff::analysis {
 
@@ -90,9 +90,9 @@ void memory_cells(const model::TraceFile& f, const Nesting& nesting, const StepW
     const auto i = nesting.mem_owner[j];
     if (i == ~0u || !detail::device_allocation(f.memory[j]) || !counted(i)) continue;
     auto& c = cell(i);
-    detail::add_sat(c.self_bytes, f.memory[j].bytes);
+    add_sat(c.self_bytes, f.memory[j].bytes);
     ++c.self_count;
-    if (freed[j] >= windows.end[static_cast<std::size_t>(windows.step_at[i])]) detail::add_sat(c.held_bytes, f.memory[j].bytes);
+    if (freed[j] >= windows.end[static_cast<std::size_t>(windows.step_at[i])]) add_sat(c.held_bytes, f.memory[j].bytes);
   }
   std::size_t nested_at = 0;  // into incl_less, which is by event as allocated_in is
   for (const auto& a : nesting.allocated_in) {
@@ -100,7 +100,7 @@ void memory_cells(const model::TraceFile& f, const Nesting& nesting, const StepW
     const bool nested = nested_at < nesting.incl_less.size() && nesting.incl_less[nested_at].first == a.event;
     if (nested || !counted(a.event)) continue;
     auto& c = cell(a.event);
-    detail::add_sat(c.bytes, a.bytes);
+    add_sat(c.bytes, a.bytes);
     c.count += a.count;
   }
   std::sort(s.memory_cells.begin(), s.memory_cells.end(), [](const model::MemoryCell& a, const model::MemoryCell& b) {
@@ -126,12 +126,12 @@ void work_cells(const model::TraceFile& f, const StepWindows& windows, KeyOf& ke
       return v < 9.0e18 ? static_cast<std::int64_t>(std::llround(v)) : std::numeric_limits<std::int64_t>::max();
     };
     if (w.flop >= 0) {
-      detail::add_sat(c.flop, whole(w.flop));
-      detail::add_sat(c.flop_ns, dur);
+      add_sat(c.flop, whole(w.flop));
+      add_sat(c.flop_ns, dur);
     }
     if (w.bytes >= 0) {
-      detail::add_sat(c.bytes, whole(w.bytes));
-      detail::add_sat(c.bytes_ns, dur);
+      add_sat(c.bytes, whole(w.bytes));
+      add_sat(c.bytes_ns, dur);
     }
   }
   std::sort(s.work_cells.begin(), s.work_cells.end(), [](const model::WorkCell& a, const model::WorkCell& b) {
@@ -153,7 +153,7 @@ void tree_memory(const model::TraceFile& f, const Nesting& nesting, const StepWi
     const auto step = static_cast<std::uint32_t>(windows.step_at[i]);
     const auto node = nesting.node[i] & ~k_inherited;
     if (!s.tree_memory.empty() && s.tree_memory.back().node == node && s.tree_memory.back().step == step)
-      detail::add_sat(s.tree_memory.back().bytes, f.memory[j].bytes);  // an operator's allocations come together
+      add_sat(s.tree_memory.back().bytes, f.memory[j].bytes);  // an operator's allocations come together
     else
       s.tree_memory.push_back({node, step, f.memory[j].bytes});
   }
@@ -513,7 +513,7 @@ model::FileSummary summarize_file(const model::TraceFile& f, const SummarizeOpti
     if (host && nesting.profiler[i]) {
       if (st >= 0 && nesting.profiler[i] == k_profiler_outer) {  // its time within the step (stop_trace runs on)
         const auto w = static_cast<std::size_t>(st);
-        detail::add_sat(s.steps[w].detail.profiler_ns,
+        add_sat(s.steps[w].detail.profiler_ns,
                         std::max<std::int64_t>(0, std::min(e.ts_ns + e.dur_ns, windows.end[w]) - std::max(e.ts_ns, windows.begin[w])));
       }
       if (st >= 0 && e.kind == Kind::cpu_op) left_out_ops.insert({e.name, static_cast<std::uint32_t>(st)});
@@ -548,15 +548,15 @@ model::FileSummary summarize_file(const model::TraceFile& f, const SummarizeOpti
     while (incl_at < nesting.incl_less.size() && nesting.incl_less[incl_at].first < i) ++incl_at;
     const bool nested = incl_at < nesting.incl_less.size() && nesting.incl_less[incl_at].first == i;
     c.nested += nested;
-    detail::add_sat(c.total_ns, nested ? nesting.incl_less[incl_at].second : e.dur_ns);
+    add_sat(c.total_ns, nested ? nesting.incl_less[incl_at].second : e.dur_ns);
     const std::int64_t self_ns = is_host(e.kind) ? nesting.self_ns[i] : e.dur_ns;
-    detail::add_sat(c.self_ns, self_ns);
+    add_sat(c.self_ns, self_ns);
     // An occurrence nested in one of its key adds no wait: the outer one holds it.
     while (wait_at < nesting.wait_in.size() && nesting.wait_in[wait_at].first < i) ++wait_at;
     if (wait_at < nesting.wait_in.size() && nesting.wait_in[wait_at].first == i && !nested)
-      detail::add_sat(c.wait_ns, nesting.wait_in[wait_at].second);
+      add_sat(c.wait_ns, nesting.wait_in[wait_at].second);
     if (model::is_gpu_work(e.kind) && !nesting.waits.empty())
-      detail::add_sat(c.wait_ns, during_waits(e.ts_ns, e.ts_ns + e.dur_ns));
+      add_sat(c.wait_ns, during_waits(e.ts_ns, e.ts_ns + e.dur_ns));
     if (is_host(e.kind) && nesting.node[i] != model::k_tree_top) {
       // An event past the depth limit is part of the node at the limit: its self time
       // is that node's (its time is inside the node's own already).
@@ -564,9 +564,9 @@ model::FileSummary summarize_file(const model::TraceFile& f, const SummarizeOpti
       auto& tc = tree_cell_of(nesting.node[i] & ~k_inherited, step);
       if (own) {
         tc.count += 1;
-        detail::add_sat(tc.total_ns, e.dur_ns);
+        add_sat(tc.total_ns, e.dur_ns);
       }
-      detail::add_sat(tc.self_ns, self_ns);
+      add_sat(tc.self_ns, self_ns);
     }
     if (model::is_gpu_work(e.kind)) {
       std::uint32_t who;
@@ -579,28 +579,28 @@ model::FileSummary summarize_file(const model::TraceFile& f, const SummarizeOpti
       if (paths.enabled()) {
         auto& tc = tree_cell_of(paths.child(under, e.name, i, true), step);
         tc.count += 1;
-        detail::add_sat(tc.total_ns, e.dur_ns);
-        detail::add_sat(tc.self_ns, e.dur_ns);
+        add_sat(tc.total_ns, e.dur_ns);
+        add_sat(tc.self_ns, e.dur_ns);
       }
       if (l < 0) {
         who = launcher_id(e.tid, k_stream_key, {});
-        detail::add_sat(d.unlaunched_ns, e.dur_ns);
+        add_sat(d.unlaunched_ns, e.dur_ns);
       } else if (nesting.launcher[static_cast<std::size_t>(l)] == ~0u) who = launcher_id(~0u, ~0u, "(no enclosing operator)");
       else {
         const auto& by = ev[nesting.launcher[static_cast<std::size_t>(l)]];
         who = launcher_id(by.name, by.shape, {});
       }
       if (l >= 0 && names.graph_launch(ev[static_cast<std::size_t>(l)].name)) graph_launchers.insert(who);
-      detail::add_sat(launch_ns(who, key, step), e.dur_ns);
+      add_sat(launch_ns(who, key, step), e.dur_ns);
     }
     switch (e.kind) {
       case Kind::kernel:
-        detail::add_sat(names.comm_kernel(e.name) ? d.comm_ns : d.kernel_ns, e.dur_ns);
+        add_sat(names.comm_kernel(e.name) ? d.comm_ns : d.kernel_ns, e.dur_ns);
         break;
-      case Kind::gpu_memcpy: detail::add_sat(d.memcpy_ns, e.dur_ns); break;
-      case Kind::gpu_memset: detail::add_sat(d.memset_ns, e.dur_ns); break;
-      case Kind::cpu_op: detail::add_sat(d.cpu_self_ns, self_ns); break;
-      case Kind::runtime: detail::add_sat(d.runtime_ns, e.dur_ns); break;
+      case Kind::gpu_memcpy: add_sat(d.memcpy_ns, e.dur_ns); break;
+      case Kind::gpu_memset: add_sat(d.memset_ns, e.dur_ns); break;
+      case Kind::cpu_op: add_sat(d.cpu_self_ns, self_ns); break;
+      case Kind::runtime: add_sat(d.runtime_ns, e.dur_ns); break;
       default: break;
     }
   }

@@ -4,8 +4,8 @@
 #include <algorithm>
 #include <climits>
 
-#include "analysis/compare/aggregate.hpp"
 #include "analysis/names/families.hpp"
+#include "util/saturating.hpp"
 
 namespace tracediff::analysis::detail {
 
