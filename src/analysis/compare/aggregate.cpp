@@ -74,21 +74,4 @@ void build_rows(const SideTable& control, const SideTable& test, bool hta_order,
     report.ops_diff.groups[static_cast<int>(row.change)].push_back(row.name);
 }
 
-void summarize_steps(model::StepTimes& st) {
-  std::sort(st.steps.begin(), st.steps.end(), [](const auto& a, const auto& b) {
-    return a.rank != b.rank ? a.rank < b.rank : a.step < b.step;
-  });
-  if (st.steps.empty()) return;
-  std::vector<std::int64_t> d;
-  for (const auto& s : st.steps) d.push_back(s.dur_ns);
-  std::sort(d.begin(), d.end());
-  st.min_ns = d.front();
-  st.max_ns = d.back();
-  const std::size_t n = d.size();
-  st.median_ns = n % 2 ? d[n / 2] : static_cast<std::int64_t>((__int128{d[n / 2 - 1]} + d[n / 2]) / 2);
-  __int128 sum = 0;
-  for (auto v : d) sum += v;
-  st.mean_ns = static_cast<std::int64_t>(sum / static_cast<__int128>(n));
-}
-
 }  // namespace tracediff::analysis::detail

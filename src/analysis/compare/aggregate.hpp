@@ -1,7 +1,6 @@
 #pragma once
 // --hta-compat's aggregation (what one side contributes to each name, and how two
-// sides become rows in HTA's order with ops_diff groups), plus the step-time
-// statistics both modes use. Internal to analysis/.
+// sides become rows in HTA's order with ops_diff groups). Internal to analysis/.
 #include <cstdint>
 #include <map>
 #include <string>
@@ -33,8 +32,5 @@ model::Change change_of(std::uint64_t control_count, std::uint64_t test_count);
 // sorted) when hta_order, else by impact. Also fills by_impact and ops_diff.
 void build_rows(const SideTable& control, const SideTable& test, bool hta_order,
                 model::DiffReport& report);
-
-// Mean, median, min, max of step durations.
-void summarize_steps(model::StepTimes& steps);
 
 }  // namespace tracediff::analysis::detail

@@ -1,5 +1,6 @@
 #pragma once
-// The two ways to compare: the default mode and HTA's. Internal to analysis/.
+// The two ways to compare, the default mode and HTA's, and what they share (modes.cpp).
+// Internal to analysis/.
 #include "analysis/options.hpp"
 
 namespace tracediff::analysis::detail {
@@ -13,5 +14,7 @@ void fill_summary(const model::TraceSet& set, model::SideSummary& summary);
 void finish_report(model::DiffReport& report, const CompareOptions& options);
 // Throws UsageError when summary.ranks/iterations name one the side lacks.
 void check_selection(const std::string& label, const model::SideSummary& summary);
+// Mean, median, min, max of step durations.
+void summarize_steps(model::StepTimes& steps);
 
 }  // namespace tracediff::analysis::detail

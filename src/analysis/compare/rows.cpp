@@ -12,7 +12,6 @@
 #include <string_view>
 
 #include "analysis/compare/accounting.hpp"
-#include "analysis/compare/aggregate.hpp"
 #include "analysis/call_tree/call_tree.hpp"
 #include "analysis/summarize/collectives.hpp"
 #include "analysis/summarize/memory.hpp"
