@@ -1,17 +1,10 @@
+// The entry points, at the top of analysis/: each runs a comparison (compare/) and then
+// decides what it says (decide/).
 #include "analysis/compare.hpp"
 
-#include <algorithm>
-#include <cmath>
-#include <set>
-#include <unordered_map>
-
-#include "analysis/decide/decide.hpp"
 #include "analysis/compare/modes.hpp"
-#include "analysis/names/short_name.hpp"
-#include "analysis/summarize/steps.hpp"
+#include "analysis/decide/decide.hpp"
 #include "analysis/summarize/summarize.hpp"
-#include "util/errors.hpp"
-#include "util/saturating.hpp"
 
 namespace tracediff::analysis {
 
@@ -29,14 +22,14 @@ model::DiffReport compare_traces(const model::TraceSet& control, const model::Tr
     return compare_summaries(summarize_set(control, side_summarize_options(summarize, options, options.control)),
                              summarize_set(test, side_summarize_options(summarize, options, options.test)), options);
   auto report = detail::compare_hta(control, test, options);
-  for (auto& row : report.rows) row.per_step_basis = false;
-  for (const auto* set : {&control, &test}) {
-    const auto& side = set == &control ? report.control.label : report.test.label;
-    report.diagnostics.merge(set->diagnostics, side);
-    for (const auto& f : set->files) report.diagnostics.merge(f.diagnostics, side);
-  }
-  detail::finish_report(report, options);
   detail::decide_hta(report, options);
+  return report;
+}
+
+model::DiffReport compare_summaries(const model::SetSummary& control, const model::SetSummary& test,
+                                    const CompareOptions& options) {
+  auto report = detail::compare_default(control, test, options);
+  detail::decide(report, options);
   return report;
 }
 

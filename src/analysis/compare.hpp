@@ -1,5 +1,6 @@
 #pragma once
-// compare_traces and ops_diff: two TraceSets in, one DiffReport out.
+// The entry points of a comparison, compare_traces and compare_summaries: two sides in, one
+// DiffReport out, compared (compare/) and decided (decide/).
 #include "analysis/options.hpp"
 #include "analysis/summarize/summarize.hpp"
 #include "model/report.hpp"

@@ -232,6 +232,13 @@ model::DiffReport compare_hta(const model::TraceSet& control, const model::Trace
     build_rows(full_tables[0], full_tables[1], true, full);
     report.ops_diff = std::move(full.ops_diff);
   }
+  for (auto& row : report.rows) row.per_step_basis = false;
+  for (const auto* set : {&control, &test}) {
+    const auto& side = set == &control ? report.control.label : report.test.label;
+    report.diagnostics.merge(set->diagnostics, side);
+    for (const auto& f : set->files) report.diagnostics.merge(f.diagnostics, side);
+  }
+  finish_report(report, options);
   return report;
 }
 

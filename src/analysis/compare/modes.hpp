@@ -2,9 +2,16 @@
 // The two ways to compare, the default mode and HTA's, and what they share (modes.cpp).
 // Internal to analysis/.
 #include "analysis/options.hpp"
+#include "model/summary.hpp"
+#include "model/trace.hpp"
 
 namespace tracediff::analysis::detail {
 
+// The default mode (rows.cpp): the rows, launchers, call tree and families of two sets of
+// summaries, judged, before decide.
+model::DiffReport compare_default(const model::SetSummary& control, const model::SetSummary& test,
+                                  const CompareOptions& options);
+// --hta-compat (hta_compat.cpp): HTA's rows and totals, before decide_hta.
 model::DiffReport compare_hta(const model::TraceSet& control, const model::TraceSet& test,
                               const CompareOptions& options);
 

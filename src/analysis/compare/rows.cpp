@@ -1,6 +1,7 @@
 // The default mode: per-step, noise-aware comparison of two sets of file summaries
-// (collect each side into per-key samples; make, judge and order the rows; hand them to
-// decide/). One thing: the comparison of the two sides' cells.
+// (collect each side into per-key samples; make, judge and order the rows; analysis/
+// compare.cpp then hands the report to decide/). One thing: the comparison of the two
+// sides' cells.
 #include <algorithm>
 #include <cmath>
 #include <cstdlib>
@@ -15,7 +16,6 @@
 #include "analysis/call_tree/call_tree.hpp"
 #include "analysis/summarize/collectives.hpp"
 #include "analysis/summarize/memory.hpp"
-#include "analysis/compare.hpp"
 #include "analysis/decide/decide.hpp"
 #include "analysis/names/blocking.hpp"
 #include "analysis/names/families.hpp"
@@ -627,8 +627,10 @@ void check_same_unit(const model::SetSummary& control, const model::SetSummary& 
 
 }  // namespace
 
-model::DiffReport compare_summaries(const model::SetSummary& control, const model::SetSummary& test,
-                                    const CompareOptions& options) {
+namespace detail {
+
+model::DiffReport compare_default(const model::SetSummary& control, const model::SetSummary& test,
+                                  const CompareOptions& options) {
   check_same_unit(control, test);
   model::DiffReport report;
   // Outlives c and t: their keys view its names.
@@ -708,9 +710,10 @@ model::DiffReport compare_summaries(const model::SetSummary& control, const mode
   detail::attach_paths(report);
   for (const auto& row : report.rows) report.ops_diff.groups[static_cast<int>(row.change)].push_back(row.name);
   detail::finish_report(report, options);
-  merge_diagnostics(report, control, test);  // first: the notes name the files with events left out
-  detail::decide(report, options);
+  merge_diagnostics(report, control, test);  // before decide: the notes name the files with events left out
   return report;
 }
+
+}  // namespace detail
 
 }  // namespace tracediff::analysis
