@@ -16,7 +16,6 @@
 #include "analysis/call_tree/call_tree.hpp"
 #include "analysis/summarize/collectives.hpp"
 #include "analysis/summarize/memory.hpp"
-#include "analysis/decide/decide.hpp"
 #include "analysis/names/blocking.hpp"
 #include "analysis/names/families.hpp"
 #include "analysis/names/flops.hpp"
@@ -208,6 +207,35 @@ void pick_timeline(const model::SetSummary& set, const std::vector<Unit>& units,
   summary.memory_timeline->step = static_cast<std::uint32_t>(best_unit);
 }
 
+// What a side's selected files ran on: GPU models and counts, world sizes, CUDA
+// versions, graphs, compiled regions.
+void describe_side(const model::SetSummary& set, const std::set<int>& ranks, model::SideMeta& meta) {
+  std::map<std::string, std::size_t> gpus;  // model -> most devices of it in one file
+  std::set<int> world;
+  std::set<std::int64_t> runtime, driver;
+  std::set<int> active;
+  std::set<std::string> levels;
+  for (const auto& f : set.files) {
+    if (!ranks.count(f.rank)) continue;
+    std::map<std::string, std::size_t> here;
+    for (const auto& g : f.gpu_names) ++here[g];
+    for (const auto& [g, n] : here) gpus[g] = std::max(gpus[g], n);
+    if (f.world_size) world.insert(*f.world_size);
+    if (f.cuda_runtime_version) runtime.insert(*f.cuda_runtime_version);
+    if (f.cuda_driver_version) driver.insert(*f.cuda_driver_version);
+    active.insert(f.gpus_with_work);
+    meta.cuda_graphs = meta.cuda_graphs || f.cuda_graphs;
+    meta.compiled = meta.compiled || f.compiled;
+    if (!f.launcher_level.empty()) levels.insert(f.launcher_level);
+  }
+  for (const auto& [g, n] : gpus) meta.gpus.push_back(n > 1 ? g + " \xC3\x97 " + std::to_string(n) : g);
+  meta.world_sizes.assign(world.begin(), world.end());
+  meta.cuda_runtime.assign(runtime.begin(), runtime.end());
+  meta.cuda_driver.assign(driver.begin(), driver.end());
+  meta.gpus_with_work.assign(active.begin(), active.end());
+  meta.launcher_levels.assign(levels.begin(), levels.end());
+}
+
 SideData collect(const model::SetSummary& set, const Selection& sel, const CompareOptions& options,
                  const Renames& renames, model::SideSummary& summary) {
   SideData data;
@@ -235,7 +263,7 @@ SideData collect(const model::SetSummary& set, const Selection& sel, const Compa
   detail::check_selection(set.label, summary);
   const std::set<int> rank_set(summary.ranks.begin(), summary.ranks.end());
   const std::set<std::int64_t> iter_set(summary.iterations.begin(), summary.iterations.end());
-  detail::describe_side(set, rank_set, summary.meta);
+  describe_side(set, rank_set, summary.meta);
   std::vector<std::string> unmarked;
   for (const auto& f : set.files) {
     if (!rank_set.count(f.rank)) continue;

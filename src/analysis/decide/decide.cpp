@@ -1,6 +1,6 @@
 // What a comparison says beyond its rows, decided once for every writer: the order
 // of the steps of deciding (decide, decide_hta), the labels names are shown by, the
-// verdict counts, the calls counts and what each side ran on.
+// verdict counts and the calls counts.
 #include <algorithm>
 #include <cmath>
 #include <map>
@@ -81,33 +81,6 @@ void labels(model::DiffReport& r) {
 }
 
 }  // namespace
-
-void describe_side(const model::SetSummary& set, const std::set<int>& ranks, model::SideMeta& meta) {
-  std::map<std::string, std::size_t> gpus;  // model -> most devices of it in one file
-  std::set<int> world;
-  std::set<std::int64_t> runtime, driver;
-  std::set<int> active;
-  std::set<std::string> levels;
-  for (const auto& f : set.files) {
-    if (!ranks.count(f.rank)) continue;
-    std::map<std::string, std::size_t> here;
-    for (const auto& g : f.gpu_names) ++here[g];
-    for (const auto& [g, n] : here) gpus[g] = std::max(gpus[g], n);
-    if (f.world_size) world.insert(*f.world_size);
-    if (f.cuda_runtime_version) runtime.insert(*f.cuda_runtime_version);
-    if (f.cuda_driver_version) driver.insert(*f.cuda_driver_version);
-    active.insert(f.gpus_with_work);
-    meta.cuda_graphs = meta.cuda_graphs || f.cuda_graphs;
-    meta.compiled = meta.compiled || f.compiled;
-    if (!f.launcher_level.empty()) levels.insert(f.launcher_level);
-  }
-  for (const auto& [g, n] : gpus) meta.gpus.push_back(n > 1 ? g + " \xC3\x97 " + std::to_string(n) : g);
-  meta.world_sizes.assign(world.begin(), world.end());
-  meta.cuda_runtime.assign(runtime.begin(), runtime.end());
-  meta.cuda_driver.assign(driver.begin(), driver.end());
-  meta.gpus_with_work.assign(active.begin(), active.end());
-  meta.launcher_levels.assign(levels.begin(), levels.end());
-}
 
 // The rows by what the report says of them, with the top lists' counts: every view
 // prints these, so the verdict line, the cards and the lists agree.

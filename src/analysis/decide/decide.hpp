@@ -4,17 +4,11 @@
 // improvements, the labels names are shown by, where the sides differ, and the notes.
 // Internal to analysis/.
 #include <cstdint>
-#include <set>
 
 #include "analysis/options.hpp"
 #include "model/report.hpp"
-#include "model/summary.hpp"
 
 namespace tracediff::analysis::detail {
-
-// What a side's selected files ran on: GPU models and counts, world sizes, CUDA
-// versions, graphs, compiled regions.
-void describe_side(const model::SetSummary& set, const std::set<int>& ranks, model::SideMeta& meta);
 
 // Default mode: everything above, from the rows, launchers and step details.
 void decide(model::DiffReport& report, const CompareOptions& options);
