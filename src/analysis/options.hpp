@@ -8,10 +8,13 @@
 #include <string>
 #include <vector>
 
-#include "analysis/summarize/step_marker.hpp"
 #include "model/report.hpp"
 
 namespace tracediff::analysis {
+
+// --step-marker's pattern (analysis/summarize/step_marker.hpp), held here by pointer only:
+// options are the lowest room of analysis/, below summarize/.
+class StepMarker;
 
 using model::k_default_min_change_pct;
 
