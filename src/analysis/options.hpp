@@ -16,7 +16,6 @@ namespace tracediff::analysis {
 // options are the lowest room of analysis/, below summarize/.
 class StepMarker;
 
-using model::k_default_min_change_pct;
 
 // Which run each step unit of a side belongs to (units in the order of
 // SideSummary::step_details), runs numbered densely from 0.
@@ -26,24 +25,22 @@ struct UnitRuns {
 };
 
 struct NoiseRule {
-  double min_change_pct = k_default_min_change_pct;  // smaller relative changes (of the median) are "same"
-  double min_change_ns = 0.0;   // smaller absolute changes are "same"
+  model::MinChange min_change;  // the thresholds: smaller changes are "same"
   // Several runs on both sides: a figure's samples are its per-run medians, so that
   // what differs between runs (autotuning, clocks, a neighbour) is noise too
   // (docs/is-it-real.md "Several runs"). Null: one run on a side, step units are samples.
   std::shared_ptr<const UnitRuns> control_runs, test_runs;
 
-  static NoiseRule of(double pct, double ns) {
+  static NoiseRule of(const model::MinChange& min_change) {
     NoiseRule r;
-    r.min_change_pct = pct;
-    r.min_change_ns = ns;
+    r.min_change = min_change;
     return r;
   }
   bool between_runs() const { return control_runs && test_runs; }
   // Sizes and counts: the relative rule alone (--min-change's duration is a time).
   NoiseRule relative() const {
     NoiseRule r = *this;
-    r.min_change_ns = 0.0;
+    r.min_change.ns = 0.0;
     return r;
   }
   // The rule for the step units [c_first, c_last) and [t_first, t_last) of each side
@@ -75,8 +72,7 @@ struct CompareOptions {
   // matrix multiplications get FLOPs and TFLOP/s (analysis/names/flops.hpp).
   bool by_shape = false;
   // A per-step change counts only when at least this large (both must hold).
-  double min_change_pct = k_default_min_change_pct;
-  double min_change_us = 0.0;
+  model::MinChange min_change;
   // Host categories that count as operators (rows); nullopt: every host category.
   std::optional<std::vector<std::string>> categories;
   bool keep_warmup = false;  // keep a warm-up first step in the comparison
@@ -85,7 +81,7 @@ struct CompareOptions {
   bool match_names = true;
   int top = 10;              // length of the top regressions and improvements
 
-  NoiseRule noise_rule() const { return NoiseRule::of(min_change_pct, min_change_us * 1000.0); }
+  NoiseRule noise_rule() const { return NoiseRule::of(min_change); }
 };
 
 }  // namespace tracediff::analysis

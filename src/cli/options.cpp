@@ -215,11 +215,11 @@ void parse_min_change(const std::string& text, analysis::CompareOptions& o) {
     if (scale < 0) {
       if (v > k_max_min_change_pct)
         throw UsageError("--min-change: '" + text + "' is more than 1,000,000%, which no change can reach");
-      o.min_change_pct = v;
+      o.min_change.pct = v;
     } else {
       if (v * scale > k_max_min_change_us)
         throw UsageError("--min-change: '" + text + "' is longer than 1,000,000 s, far beyond any step");
-      o.min_change_us = v * scale;
+      o.min_change.ns = v * scale * 1000.0;  // the one conversion: what the user wrote to ns
     }
     return;
   }

@@ -16,15 +16,13 @@
 #include "model/accounting.hpp"
 #include "model/diagnostics.hpp"
 #include "model/gate.hpp"
+#include "model/min_change.hpp"
 #include "model/step_trace.hpp"
 #include "model/samples.hpp"
 #include "model/trace.hpp"
 
 namespace tracediff::model {
 
-// --min-change's default: a per-step change under 5 % of the control's median is
-// "same", however small its p-value (the noise rule, analysis/options.hpp).
-inline constexpr double k_default_min_change_pct = 5.0;
 
 constexpr std::uint32_t k_no_node = ~0u;  // no call-tree node (CallTree)
 // Kernel families a view lists (DiffReport::families_shown): every significant one, and
@@ -765,8 +763,7 @@ struct DiffReport {
   // The noise test compared runs (several runs on both sides: each run's median step is a
   // sample); false: steps of one run were the samples, run-to-run noise not measured.
   bool between_runs = false;
-  double min_change_pct = k_default_min_change_pct;  // --min-change thresholds in force
-  double min_change_us = 0.0;
+  MinChange min_change;                 // the --min-change thresholds in force
   Diagnostics diagnostics;              // both sides; samples name their file
   std::vector<std::string> notes;       // plain-language remarks ("compared whole: no ProfilerStep")
 

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "model/gate.hpp"
+#include "model/min_change.hpp"
 
 namespace tracediff::model {
 
@@ -52,7 +53,7 @@ struct TrendReport {
   std::vector<TrendSeries> series;  // figures (breakdown order), then families, then rows (by key)
   std::vector<TrendChange> changes; // by |pct| descending, then series, then run
   std::vector<std::size_t> moved;   // rows that moved most: indices into series, largest first
-  double min_change_pct = 5, min_change_us = 0;
+  MinChange min_change;             // the --min-change thresholds in force
   double alpha = 0.01;              // the segmentation's significance level
   double newest_sds = 4;            // the newest-run check: robust SDs beyond the previous segment
   std::size_t newest_min_runs = 5;  // ... needing this many runs in it

@@ -573,8 +573,8 @@ void per_step_sections(JsonEmit& j, const model::DiffReport& r, const JsonOption
   for (const auto k : r.top_launchers) j.string(r.by_launcher[k].launcher);
   j.end_array().line(2).key("call_tree");
   call_tree(j, r, o.full_tree);
-  j.line(2).key("min_change").begin_object().key("pct").number(decimal(r.min_change_pct, 3));
-  j.key("us").number(decimal(r.min_change_us, 3)).end_object();
+  j.line(2).key("min_change").begin_object().key("pct").number(decimal(r.min_change.pct, 3));
+  j.key("us").number(decimal(r.min_change.us(), 3)).end_object();
   j.line(2).key("between_runs").boolean(r.between_runs);
 }
 

@@ -182,7 +182,7 @@ void write_trend_html(const model::TrendReport& r, std::ostream& out) {
                 "Each point: a run's median over its step units (warm-up left out), its band the p25–p75 of those "
                 "units. A change: a Pettitt split at p < %g, or the newest run beyond %g robust SDs of the runs "
                 "before it; and at least %g %% (docs/trend.md).",
-                r.alpha, r.newest_sds, r.min_change_pct);
+                r.alpha, r.newest_sds, r.min_change.pct);
   ctx.set("method", std::string(method) + (r.folded_note.empty() ? "" : " " + r.folded_note));
   std::string gate;
   for (const auto& g : r.gate)

@@ -32,8 +32,8 @@ void write_trend_json(const model::TrendReport& r, std::ostream& out) {
   j.line(2).key("verdict").string(r.verdict);
   j.line(2).key("method").begin_object();
   j.key("alpha").number(decimal(r.alpha, 6));
-  j.key("min_change_pct").number(decimal(r.min_change_pct, 6));
-  j.key("min_change_us").number(decimal(r.min_change_us, 6));
+  j.key("min_change_pct").number(decimal(r.min_change.pct, 6));
+  j.key("min_change_us").number(decimal(r.min_change.us(), 6));
   j.key("newest_sds").number(decimal(r.newest_sds, 6));
   j.key("newest_min_runs").number(r.newest_min_runs);
   j.key("fold_min_runs").number(r.fold_min_runs);

@@ -45,7 +45,7 @@ void write_trend_markdown(const model::TrendReport& r, std::ostream& out) {
         << " to run " << r.runs.size()
         << (r.runs.back().label.empty() ? "" : " (" + detail::markdown_text(r.runs.back().label) + ")");
   out << ". A change is a Pettitt split at p < " << r.alpha << " or the newest run beyond " << r.newest_sds
-      << " robust SDs, and at least " << format_pct(r.min_change_pct).substr(1) << " (docs/trend.md).";
+      << " robust SDs, and at least " << format_pct(r.min_change.pct).substr(1) << " (docs/trend.md).";
   if (!r.folded_note.empty()) out << " " << r.folded_note;
   out << "\n\n";
   for (const auto& g : r.gate) {

@@ -112,7 +112,7 @@ BOOST_AUTO_TEST_CASE(parsers_bound_what_they_build) {
   BOOST_TEST(cli::parse_iteration_list("7,7,7")->size() == 3u);
   analysis::CompareOptions o;
   cli::parse_min_change("2.5ms", o);
-  BOOST_TEST(o.min_change_us == 2500.0);
+  BOOST_TEST(o.min_change.ns == 2'500'000.0);
   BOOST_CHECK_THROW(cli::parse_min_change("NaNms", o), UsageError);
   BOOST_CHECK_THROW(cli::parse_min_change("+5%", o), UsageError);
 }

@@ -98,8 +98,7 @@ void finish_report(model::DiffReport& report, const CompareOptions& options) {
                          : options.device == DeviceFilter::gpu ? "gpu"
                                                                : "all";
   report.short_names = options.short_names;
-  report.min_change_pct = options.min_change_pct;
-  report.min_change_us = options.min_change_us;
+  report.min_change = options.min_change;
   report.by_shape = options.by_shape;
   // The relative change of each row, once: per step, or of the totals in --hta-compat.
   for (auto& row : report.rows) {
@@ -109,7 +108,7 @@ void finish_report(model::DiffReport& report, const CompareOptions& options) {
     const double cs = row.per_step_basis ? row.control_step.self_ns : static_cast<double>(row.control.self_ns);
     const double ts = row.per_step_basis ? row.test_step.self_ns : static_cast<double>(row.test.self_ns);
     row.self_pct = cs == 0 ? std::nullopt : std::optional<double>(100.0 * (ts - cs) / cs);
-    shown_and_calls(row, options.min_change_pct);
+    shown_and_calls(row, options.min_change.pct);
   }
   for (const auto& row : report.rows) {
     if (row.device == model::Device::other) continue;

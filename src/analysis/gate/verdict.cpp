@@ -139,7 +139,7 @@ Verdict decide_verdict(const model::DiffReport& r) {
   if (step && !step->value.significant) {
     // Between runs, a step change past --min-change that is "same": the runs overlap.
     if (r.between_runs && step->value.verdict == model::Verdict::same && step->value.pct &&
-        std::fabs(*step->value.pct) >= r.min_change_pct && r.control.between_run_spread_pct && r.test.between_run_spread_pct) {
+        std::fabs(*step->value.pct) >= r.min_change.pct && r.control.between_run_spread_pct && r.test.between_run_spread_pct) {
       char buf[96];
       std::snprintf(buf, sizeof buf, " (the runs overlap: their medians spread %.1f%% and %.1f%%)",
                     *r.control.between_run_spread_pct, *r.test.between_run_spread_pct);

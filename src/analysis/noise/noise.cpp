@@ -212,7 +212,7 @@ NoiseRule noise_rule_for(const CompareOptions& options, const model::DiffReport&
 }
 
 NoiseRule noise_rule_of(const model::DiffReport& r) {
-  return with_runs(NoiseRule::of(r.min_change_pct, r.min_change_us * 1000.0), r);
+  return with_runs(NoiseRule::of(r.min_change), r);
 }
 
 std::vector<double> run_medians(const model::Samples& s, const UnitRuns& runs) {
@@ -247,10 +247,10 @@ Judgement judge(const model::Samples& control, const model::Samples& test, const
     return j;
   }
   const double mag = std::fabs(d);
-  if (d == 0 || mag < rule.min_change_ns) return j;
+  if (d == 0 || mag < rule.min_change.ns) return j;
   // The relative rule against the base's magnitude: a figure that can be negative (memory's
   // net change) is held to it as much as any other.
-  if (mc != 0 && 100.0 * mag / std::fabs(mc) < rule.min_change_pct) return j;
+  if (mc != 0 && 100.0 * mag / std::fabs(mc) < rule.min_change.pct) return j;
   // A change that the means and the medians disagree on is no clear change.
   const double mean_diff = mean(test) - mean(control);
   if ((mean_diff > 0) != (d > 0) || mean_diff == 0) return j;

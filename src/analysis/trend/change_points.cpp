@@ -119,8 +119,8 @@ double quantum(std::vector<double> v) {
 
 bool beyond_rule(double before, double after, const NoiseRule& rule) {
   const double d = std::fabs(after - before);
-  if (d == 0 || d < rule.min_change_ns) return false;
-  return before == 0 || 100.0 * d / std::fabs(before) >= rule.min_change_pct;
+  if (d == 0 || d < rule.min_change.ns) return false;
+  return before == 0 || 100.0 * d / std::fabs(before) >= rule.min_change.pct;
 }
 
 }  // namespace

@@ -48,8 +48,7 @@ std::string run_name(const model::TrendReport& r, std::size_t run) {
 }
 
 void decide_trend(model::TrendReport& r, const NoiseRule& rule) {
-  r.min_change_pct = rule.min_change_pct;
-  r.min_change_us = rule.min_change_ns / 1000.0;
+  r.min_change = rule.min_change;
   r.changes.clear();
   for (std::size_t si = 0; si < r.series.size(); ++si) {
     auto& s = r.series[si];
@@ -126,7 +125,7 @@ void decide_trend(model::TrendReport& r, const NoiseRule& rule) {
     r.verdict = "No figures to follow in these runs.";
   } else if (step->changes.empty()) {
     r.verdict = lower_first(step->label) + ": no change over " + std::to_string(r.runs.size()) + " runs (beyond " +
-                format_pct(r.min_change_pct).substr(1) + " and the noise)";
+                format_pct(r.min_change.pct).substr(1) + " and the noise)";
     r.verdict[0] = static_cast<char>(std::toupper(static_cast<unsigned char>(r.verdict[0])));
     // The headline's other time figure that changed most in time is then the finding.
     const model::TrendChange* most = nullptr;

@@ -131,10 +131,10 @@ void add_findings(const DiffReport& r, const Anchors& a, data& ctx) {
                               r.top_improvements.within_noise);
 
   // The thresholds behind the verdicts, in words.
-  std::string rule = "at least " + format_count_per_step(r.min_change_pct, false) + "% of " +
+  std::string rule = "at least " + format_count_per_step(r.min_change.pct, false) + "% of " +
                      side_label(r.control, false) + "'s median per " + r.unit;
-  if (r.min_change_us > 0)
-    rule += " and " + format_duration_ns(round_ns(r.min_change_us * 1000.0), false);
+  if (r.min_change.ns > 0)
+    rule += " and " + format_duration_ns(round_ns(r.min_change.ns), false);
   ctx.set("threshold_rule", rule);
   ctx.set("between_runs", r.between_runs);
   ctx.set("control_runs", std::to_string(r.control.runs.size()));

@@ -53,8 +53,8 @@ BOOST_AUTO_TEST_CASE(two_paths_and_nothing_else_are_the_defaults) {
   BOOST_TEST(o.test_inputs == std::vector<std::string>{"b"});
   BOOST_TEST((!o.html && !o.csv && !o.json && !o.markdown));  // run() picks the HTML default
   const analysis::CompareOptions defaults;
-  BOOST_TEST(o.compare.min_change_pct == defaults.min_change_pct);
-  BOOST_TEST(o.compare.min_change_us == 0.0);
+  BOOST_TEST(o.compare.min_change.pct == defaults.min_change.pct);
+  BOOST_TEST(o.compare.min_change.ns == 0.0);
   BOOST_TEST((o.compare.device == analysis::DeviceFilter::all));
   BOOST_TEST((!o.compare.control.ranks && !o.compare.test.iterations));
   BOOST_TEST((o.summarize.launcher == analysis::LauncherLevel::innermost));
@@ -75,8 +75,8 @@ BOOST_AUTO_TEST_CASE(each_option_lands_in_its_field) {
   BOOST_TEST(*o.compare.control.ranks == (std::vector<int>{0, 2}));
   BOOST_TEST(!o.compare.test.ranks);
   BOOST_TEST(*o.compare.test.iterations == (std::vector<std::int64_t>{3, 4, 5, 9}));
-  BOOST_TEST(o.compare.min_change_pct == 2.5);
-  BOOST_TEST(o.compare.min_change_us == 3000.0);
+  BOOST_TEST(o.compare.min_change.pct == 2.5);
+  BOOST_TEST(o.compare.min_change.ns == 3'000'000.0);
   BOOST_TEST(!o.compare.match_names);
   BOOST_TEST((o.summarize.launcher == analysis::LauncherLevel::module));  // any case
   BOOST_TEST((o.compare.by_shape && o.summarize.by_shape));  // the traces are read with shapes

@@ -65,19 +65,19 @@ BOOST_AUTO_TEST_CASE(a_change_below_min_change_is_not_significant) {
   const auto c = test::steps_trace({{"aten::mm", 100}});
   const auto t = test::steps_trace({{"aten::mm", 110}});  // +9.8 %
   analysis::CompareOptions strict;
-  strict.min_change_pct = 20;
+  strict.min_change.pct = 20;
   const auto strict_report = test::compare_pair(c, t, strict);  // row_named points into it
   const auto* row = test::row_named(strict_report, "aten::mm");
   BOOST_REQUIRE(row);
   BOOST_TEST(!row->significant);
   analysis::CompareOptions loose;
-  loose.min_change_pct = 1;
+  loose.min_change.pct = 1;
   const auto loose_report = test::compare_pair(c, t, loose);
   const auto* loose_row = test::row_named(loose_report, "aten::mm");
   BOOST_REQUIRE(loose_row);
   BOOST_TEST(loose_row->significant);
   analysis::CompareOptions by_time;  // 10 us a step is below 20 us
-  by_time.min_change_us = 20;
+  by_time.min_change.ns = 20'000;
   const auto time_report = test::compare_pair(c, t, by_time);
   const auto* time_row = test::row_named(time_report, "aten::mm");
   BOOST_REQUIRE(time_row);

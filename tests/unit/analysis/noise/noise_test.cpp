@@ -122,7 +122,7 @@ BOOST_AUTO_TEST_CASE(sparse_equals_dense) {
     BOOST_TEST(mean(sc) == mean(c), boost::test_tools::tolerance(1e-12));
     BOOST_TEST(stddev(sc) == stddev(c), boost::test_tools::tolerance(1e-9));
     BOOST_TEST(mann_whitney_p(sc, st) == mann_whitney_p(c, t), boost::test_tools::tolerance(1e-12));
-    const NoiseRule rule = NoiseRule::of(5.0, 0.0);
+    const NoiseRule rule = NoiseRule::of({5.0, 0.0});
     const auto js = judge(sc, st, rule), jd = judge(c, t, rule);
     BOOST_TEST((js.verdict == jd.verdict));
     BOOST_TEST(js.significant == jd.significant);
@@ -179,7 +179,7 @@ NoiseRule between(std::size_t runs, std::size_t steps) {
 BOOST_AUTO_TEST_CASE(between_runs_a_a_rows_flag_at_most_one_percent) {
   std::mt19937_64 rng(30);
   constexpr std::size_t k_rows = 2000, k_runs = 5, k_steps = 6;
-  const NoiseRule within = NoiseRule::of(5.0, 0.0), runs = between(k_runs, k_steps);
+  const NoiseRule within = NoiseRule::of({5.0, 0.0}), runs = between(k_runs, k_steps);
   std::size_t flagged_within = 0, flagged_between = 0;
   for (std::size_t i = 0; i < k_rows; ++i) {
     const auto s = runs_of(rng, 0.0, k_runs, k_steps);
@@ -218,7 +218,7 @@ BOOST_AUTO_TEST_CASE(between_runs_finds_a_real_change) {
 // A figure that can be negative (memory's net change): the percentage is of the base's
 // magnitude, so it goes the way the Δ goes, and the relative rule holds for it too.
 BOOST_AUTO_TEST_CASE(negative_bases) {
-  const NoiseRule rule = NoiseRule::of(5.0, 0.0);
+  const NoiseRule rule = NoiseRule::of({5.0, 0.0});
   const std::vector<double> c(8, -2.0 * (1 << 20)), t(8, -1.0 * (1 << 20));
   const auto v = compare_samples(c, t, rule);
   BOOST_REQUIRE(v.pct.has_value());

@@ -28,7 +28,7 @@ std::vector<double> noisy(std::size_t n, double level, double sd, std::uint64_t 
   return v;
 }
 
-const NoiseRule k_rule = NoiseRule::of(5.0, 0.0);
+const NoiseRule k_rule = NoiseRule::of({5.0, 0.0});
 
 std::vector<ChangePoint> find(const std::vector<double>& v) { return change_points(v, {}, k_rule, 0.01, 4, 5); }
 
@@ -72,7 +72,7 @@ BOOST_AUTO_TEST_CASE(below_the_minimum_change_is_none) {
   auto v = noisy(30, 100.0, 0.001, 4);
   for (std::size_t i = 15; i < v.size(); ++i) v[i] *= 1.03;  // clear, but 3 % < 5 %
   BOOST_TEST(find(v).empty());
-  BOOST_TEST(change_points(v, {}, NoiseRule::of(2.0, 0.0), 0.01, 4, 5).size() == 1u);
+  BOOST_TEST(change_points(v, {}, NoiseRule::of({2.0, 0.0}), 0.01, 4, 5).size() == 1u);
 }
 
 BOOST_AUTO_TEST_CASE(the_newest_run_alone) {

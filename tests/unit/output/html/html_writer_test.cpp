@@ -114,8 +114,7 @@ void finish(DiffReport& r, int top = 10) {
   const auto notes = r.notes;
   r.notes.clear();
   analysis::CompareOptions o;
-  o.min_change_pct = r.min_change_pct;
-  o.min_change_us = r.min_change_us;
+  o.min_change = r.min_change;
   o.top = top;
   if (r.hta_compat) analysis::detail::decide_hta(r, o);
   else analysis::detail::decide(r, o);
@@ -502,8 +501,8 @@ BOOST_AUTO_TEST_CASE(table_cells_show_per_step_totals_self_and_verdicts) {
 
 BOOST_AUTO_TEST_CASE(threshold_in_microseconds_is_said_too) {
   auto r = small_report();
-  r.min_change_pct = 2.5;
-  r.min_change_us = 1.5;
+  r.min_change.pct = 2.5;
+  r.min_change.ns = 1500;
   const auto html = render(r);
   BOOST_TEST(html.find("at least 2.5% of Control&#39;s median per step and 1.50 \xC2\xB5s") != std::string::npos);
 }
