@@ -12,7 +12,8 @@
 
 #include "model/accounting.hpp"
 #include "model/diagnostics.hpp"
-#include "model/report.hpp"
+#include "model/memory_report.hpp"
+#include "model/step_detail.hpp"
 #include "model/trace.hpp"
 
 namespace tracediff::model {

@@ -128,9 +128,9 @@ if os.path.exists(diag_def):
     for name, schema in (("report", report_schema), ("summary", summary_schema)):
         if schema["$defs"]["diag_kind"]["enum"] != names:
             fail("docs/%s.schema.json: $defs.diag_kind differs from src/model/diagnostics.def" % name)
-report_hpp = os.path.join(REPO, "src", "model", "report.hpp")
-if os.path.exists(report_hpp):
-    with open(report_hpp, encoding="utf-8") as f:
+step_detail_hpp = os.path.join(REPO, "src", "model", "step_detail.hpp")
+if os.path.exists(step_detail_hpp):
+    with open(step_detail_hpp, encoding="utf-8") as f:
         text = f.read()
     block = text[text.find("k_step_fields[] = {"):]
     fields = re.findall(r'\{"(\w+)", &StepDetail::', block[: block.find("};")])

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "analysis/summarize/steps.hpp"
+#include "model/side.hpp"
 #include "model/summary.hpp"
 
 namespace tracediff::analysis::detail {

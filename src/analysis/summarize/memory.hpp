@@ -6,6 +6,7 @@
 #include <utility>
 #include <vector>
 
+#include "model/side.hpp"
 #include "model/summary.hpp"
 
 namespace tracediff::analysis::detail {

@@ -1,4 +1,4 @@
-// The result model's one place for a row's basis (model/report.hpp): per-step means in
+// The result model's one place for a row's basis (model/diff_row.hpp): per-step means in
 // the default mode, totals in --hta-compat, and what is new on the test side.
 #include <boost/test/unit_test.hpp>
 
