@@ -1,7 +1,7 @@
 #pragma once
 // The entry points of a comparison, compare_traces and compare_summaries: two sides in, one
 // DiffReport out, compared (compare/) and decided (decide/).
-#include "analysis/options.hpp"
+#include "analysis/compare_options.hpp"
 #include "analysis/summarize/summarize.hpp"
 #include "model/report.hpp"
 #include "model/summary.hpp"

@@ -58,7 +58,7 @@ struct DiffRow {
   bool significant = false;                // the per-step change stands out from the noise
   std::string launched_by;                 // GPU rows: the CPU operator that launched most of its time
   std::string family;                      // GPU rows, default mode: its kernel family's id ("gemm",
-                                           // "all_reduce", ...; analysis/names/families.cpp); empty otherwise
+                                           // "all_reduce", ...; analysis/names/kernel_families.cpp); empty otherwise
   std::string family_by;                   // how `family` was decided: "rule", "launcher", "words", "kind"
                                            // (memcpy, memset) or "none" (`other`); empty with no family
   // The test side's own name when it differs from `name` (names matched across

@@ -33,7 +33,7 @@ struct LauncherRow {
   std::vector<Kernel> kernels;  // by |Δ| descending, then name
 };
 
-// GPU time by kernel family (analysis/names/families.cpp): what a comparison across vendors or
+// GPU time by kernel family (analysis/names/kernel_families.cpp): what a comparison across vendors or
 // library versions can match when kernel names differ ("GEMM +3.2 ms per step").
 struct FamilyRow {
   std::string id, label;     // "gemm", "GEMM" (analysis::family_name, family_label)

@@ -7,7 +7,7 @@
 namespace tracediff::model {
 
 // --min-change's default: a per-step change under 5 % of the control's median is
-// "same", however small its p-value (the noise rule, analysis/options.hpp).
+// "same", however small its p-value (the noise rule, analysis/compare_options.hpp).
 inline constexpr double k_default_min_change_pct = 5.0;
 
 struct MinChange {

@@ -7,8 +7,8 @@
 #include <string>
 #include <vector>
 
-#include "model/accounting.hpp"
 #include "model/diff_row.hpp"
+#include "model/event_accounting.hpp"
 #include "model/memory_report.hpp"
 #include "model/ranks.hpp"
 #include "model/step_detail.hpp"

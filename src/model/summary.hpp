@@ -10,8 +10,8 @@
 #include <utility>
 #include <vector>
 
-#include "model/accounting.hpp"
-#include "model/diagnostics.hpp"
+#include "model/event_accounting.hpp"
+#include "model/input_diagnostics.hpp"
 #include "model/memory_report.hpp"
 #include "model/step_detail.hpp"
 #include "model/trace.hpp"
@@ -166,7 +166,7 @@ struct CollectiveCall {
 // Calls kept per step at most: a summary stays small; past it, a note says so.
 constexpr std::size_t k_collectives_per_step = 4096;
 
-// How --step-marker's matches made a file's steps (analysis/summarize/steps.cpp).
+// How --step-marker's matches made a file's steps (analysis/summarize/step_assignment.cpp).
 enum class StepMarkerShape : std::uint8_t {
   none,     // not from a marker: ProfilerStep spans, or the whole trace
   spans,    // each match a step

@@ -9,8 +9,8 @@
 #include <string_view>
 #include <vector>
 
-#include "model/diagnostics.hpp"
 #include "model/huge_page_allocator.hpp"
+#include "model/input_diagnostics.hpp"
 #include "model/string_pool.hpp"
 
 namespace tracediff::model {

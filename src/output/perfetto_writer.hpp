@@ -6,7 +6,7 @@
 #include <ostream>
 
 #include "model/report.hpp"
-#include "model/step_trace.hpp"
+#include "model/step_events.hpp"
 
 namespace tracediff::output {
 

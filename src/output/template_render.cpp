@@ -3,8 +3,8 @@
 #include <stdexcept>
 #include <utility>
 
+#include "util/embedded_files.hpp"
 #include "util/escape.hpp"
-#include "util/embedded.hpp"
 
 namespace tracediff::output::templates {
 

@@ -4,7 +4,7 @@
 // run's verdict first) and the JSON (docs/trend.schema.md). They only print the report.
 #include <ostream>
 
-#include "model/trend.hpp"
+#include "model/trend_report.hpp"
 
 namespace tracediff::output {
 

@@ -121,13 +121,13 @@ if summaries:
         must_fail(summary, "summary: " + what, d)
 
 # The enumerations the schemas copy from the sources, while those sources are where they were.
-diag_def = os.path.join(REPO, "src", "model", "diagnostics.def")
+diag_def = os.path.join(REPO, "src", "model", "input_diagnostics.def")
 if os.path.exists(diag_def):
     with open(diag_def, encoding="utf-8") as f:
         names = re.findall(r"^X\((\w+),", f.read(), re.M)
     for name, schema in (("report", report_schema), ("summary", summary_schema)):
         if schema["$defs"]["diag_kind"]["enum"] != names:
-            fail("docs/%s.schema.json: $defs.diag_kind differs from src/model/diagnostics.def" % name)
+            fail("docs/%s.schema.json: $defs.diag_kind differs from src/model/input_diagnostics.def" % name)
 step_detail_hpp = os.path.join(REPO, "src", "model", "step_detail.hpp")
 if os.path.exists(step_detail_hpp):
     with open(step_detail_hpp, encoding="utf-8") as f:

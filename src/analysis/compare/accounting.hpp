@@ -1,5 +1,5 @@
 #pragma once
-// Every event accounted for, per side (model/accounting.hpp): each file's accounting as
+// Every event accounted for, per side (model/event_accounting.hpp): each file's accounting as
 // summarising left it, with the rows of the steps, ranks and keys the comparison did not
 // take moved to the reason it did not (warm-up, not selected).
 #include <cstdint>

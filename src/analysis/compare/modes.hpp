@@ -1,7 +1,7 @@
 #pragma once
 // The two ways to compare, the default mode and HTA's, and what they share (modes.cpp).
 // Internal to analysis/.
-#include "analysis/options.hpp"
+#include "analysis/compare_options.hpp"
 #include "model/summary.hpp"
 #include "model/trace.hpp"
 

@@ -12,7 +12,7 @@
 #include "analysis/decide/embedded.hpp"
 #include "analysis/decide/figures.hpp"
 #include "analysis/decide/host_wait.hpp"
-#include "analysis/decide/memory.hpp"
+#include "analysis/decide/memory_figures.hpp"
 #include "analysis/decide/notes.hpp"
 #include "analysis/decide/step_change.hpp"
 #include "analysis/decide/top_lists.hpp"

@@ -5,7 +5,7 @@
 // Internal to analysis/.
 #include <cstdint>
 
-#include "analysis/options.hpp"
+#include "analysis/compare_options.hpp"
 #include "model/report.hpp"
 
 namespace tracediff::analysis::detail {

@@ -1,6 +1,6 @@
 #pragma once
 // Where the sides differ and the report's plain-language notes.
-#include "analysis/options.hpp"
+#include "analysis/compare_options.hpp"
 #include "model/report.hpp"
 
 namespace tracediff::analysis::detail {

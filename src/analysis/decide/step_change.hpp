@@ -2,7 +2,7 @@
 // Why the step moved: the step split into the parts of each GPU's timeline, their
 // waterfall, what moved each part, the bottom line. Runs after the top lists, the
 // families and the labels.
-#include "analysis/options.hpp"
+#include "analysis/compare_options.hpp"
 #include "model/report.hpp"
 
 namespace tracediff::analysis::detail {

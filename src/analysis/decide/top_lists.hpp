@@ -1,6 +1,6 @@
 #pragma once
 // The top regressions and improvements, and the swaps they leave out.
-#include "analysis/options.hpp"
+#include "analysis/compare_options.hpp"
 #include "model/report.hpp"
 #include <cstddef>
 

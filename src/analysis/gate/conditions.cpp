@@ -6,7 +6,7 @@
 #include <string>
 
 #include "analysis/gate/gate.hpp"
-#include "analysis/names/families.hpp"
+#include "analysis/names/kernel_families.hpp"
 #include "util/errors.hpp"
 #include "util/sanitize.hpp"
 

@@ -2,7 +2,7 @@
 // where the noise test applies, and the gate's heading. Parsing: conditions.cpp.
 #include "analysis/gate/gate.hpp"
 
-#include "analysis/names/families.hpp"
+#include "analysis/names/kernel_families.hpp"
 #include "analysis/noise/noise.hpp"
 
 #include <algorithm>

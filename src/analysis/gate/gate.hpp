@@ -19,7 +19,7 @@
 #include <string_view>
 #include <vector>
 
-#include "model/gate.hpp"
+#include "model/gate_conditions.hpp"
 #include "model/report.hpp"
 
 namespace tracediff::analysis {

@@ -1,11 +1,11 @@
-// The family of the CPU operator that launched a kernel (families.hpp, launcher_family):
+// The family of the CPU operator that launched a kernel (kernel_families.hpp, launcher_family):
 // asked where the kernel's name says only "a GEMM" or nothing the rules know. ATen
 // operators go by their names; modules (nn.Module: ...), custom operators (vllm::,
 // fbgemm::, sageattention::, nvte_...) and autograd nodes by the texts in them.
 #include <algorithm>
 #include <string>
 
-#include "analysis/names/families.hpp"
+#include "analysis/names/kernel_families.hpp"
 
 namespace tracediff::analysis {
 

@@ -1,12 +1,12 @@
-// GPU time by kernel family: each GPU row classified once (families.cpp's rule table,
+// GPU time by kernel family: each GPU row classified once (kernel_families.cpp's rule table,
 // its launching operator, the words of its name) and told why, the rows' per-unit
 // samples summed per family and judged like any row.
 #include <algorithm>
 #include <array>
 #include <cmath>
 
-#include "analysis/names/families.hpp"
 #include "analysis/names/flops.hpp"
+#include "analysis/names/kernel_families.hpp"
 #include "analysis/noise/noise.hpp"
 
 namespace tracediff::analysis::detail {

@@ -1,4 +1,4 @@
-// The family the words of a kernel's name suggest (families.hpp, words_family): the
+// The family the words of a kernel's name suggest (kernel_families.hpp, words_family): the
 // last resort for a name that no rule knows and no launcher explains, as in a GPU-only
 // trace. Rules match texts anywhere in a name, so they hold only texts long or rare
 // enough to be safe; words are whole (split at punctuation, camelCase and digits), so
@@ -8,7 +8,7 @@
 #include <string_view>
 #include <unordered_map>
 
-#include "analysis/names/families.hpp"
+#include "analysis/names/kernel_families.hpp"
 
 namespace tracediff::analysis {
 

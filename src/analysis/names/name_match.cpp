@@ -8,7 +8,7 @@
 #include <set>
 #include <unordered_map>
 
-#include "analysis/names/families.hpp"
+#include "analysis/names/kernel_families.hpp"
 #include "util/display_name.hpp"
 
 namespace tracediff::analysis {
@@ -251,7 +251,7 @@ std::unordered_map<std::string, std::uint64_t> places(const model::SetSummary& s
 }
 
 // The operator that launched most of each wanted GPU name's time on one side: its
-// family decides where the name is generic (families.hpp), as it does for the rows.
+// family decides where the name is generic (kernel_families.hpp), as it does for the rows.
 std::unordered_map<std::string, std::string> main_launchers(const model::SetSummary& set,
                                                             const std::vector<Name>& wanted) {
   std::set<std::string> want;

@@ -10,7 +10,7 @@
 #include <cstddef>
 #include <vector>
 
-#include "analysis/options.hpp"
+#include "analysis/compare_options.hpp"
 #include "model/report.hpp"
 
 namespace tracediff::analysis {

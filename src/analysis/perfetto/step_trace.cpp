@@ -7,7 +7,7 @@
 #include <string_view>
 #include <utility>
 
-#include "analysis/summarize/steps.hpp"
+#include "analysis/summarize/step_assignment.hpp"
 
 namespace tracediff::analysis {
 

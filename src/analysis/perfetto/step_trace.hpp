@@ -6,7 +6,7 @@
 
 #include "analysis/summarize/step_marker.hpp"
 #include "model/report.hpp"
-#include "model/step_trace.hpp"
+#include "model/step_events.hpp"
 #include "model/trace.hpp"
 
 namespace tracediff::analysis {

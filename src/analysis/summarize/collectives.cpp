@@ -8,7 +8,7 @@
 #include <type_traits>
 #include <unordered_map>
 
-#include "analysis/names/families.hpp"
+#include "analysis/names/kernel_families.hpp"
 #include "util/saturating.hpp"
 
 namespace tracediff::analysis::detail {

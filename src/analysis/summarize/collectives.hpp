@@ -8,7 +8,7 @@
 #include <utility>
 #include <vector>
 
-#include "analysis/summarize/steps.hpp"
+#include "analysis/summarize/step_assignment.hpp"
 #include "model/side.hpp"
 #include "model/summary.hpp"
 

@@ -9,7 +9,7 @@
 #include <unordered_map>
 #include <vector>
 
-#include "analysis/summarize/steps.hpp"
+#include "analysis/summarize/step_assignment.hpp"
 #include "analysis/summarize/summarize.hpp"
 #include "analysis/summarize/timeline.hpp"
 #include "model/summary.hpp"
@@ -229,7 +229,7 @@ struct Nesting {
   // thread when it happened (an event; ~0u: none). At one time, an operator that starts
   // then is open: an operator's allocations come at its start.
   std::vector<std::uint32_t> mem_owner;
-  // The device allocations (memory.hpp: device_allocation) made inside each host event,
+  // The device allocations (memory_events.hpp: device_allocation) made inside each host event,
   // its own included, for the events with some, by event.
   struct Allocated {
     std::uint32_t event;

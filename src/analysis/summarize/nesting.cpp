@@ -4,7 +4,7 @@
 #include <unordered_map>
 
 #include "analysis/summarize/file_pass.hpp"
-#include "analysis/summarize/memory.hpp"
+#include "analysis/summarize/memory_events.hpp"
 #include "util/saturating.hpp"
 
 namespace tracediff::analysis::detail {

@@ -1,7 +1,7 @@
 #pragma once
 // --step-marker: a regular expression whose matches among a trace's host events
 // (cpu_op, user_annotation, python_function) define its steps when it has no
-// ProfilerStep, or when asked to (analysis/summarize/steps.cpp decides how). Compiled once,
+// ProfilerStep, or when asked to (analysis/summarize/step_assignment.cpp decides how). Compiled once,
 // shared by the reading threads; each file asks it once per distinct name.
 #include <cstdint>
 #include <memory>

@@ -20,8 +20,8 @@
 #include "analysis/summarize/collectives.hpp"
 #include "analysis/summarize/file_pass.hpp"
 #include "analysis/summarize/marker_hint.hpp"
-#include "analysis/summarize/memory.hpp"
-#include "analysis/summarize/steps.hpp"
+#include "analysis/summarize/memory_events.hpp"
+#include "analysis/summarize/step_assignment.hpp"
 #include "analysis/summarize/timeline.hpp"
 #include "util/arena.hpp"
 #include "util/errors.hpp"
@@ -479,7 +479,7 @@ model::FileSummary summarize_file(const model::TraceFile& f, const SummarizeOpti
 
   std::size_t incl_at = 0;  // into nesting.incl_less
   std::size_t wait_at = 0;  // into nesting.wait_in
-  // Every event accounted for (model/accounting.hpp): counters, no pass of their own.
+  // Every event accounted for (model/event_accounting.hpp): counters, no pass of their own.
   auto& account = s.accounting;
   account.recorded = true;
   account.broken = broken_events(f.diagnostics);

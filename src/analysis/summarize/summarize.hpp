@@ -23,7 +23,7 @@ const char* launcher_level_name(LauncherLevel level);  // "innermost", ...
 struct SummarizeOptions {
   LauncherLevel launcher = LauncherLevel::innermost;
   // With a marker, host events whose names match it define the steps (--step-marker,
-  // analysis/summarize/steps.hpp); a marker that defines none leaves a warning in the summary.
+  // analysis/summarize/step_assignment.hpp); a marker that defines none leaves a warning in the summary.
   const StepMarker* marker = nullptr;
   // --by-shape: the traces are read with each cpu_op's input shapes (ReadOptions::by_shape),
   // and the keys, call paths and launchers keep them (SummaryKey::shape).

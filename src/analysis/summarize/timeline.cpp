@@ -4,7 +4,7 @@
 #include <algorithm>
 #include <climits>
 
-#include "analysis/names/families.hpp"
+#include "analysis/names/kernel_families.hpp"
 #include "util/saturating.hpp"
 
 namespace tracediff::analysis::detail {

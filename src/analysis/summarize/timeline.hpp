@@ -32,7 +32,7 @@
 #include <memory_resource>
 #include <vector>
 
-#include "analysis/summarize/steps.hpp"
+#include "analysis/summarize/step_assignment.hpp"
 #include "model/summary.hpp"
 #include "model/trace.hpp"
 

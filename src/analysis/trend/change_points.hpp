@@ -18,8 +18,8 @@
 #include <cstddef>
 #include <vector>
 
-#include "analysis/options.hpp"
-#include "model/trend.hpp"
+#include "analysis/compare_options.hpp"
+#include "model/trend_report.hpp"
 
 namespace tracediff::analysis {
 

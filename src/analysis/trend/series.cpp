@@ -9,7 +9,7 @@
 
 #include "analysis/compare.hpp"
 #include "analysis/decide/figures.hpp"
-#include "analysis/decide/memory.hpp"
+#include "analysis/decide/memory_figures.hpp"
 
 namespace tracediff::analysis {
 

@@ -8,9 +8,9 @@
 #include <string>
 #include <vector>
 
-#include "analysis/options.hpp"
+#include "analysis/compare_options.hpp"
 #include "model/summary.hpp"
-#include "model/trend.hpp"
+#include "model/trend_report.hpp"
 
 namespace tracediff::analysis {
 

@@ -5,8 +5,8 @@
 #include <string_view>
 #include <vector>
 
-#include "analysis/options.hpp"
-#include "model/trend.hpp"
+#include "analysis/compare_options.hpp"
+#include "model/trend_report.hpp"
 
 namespace tracediff::analysis {
 

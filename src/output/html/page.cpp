@@ -19,7 +19,7 @@
 #include "output/html/sections.hpp"
 #include "output/html_writer.hpp"
 #include "output/perfetto_writer.hpp"
-#include "util/embedded.hpp"
+#include "util/embedded_files.hpp"
 
 #ifndef TRACEDIFF_VERSION
 #define TRACEDIFF_VERSION "unknown"

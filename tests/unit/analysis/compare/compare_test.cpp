@@ -1,8 +1,8 @@
 #include <boost/test/unit_test.hpp>
 
-#include "analysis/compare/aggregate.hpp"
 #include "analysis/compare.hpp"
-#include "analysis/summarize/steps.hpp"
+#include "analysis/compare/aggregate.hpp"
+#include "analysis/summarize/step_assignment.hpp"
 #include "reading/trace_reader.hpp"
 #include "support/test_support.hpp"
 #include "util/errors.hpp"

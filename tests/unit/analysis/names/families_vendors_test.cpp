@@ -6,7 +6,7 @@
 
 #include <string>
 
-#include "analysis/names/families.hpp"
+#include "analysis/names/kernel_families.hpp"
 
 using tracediff::analysis::classify_why;
 using tracediff::analysis::family_by_name;

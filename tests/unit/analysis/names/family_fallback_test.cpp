@@ -6,7 +6,7 @@
 #include <set>
 #include <string>
 
-#include "analysis/names/families.hpp"
+#include "analysis/names/kernel_families.hpp"
 
 using tracediff::analysis::classify;
 using tracediff::analysis::classify_why;

@@ -3,7 +3,7 @@
 #include <cstdint>
 #include <vector>
 
-#include "analysis/summarize/steps.hpp"
+#include "analysis/summarize/step_assignment.hpp"
 #include "model/trace.hpp"
 
 using namespace tracediff;

@@ -3,8 +3,8 @@
 // the step of its launch, and what is left when nothing makes a step.
 #include <boost/test/unit_test.hpp>
 
+#include "analysis/summarize/step_assignment.hpp"
 #include "analysis/summarize/step_marker.hpp"
-#include "analysis/summarize/steps.hpp"
 #include "analysis/summarize/summarize.hpp"
 #include "reading/trace_reader.hpp"
 #include "support/test_support.hpp"

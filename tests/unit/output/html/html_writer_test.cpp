@@ -17,8 +17,8 @@
 #include "output/html/common.hpp"
 #include "output/html_writer.hpp"
 #include "support/sha256.hpp"
+#include "util/embedded_files.hpp"
 #include "util/escape.hpp"
-#include "util/embedded.hpp"
 #include "util/format.hpp"
 
 using namespace tracediff;

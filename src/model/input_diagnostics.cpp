@@ -1,4 +1,4 @@
-#include "model/diagnostics.hpp"
+#include "model/input_diagnostics.hpp"
 
 #include <algorithm>
 #include <cstring>
@@ -13,7 +13,7 @@ struct Info {
 };
 constexpr Info k_info[] = {
 #define X(id, scope, desc) {#id, #scope, desc},
-#include "model/diagnostics.def"
+#include "model/input_diagnostics.def"
 #undef X
 };
 }  // namespace

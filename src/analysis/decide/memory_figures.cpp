@@ -1,4 +1,4 @@
-#include "analysis/decide/memory.hpp"
+#include "analysis/decide/memory_figures.hpp"
 
 #include <algorithm>
 #include <map>

@@ -11,7 +11,7 @@ namespace tracediff::model {
 
 enum class DiagId : std::uint8_t {
 #define X(id, scope, desc) id,
-#include "model/diagnostics.def"
+#include "model/input_diagnostics.def"
 #undef X
   count_
 };

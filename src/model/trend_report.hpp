@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "model/gate.hpp"
+#include "model/gate_conditions.hpp"
 #include "model/min_change.hpp"
 
 namespace tracediff::model {

@@ -1,6 +1,6 @@
 #pragma once
 // Kernel families: what kind of work a GPU event does (GEMM, attention, all-reduce,
-// memcpy HtoD, ...), read from its name by one ordered rule table (families.cpp,
+// memcpy HtoD, ...), read from its name by one ordered rule table (kernel_families.cpp,
 // docs/families.md) and, where the name is generic, from the operator that
 // launched it, so that traces from two vendors or library versions, whose kernel
 // names share nothing, still compare family by family.

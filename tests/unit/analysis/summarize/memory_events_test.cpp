@@ -1,4 +1,4 @@
-// Memory per step and device (analysis/summarize/memory.hpp) from tracegen --memory's
+// Memory per step and device (analysis/summarize/memory_events.hpp) from tracegen --memory's
 // traces, whose numbers are known: each CPU operator's 4096-byte temporary, a leak a
 // step, a peak one operator raises, the host's buffer per step, the allocator's totals.
 #include <boost/test/unit_test.hpp>

@@ -5,7 +5,7 @@
 #include <string_view>
 #include <vector>
 
-#include "analysis/options.hpp"
+#include "analysis/compare_options.hpp"
 #include "model/report.hpp"
 
 namespace tracediff::analysis::detail {

@@ -1,4 +1,4 @@
-#include "model/trend.hpp"
+#include "model/trend_report.hpp"
 
 namespace tracediff::model {
 

@@ -1,4 +1,4 @@
-#include "analysis/summarize/memory.hpp"
+#include "analysis/summarize/memory_events.hpp"
 
 #include <algorithm>
 #include <map>

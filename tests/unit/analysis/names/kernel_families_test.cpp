@@ -3,7 +3,7 @@
 #include <set>
 #include <string>
 
-#include "analysis/names/families.hpp"
+#include "analysis/names/kernel_families.hpp"
 
 using tracediff::analysis::classify;
 using tracediff::analysis::Family;

@@ -1,4 +1,4 @@
-#include "analysis/summarize/steps.hpp"
+#include "analysis/summarize/step_assignment.hpp"
 
 #include <algorithm>
 #include <cstdint>

@@ -18,7 +18,7 @@ enum class GateMetric : std::uint8_t {
   deleted,
   increased,
   decreased,
-  family,      // a kernel family's GPU time per step (pattern: its id, analysis/families)
+  family,      // a kernel family's GPU time per step (pattern: its id, analysis/names/kernel_families)
   step_part,   // a part of the step (pattern: exposed_comm, a StepPart id, host_wait, host_idle)
   peak_allocated,  // the headline's peak memory allocated (GPU) per step
   peak_reserved,   // the headline's peak memory reserved (GPU) per step

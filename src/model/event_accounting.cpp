@@ -1,4 +1,4 @@
-#include "model/accounting.hpp"
+#include "model/event_accounting.hpp"
 
 #include <limits>
 

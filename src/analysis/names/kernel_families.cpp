@@ -1,7 +1,7 @@
-// Kernel families (families.hpp): the ordered rule table over kernel names, long on
+// Kernel families (kernel_families.hpp): the ordered rule table over kernel names, long on
 // purpose (one line per name pattern of the libraries real traces hold), the launcher
 // table for generic names, and the automaton that matches the rules in one pass.
-#include "analysis/names/families.hpp"
+#include "analysis/names/kernel_families.hpp"
 
 #include <array>
 #include <algorithm>
