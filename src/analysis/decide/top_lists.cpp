@@ -96,14 +96,16 @@ std::string path_words(const model::DiffReport& r, const model::DiffRow& row) {
 // whose change it is a lesser part (a data loader's calls under the loader): the
 // caller's entry tells it, and its path and the call tree show the parts. A call that
 // carries half or more of its caller's change is its main cause and stays listed.
-bool inside_listed(const model::DiffReport& r, std::size_t i, const std::vector<std::size_t>& listed) {
+// LISTED: per row, whether it is listed (a lookup, not a search: the list may hold
+// every significant row).
+bool inside_listed(const model::DiffReport& r, std::size_t i, const std::vector<bool>& listed) {
   const auto& row = r.rows[i];
   const auto& nodes = r.call_tree.nodes;
-  if (listed.empty() || row.tree_node >= nodes.size() || path_share(r, row) < 0.9) return false;
+  if (row.tree_node >= nodes.size() || path_share(r, row) < 0.9) return false;
   const double here = nodes[row.tree_node].time.diff();
   for (auto n = nodes[row.tree_node].parent; n != model::k_no_node && n < nodes.size(); n = nodes[n].parent) {
     const auto j = nodes[n].row;
-    if (j == SIZE_MAX || j == i || std::find(listed.begin(), listed.end(), j) == listed.end()) continue;
+    if (j == SIZE_MAX || j == i || j >= listed.size() || !listed[j]) continue;
     const double whole = r.rows[j].diff_per_step_ns();
     return whole != 0 && here / whole < 0.5;
   }
@@ -159,6 +161,7 @@ model::TopList top_list(const model::DiffReport& r, bool slower, std::size_t n) 
   // whatever --top says, so that the counts (and the verdict line) do not depend on it
   // (--top 3 once counted 69 significant regressions, --top 100 41).
   std::vector<std::size_t> listable;
+  std::vector<bool> is_listable(r.rows.size(), false);
   for (auto i : r.impact_order()) {
     const auto& row = r.rows[i];
     const double d = direction(row);
@@ -173,7 +176,7 @@ model::TopList top_list(const model::DiffReport& r, bool slower, std::size_t n) 
       ++list.sleeping;  // a thread that launches nothing, asleep: no work
     } else if (row.explained_by != SIZE_MAX && folds_into_listed(r, i)) {
       ++list.folded;  // a call inside says it better, and the path of the one listed shows this row
-    } else if (inside_listed(r, i, listable)) {
+    } else if (!listable.empty() && inside_listed(r, i, is_listable)) {
       ++list.folded;  // part of a caller listed above it: the same change again
     } else if (!r.hta_compat && renamed(row)) {
       ++list.renamed;
@@ -181,6 +184,7 @@ model::TopList top_list(const model::DiffReport& r, bool slower, std::size_t n) 
       ++list.swapped;
     } else {
       listable.push_back(i);
+      is_listable[i] = true;
     }
   }
   for (std::size_t k = 0; k < listable.size(); ++k) {
