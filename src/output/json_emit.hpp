@@ -1,7 +1,8 @@
 #pragma once
-// One streaming JSON emitter for the report's JSON and the summaries: values go to
-// the stream as they come (no document is built), commas are its business, and
-// where a line breaks is the writer's (line()), so the files read as they always did.
+// One streaming JSON emitter for the report's JSON, the summaries and the HTML page's data
+// blocks: values go to the stream (or string) as they come (no document is built), commas
+// are its business, and where a line breaks is the writer's (line()), so the files read as
+// they always did.
 //
 //   JsonEmit j(out);
 //   j.begin_object().line(2).key("rows").begin_array();  // {\n  "rows": [
@@ -10,9 +11,12 @@
 // Strings are escaped by util/escape's json_string, not by Boost.JSON's serializer:
 // that one writes DEL, C1 and bidi controls, U+2028/U+2029, '<' '>' '&' and invalid
 // UTF-8 as they are, which a terminal showing --json - or a <script> embedding the
-// JSON must not get (util/escape.hpp).
+// JSON must not get (util/escape.hpp): with escape_markup (the default), no "</script>"
+// or "<!--" can come out of a string, so the page embeds what this writes as it is.
+#include <charconv>
 #include <concepts>
 #include <ostream>
+#include <sstream>
 #include <string>
 #include <string_view>
 #include <type_traits>
@@ -24,7 +28,18 @@ class JsonEmit {
   // keep_invalid: strings keep invalid UTF-8 byte for byte (summaries), else U+FFFD.
   // escape_markup false: < > & as they are (summaries; util json_string).
   explicit JsonEmit(std::ostream& out, bool keep_invalid = false, bool escape_markup = true)
-      : m_out(out), m_keep_invalid(keep_invalid), m_escape_markup(escape_markup) {}
+      : m_stream(&out), m_keep_invalid(keep_invalid), m_escape_markup(escape_markup) {}
+  // Appended to a string: the HTML page's data blocks, each a string the page puts in its
+  // <script type="application/json"> element.
+  explicit JsonEmit(std::string& out, bool keep_invalid = false, bool escape_markup = true)
+      : m_string(&out), m_keep_invalid(keep_invalid), m_escape_markup(escape_markup) {}
+
+  // No space after a comma or a key's colon ({"a":1,"b":[1,2]}): the page's data blocks,
+  // a dozen numbers a row. line() still breaks lines.
+  JsonEmit& compact() {
+    m_compact = true;
+    return *this;
+  }
 
   JsonEmit& begin_object() { return open('{'); }
   JsonEmit& begin_array() { return open('['); }
@@ -49,12 +64,21 @@ class JsonEmit {
   JsonEmit& string(std::string_view s);
   // Text that is a JSON number (or null) already: util machine_number's exact decimals.
   JsonEmit& number(std::string_view formatted);
-  // Integers as the stream writes them.
+  // Integers as the stream writes them (into a string: std::to_chars, the same digits).
   template <class T>
     requires(std::is_arithmetic_v<T> && !std::same_as<T, bool> && !std::same_as<T, char>)
   JsonEmit& number(T v) {
     separate();
-    m_out << v;
+    if (m_stream) {
+      *m_stream << v;
+    } else if constexpr (std::is_integral_v<T> && !std::same_as<T, signed char> && !std::same_as<T, unsigned char>) {
+      char buf[24];
+      m_string->append(buf, static_cast<std::size_t>(std::to_chars(buf, buf + sizeof buf, v).ptr - buf));
+    } else {
+      std::ostringstream s;
+      s << v;
+      m_string->append(std::move(s).str());
+    }
     return *this;
   }
   // Any JSON value already written out (a summary's columns of integers, "[1,2,3]").
@@ -62,17 +86,26 @@ class JsonEmit {
   JsonEmit& boolean(bool v) { return number(std::string_view(v ? "true" : "false")); }
   JsonEmit& null() { return number(std::string_view("null")); }
 
-  std::ostream& stream() { return m_out; }
-
  private:
   JsonEmit& open(char bracket);
   JsonEmit& close(char bracket, int indent);
   // The comma and the space or line break before a key or value in a container.
   void separate();
+  void put(std::string_view s) {
+    if (m_stream) *m_stream << s;
+    else m_string->append(s);
+  }
+  void put(char c) {
+    if (m_stream) *m_stream << c;
+    else m_string->push_back(c);
+  }
+  void new_line(int indent);
 
-  std::ostream& m_out;
+  std::ostream* m_stream = nullptr;  // one of the two
+  std::string* m_string = nullptr;
   bool m_keep_invalid;
   bool m_escape_markup;
+  bool m_compact = false;
   std::string m_first;  // per open container: '1' until its first key or value
   bool m_after_key = false;
   int m_break = -1;

@@ -1,5 +1,6 @@
 // The charts: the operators that changed most, as static bars (the page without
-// JavaScript) and as data_json, from which the report's script draws them.
+// JavaScript) and as data_json (through output/json_emit), from which the report's script
+// draws them.
 //   charts[] {id, title, subtitle, empty, height, bars[], has_self, self_title, self_subtitle, self_bars[]}
 //     bars: {label, has_tip, tip, cw, tw, dw (bar widths, %), ct, tt, dt, dcls: pos|neg|zero [v-VERDICT]}
 //   families_chart {title, subtitle, empty, height, bars[]} (the families section's chart)
@@ -8,11 +9,12 @@
 #include <cmath>
 #include <cstdint>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "output/html/sections.hpp"
+#include "output/json_emit.hpp"
 #include "util/display_name.hpp"
-#include "util/escape.hpp"
 #include "util/format.hpp"
 
 namespace tracediff::output::html {
@@ -174,49 +176,46 @@ void add_bars(const std::vector<Chart>& charts, data& ctx) {
   ctx.set("charts", list);
 }
 
-// The data the report's script draws the charts from. Every string goes through
-// json_string, which escapes < > & so nothing can close the <script> element.
+// The data the report's script draws the charts from, through output/json_emit, whose
+// strings escape < > & so nothing can close the <script> element.
 std::string chart_json(const DiffReport& r, const std::vector<Chart>& charts) {
   const bool ps = per_step_mode(r);
+  std::string json;
+  JsonEmit j(json);
   const auto num = [&](double v, bool durations) {
-    if (durations || !ps) return std::to_string(round_ns(v));
-    return key3(v);
+    if (durations || !ps) j.number(round_ns(v));
+    else j.number(std::string_view(key3(v)));
   };
   const auto rows_json = [&](const ChartSet& set, bool durations) {
-    std::string j = "[";
-    bool first = true;
+    j.begin_array();
     for (const auto& cr : set.rows) {
-      if (!first) j += ',';
-      first = false;
-      j += "{\"label\":" + json_string(fit(cr.label, k_label_bytes, Escaped::json));
-      j += ",\"name\":" + json_string(fit(cr.name, k_name_bytes, Escaped::json));
-      j += ",\"c\":" + num(cr.c, durations) + ",\"t\":" + num(cr.t, durations) + ",\"d\":" + num(cr.d, durations);
-      j += ",\"ct\":" + json_string(cr.ct) + ",\"tt\":" + json_string(cr.tt) + ",\"dt\":" + json_string(cr.dt);
-      if (cr.verdict) j += ",\"v\":" + json_string(cr.verdict);
-      j += "}";
+      j.begin_object().key("label").string(fit(cr.label, k_label_bytes, Escaped::json));
+      j.key("name").string(fit(cr.name, k_name_bytes, Escaped::json));
+      for (const auto& [k, v] : {std::pair{"c", cr.c}, std::pair{"t", cr.t}, std::pair{"d", cr.d}}) {
+        j.key(k);
+        num(v, durations);
+      }
+      j.key("ct").string(cr.ct).key("tt").string(cr.tt).key("dt").string(cr.dt);
+      if (cr.verdict) j.key("v").string(cr.verdict);
+      j.end_object();
     }
-    return j + "]";
+    j.end_array();
   };
-  std::string j = "{\"labels\":[";
-  j += json_string(side_label(r.control, false));
-  j += ',';
-  j += json_string(side_label(r.test, true));
-  j += "],\"per_step\":";
-  j += ps ? "true" : "false";
-  j += ",\"unit\":" + json_string(r.unit);
-  j += ",\"charts\":[";
-  bool first_chart = true;
+  j.compact().begin_object().key("labels").begin_array();
+  j.string(side_label(r.control, false)).string(side_label(r.test, true)).end_array();
+  j.key("per_step").boolean(ps).key("unit").string(r.unit).key("charts").begin_array();
   for (const auto& ch : charts) {
-    if (!first_chart) j += ',';
-    first_chart = false;
-    j += "{\"id\":" + json_string(ch.id) + ",\"unit\":" + json_string(ch.durations ? "ns" : "count") +
-         ",\"rows\":" + rows_json(ch.main, ch.durations);
-    if (!ch.axis.empty()) j += ",\"axis\":" + json_string(ch.axis);
-    if (ch.has_self) j += ",\"self\":" + rows_json(ch.self, ch.durations);
-    j += "}";
+    j.begin_object().key("id").string(ch.id).key("unit").string(ch.durations ? "ns" : "count").key("rows");
+    rows_json(ch.main, ch.durations);
+    if (!ch.axis.empty()) j.key("axis").string(ch.axis);
+    if (ch.has_self) {
+      j.key("self");
+      rows_json(ch.self, ch.durations);
+    }
+    j.end_object();
   }
-  j += "]}";
-  return j;
+  j.end_array().end_object();
+  return json;
 }
 
 // GPU time per step by kernel family (DiffReport::families_shown), drawn in the families

@@ -1,6 +1,8 @@
 // The page: templates/report.html.mustache and its mustache context. Every string is
 // UTF-8-sanitised; the template escapes it ({{x}}) except our own assets
-// ({{{css}}}, {{{chart_js}}}, {{{report_js}}}), {{{data_json}}} (json_string-escaped)
+// ({{{css}}}, {{{chart_js}}}, {{{report_js}}}), the JSON blocks ({{{data_json}}},
+// {{{row_data}}}, {{{why_json}}}, {{{tree_json}}}, {{{perfetto_json}}}: all written by
+// output/json_emit, whose strings escape < > & so that nothing closes their <script>)
 // and the blocks rendered from templates of their own: {{{table_rows}}} (table.cpp)
 // and {{{launchers}}} (launchers.cpp). This file sets
 //   control_label, test_label, generator, csp, css, chart_js, report_js, flame_js, table_rows, row_data,

@@ -8,8 +8,9 @@
 //       cells[] {two, t, st} (C/step, T/step, Δ/step, Δ %, C total, T total), calls, calls_tip, fl
 //     hta-compat: cc, tc, cd, td, dc, dd, dp, arrow, has_arrow, and *_v: raw sort keys
 // In the default mode what only the script needs of a row (the filters' keys, the sort
-// keys, the sparkline) is not in the row's markup but in render_row_data's JSON, a
-// dozen numbers a row (the table is half the page): see render_row_data below.
+// keys, the sparkline) is not in the row's markup but in render_row_data's JSON (through
+// output/json_emit, compact), a dozen numbers a row (the table is half the page): see
+// render_row_data below.
 //   change_toggles[] {group, n}, device_toggles[] {device, n}, verdict_toggles[] {verdict, key, sym, cls, n}
 #include <algorithm>
 #include <array>
@@ -20,6 +21,7 @@
 #include <vector>
 
 #include "output/html/sections.hpp"
+#include "output/json_emit.hpp"
 #include "util/format.hpp"
 
 namespace tracediff::output::html {
@@ -100,37 +102,38 @@ void cell(Fields f, const std::string& txt, const std::string& stxt) {
 // binned them (model::Embedded::sparks; at most k_spark_points a side, so 2,000 rows add
 // at most about 0.7 MB): the spread behind the verdict, warm-up steps, bimodal steps and
 // noise at a glance. Each point is its y in the 72 × 18 box report.js draws (px from the
-// top, whole ones); "0" with fewer than two units a side.
-std::string sparkline(const std::array<std::vector<double>, 2>& spark) {
+// top, whole ones); 0 with fewer than two units a side.
+void sparkline(const std::array<std::vector<double>, 2>& spark, JsonEmit& j) {
   const auto& c = spark[0];
   const auto& t = spark[1];
-  if (c.size() < 2 && t.size() < 2) return "0";
+  if (c.size() < 2 && t.size() < 2) {
+    j.number(0);
+    return;
+  }
   double top = 0;
   for (double v : c) top = std::max(top, std::abs(v));
   for (double v : t) top = std::max(top, std::abs(v));
   constexpr double h = 18;
-  std::string out = "[";
   const auto line = [&](const std::vector<double>& v) {
-    out += '[';
+    j.begin_array();
     if (v.size() >= 2)
-      for (std::size_t i = 0; i < v.size(); ++i) {
-        const double y = top > 0 ? h - 1 - (h - 2) * std::abs(v[i]) / top : h - 1;
-        if (i) out += ',';
-        out += std::to_string(static_cast<int>(std::nearbyint(y)));  // as printf rounds
+      for (const double x : v) {
+        const double y = top > 0 ? h - 1 - (h - 2) * std::abs(x) / top : h - 1;
+        j.number(static_cast<int>(std::nearbyint(y)));  // as printf rounds
       }
-    out += ']';
+    j.end_array();
   };
+  j.begin_array();
   line(c);
-  out += ',';
   line(t);
-  return out + "]";
+  j.end_array();
 }
 
 // A sort key as JSON: a number, null where there is none, "Infinity" as a string.
-void key_json(std::string& out, const std::string& k) {
-  if (k.empty()) out += "null";
-  else if (k == "Infinity") out += "\"Infinity\"";
-  else out += k;
+void key_json(JsonEmit& j, const std::string& k) {
+  if (k.empty()) j.null();
+  else if (k == "Infinity") j.string(k);
+  else j.number(std::string_view(k));
 }
 
 // The default mode: per step first (inclusive and self), totals after, verdict.
@@ -202,28 +205,20 @@ void per_step_row(const DiffRow& row, const Anchors& a, Fields& f) {
 // verdict column's sort key), a position in "verdicts"; calls: Δ calls per unit; spark:
 // see sparkline(); then each numeric cell's sort key, or [inclusive, self] where the self
 // time's differs; the FLOPs column's only with --by-shape.
-void row_data(const DiffRow& row, const std::array<std::vector<double>, 2>& spark, const Anchors& a, std::string& out) {
+void row_data(const DiffRow& row, const std::array<std::vector<double>, 2>& spark, const Anchors& a, JsonEmit& j) {
   const auto& cs = row.control_step;
   const auto& ts = row.test_step;
   const auto key = [](double v) { return std::to_string(round_ns(v)); };
-  out += '[';
-  out += std::to_string(static_cast<int>(row.change));
-  out += ',';
-  out += std::to_string(static_cast<int>(row.device));
-  out += ',';
-  out += std::to_string(verdict_look(row.verdict).ord);
-  out += ',';
-  out += key3(ts.count - cs.count);
-  out += ',';
-  out += sparkline(spark);
+  j.begin_array();
+  j.number(static_cast<int>(row.change)).number(static_cast<int>(row.device)).number(verdict_look(row.verdict).ord);
+  j.number(std::string_view(key3(ts.count - cs.count)));
+  sparkline(spark, j);
   const auto both = [&](const std::string& v, const std::string& sv) {
-    out += ',';
-    if (sv.empty() || sv == v) return key_json(out, v);
-    out += '[';
-    key_json(out, v);
-    out += ',';
-    key_json(out, sv);
-    out += ']';
+    if (sv.empty() || sv == v) return key_json(j, v);
+    j.begin_array();
+    key_json(j, v);
+    key_json(j, sv);
+    j.end_array();
   };
   const bool is_new = row.is_new();
   both(key(cs.total_ns), key(cs.self_ns));
@@ -232,11 +227,8 @@ void row_data(const DiffRow& row, const std::array<std::vector<double>, 2>& spar
   both(pct_key(row.diff_pct(), is_new), pct_key(row.self_pct, row.self_is_new()));
   both(std::to_string(row.control.total_ns), std::to_string(row.control.self_ns));
   both(std::to_string(row.test.total_ns), std::to_string(row.test.self_ns));
-  if (a.has_flops) {
-    out += ',';
-    key_json(out, row.flops_per_call ? key3(*row.flops_per_call) : std::string());
-  }
-  out += ']';
+  if (a.has_flops) key_json(j, row.flops_per_call ? key3(*row.flops_per_call) : std::string());
+  j.end_array();
 }
 
 // Row p of the table.
@@ -287,26 +279,28 @@ std::string render_table_rows(const DiffReport& r, const Anchors& a) {
 
 std::string render_row_data(const DiffReport& r, const Anchors& a) {
   if (!per_step_mode(r)) return {};
+  std::string out;
+  out.reserve(160 + a.order.size() * 110);
+  JsonEmit j(out);
+  j.compact().begin_object();
   // The names of the positions the rows give (model order), for the filters' keys.
-  std::string out = "{\"changes\":[";
-  for (int i = 0; i <= static_cast<int>(Change::unchanged); ++i)
-    out += (i ? ",\"" : "\"") + std::string(model::change_name(static_cast<Change>(i))) + "\"";
-  out += "],\"devices\":[";
+  j.key("changes").begin_array();
+  for (int i = 0; i <= static_cast<int>(Change::unchanged); ++i) j.string(model::change_name(static_cast<Change>(i)));
+  j.end_array().key("devices").begin_array();
   for (int i = 0; i <= static_cast<int>(model::Device::other); ++i)
-    out += (i ? ",\"" : "\"") + std::string(model::device_name(static_cast<model::Device>(i))) + "\"";
+    j.string(model::device_name(static_cast<model::Device>(i)));
   std::array<const char*, 4> verdicts{};
   for (auto v : {model::Verdict::slower, model::Verdict::faster, model::Verdict::same, model::Verdict::untestable})
     verdicts[static_cast<std::size_t>(verdict_look(v).ord)] = model::verdict_name(v);
-  out += "],\"verdicts\":[";
-  for (std::size_t i = 0; i < verdicts.size(); ++i) out += (i ? ",\"" : "\"") + std::string(verdicts[i]) + "\"";
-  out += "],\"rows\":[";
-  out.reserve(out.size() + a.order.size() * 110);
+  j.end_array().key("verdicts").begin_array();
+  for (const auto* v : verdicts) j.string(v);
+  j.end_array().key("rows").begin_array();
   for (std::size_t p = 0; p < a.order.size(); ++p) {
-    out += p ? ",\n" : "\n";
     static const std::array<std::vector<double>, 2> none;
-    row_data(r.rows[a.order[p]], p < r.embedded.sparks.size() ? r.embedded.sparks[p] : none, a, out);
+    row_data(r.rows[a.order[p]], p < r.embedded.sparks.size() ? r.embedded.sparks[p] : none, a, j.line(0));
   }
-  return out + "]}";
+  j.end_array().end_object();
+  return out;
 }
 
 }  // namespace tracediff::output::html

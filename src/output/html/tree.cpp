@@ -4,8 +4,9 @@
 //   has_tree, tree_nodes, tree_left_out, has_tree_left_out, tree_folded,
 //   has_tree_folded, tree_static[] {pad (em), name, tip, c, t, d, pct, cls, sym, word, gpu}
 //
-// render_tree_json (the page's {{{tree_json}}}, made on a thread of its own), compact
-// because a tree has thousands of nodes (docs/reading-the-report.md, "The page's data"):
+// render_tree_json (the page's {{{tree_json}}}, made on a thread of its own, through
+// output/json_emit), compact because a tree has thousands of nodes (docs/reading-the-report.md,
+// "The page's data"):
 //   {"labels": [control, test], "unit": "step", "names": [p | [label] | [label, full]...],
 //   "nodes": [[back, name, flags, c, t, cn, tn, v, gv, (cs, ts), (cg, tg)]...], "left_out": n}
 //   names: p, a number, is the table's row r<p>: its label and full name are that row's
@@ -18,13 +19,12 @@
 //   0 slower, 1 faster, 2 same within noise, 3 not testable.
 #include <algorithm>
 #include <cmath>
-#include <charconv>
 #include <string>
 #include <unordered_map>
 #include <vector>
 
 #include "output/html/sections.hpp"
-#include "util/escape.hpp"
+#include "output/json_emit.hpp"
 
 namespace tracediff::output::html {
 
@@ -55,7 +55,12 @@ std::string tree_json(const DiffReport& r, const Anchors& a, const std::vector<s
   std::vector<std::size_t> by_row(r.rows.size(), k_none);
   std::unordered_map<std::string_view, std::size_t> by_text;
   std::unordered_map<std::string, std::size_t> by_label;  // (label, full name) -> entry
+  // "names" and "nodes" are written side by side (a node's name is its first use), then
+  // put into the object.
   std::string names, out;
+  JsonEmit nj(names), j(out);
+  nj.compact().begin_array();
+  j.compact().begin_array();
   std::size_t entries = 0;  // in names
   const auto name_of = [&](const model::CallNode& n) {
     auto* slot = n.row < r.rows.size() ? &by_row[n.row] : nullptr;
@@ -67,8 +72,7 @@ std::string tree_json(const DiffReport& r, const Anchors& a, const std::vector<s
     // A row on the page: its position, the page's script reads the row's names.
     const auto at = slot && n.row < a.pos.size() ? a.pos[n.row] : Anchors::none;
     if (at != Anchors::none) {
-      names += (names.empty() ? "" : ",");
-      names += std::to_string(at);
+      nj.number(at);
       return *slot = entries++;
     }
     const auto label = fit(label_of(r, n), k_label_bytes, Escaped::json);
@@ -77,8 +81,9 @@ std::string tree_json(const DiffReport& r, const Anchors& a, const std::vector<s
     const auto [it, fresh] = by_label.try_emplace(label + '\0' + full, entries);
     if (fresh) {
       ++entries;
-      names += (names.empty() ? "" : ",");
-      names += "[" + json_string(label) + (full != label ? "," + json_string(full) : std::string()) + "]";
+      nj.begin_array().string(label);
+      if (full != label) nj.string(full);
+      nj.end_array();
     }
     if (slot) *slot = it->second;
     else by_text.emplace(n.name, it->second);
@@ -87,10 +92,6 @@ std::string tree_json(const DiffReport& r, const Anchors& a, const std::vector<s
   out.reserve(embedded.size() * 72);
   // Self allocations per node where the rows have them (flag 32: two more numbers).
   const bool memory = std::any_of(r.rows.begin(), r.rows.end(), [](const model::DiffRow& row) { return row.memory.recorded; });
-  const auto integer = [&](std::int64_t v) {  // straight into the text: 13 numbers a node
-    char buf[24];
-    out.append(buf, static_cast<std::size_t>(std::to_chars(buf, buf + sizeof buf, v).ptr - buf));
-  };
   for (std::size_t k = 0; k < embedded.size(); ++k) {
     const auto& n = nodes[embedded[k]];
     position[embedded[k]] = k;
@@ -107,44 +108,27 @@ std::string tree_json(const DiffReport& r, const Anchors& a, const std::vector<s
     flags |= no_gpu ? 16 : gpu_same ? 8 : 0;
     const auto cm = std::llround(n.control.allocated), tm = std::llround(n.test.allocated);
     if (memory && (cm || tm)) flags |= 32;
-    out += k ? ",\n[" : "\n[";
-    integer(parent == k_none ? 0 : static_cast<std::int64_t>(k - parent));
-    out += ',';
-    integer(static_cast<std::int64_t>(name));
-    out += ',';
-    integer(flags);
-    for (auto v : {c, t}) {
-      out += ',';
-      integer(v);
-    }
-    out += ',';
-    out += key3(n.control.count);
-    out += ',';
-    out += key3(n.test.count);
-    out += ',';
-    integer(verdict_code(n.time.verdict));
-    out += ',';
-    integer(verdict_code(n.gpu.verdict));
-    if (!self_same)
-      for (auto v : {cs, ts}) {
-        out += ',';
-        integer(v);
-      }
-    if (!no_gpu && !gpu_same)
-      for (auto v : {cg, tg}) {
-        out += ',';
-        integer(v);
-      }
-    if (flags & 32)
-      for (auto v : {cm, tm}) {
-        out += ',';
-        integer(v);
-      }
-    out += ']';
+    j.line(0).begin_array();
+    j.number(parent == k_none ? std::int64_t{0} : static_cast<std::int64_t>(k - parent));
+    j.number(name).number(flags).number(c).number(t);
+    j.number(std::string_view(key3(n.control.count))).number(std::string_view(key3(n.test.count)));
+    j.number(verdict_code(n.time.verdict)).number(verdict_code(n.gpu.verdict));
+    if (!self_same) j.number(cs).number(ts);
+    if (!no_gpu && !gpu_same) j.number(cg).number(tg);
+    if (flags & 32) j.number(cm).number(tm);
+    j.end_array();
   }
-  return "{\"labels\":[" + json_string(side_label(r.control, false)) + ',' + json_string(side_label(r.test, true)) +
-         "],\"unit\":" + json_string(r.unit) + ",\"left_out\":" + std::to_string(r.embedded.tree_left_out) + (memory ? ",\"memory\":true" : "") +
-         ",\"names\":[" + names + "],\"nodes\":[" + out + "]}";
+  nj.end_array();
+  j.end_array();
+  std::string json;
+  json.reserve(names.size() + out.size() + 160);
+  JsonEmit o(json);
+  o.compact().begin_object().key("labels").begin_array();
+  o.string(side_label(r.control, false)).string(side_label(r.test, true)).end_array();
+  o.key("unit").string(r.unit).key("left_out").number(r.embedded.tree_left_out);
+  if (memory) o.key("memory").boolean(true);
+  o.key("names").raw(names).key("nodes").raw(out).end_object();
+  return json;
 }
 
 }  // namespace

@@ -1,7 +1,7 @@
 // Why the step moved (DiffReport::step_change): the bottom line, the equation, and a
 // waterfall from the control's step time to the test's, one bar per part that analysis
-// chose, the rest summed: static bars (the page without JavaScript) and why_json, from
-// which the report's script draws the same with Chart.js.
+// chose, the rest summed: static bars (the page without JavaScript) and why_json (through
+// output/json_emit), from which the report's script draws the same with Chart.js.
 //   has_why, why_line, why_equation, why_bars[] {label, delta, cls, left, width, has_link, link, has_href, href},
 //   why_json
 #include <algorithm>
@@ -10,7 +10,7 @@
 #include <utility>
 
 #include "output/html/sections.hpp"
-#include "util/escape.hpp"
+#include "output/json_emit.hpp"
 
 namespace tracediff::output::html {
 
@@ -76,7 +76,9 @@ void add_why(const DiffReport& r, const Anchors& a, data& ctx) {
   double top = 0;
   for (const auto& b : bars) top = std::max({top, b.from, b.to});
   data list = make_list();
-  std::string j = "{\"bars\":[";
+  std::string json;
+  JsonEmit j(json);
+  j.compact().begin_object().key("bars").begin_array();
   for (std::size_t k = 0; k < bars.size(); ++k) {
     const auto& b = bars[k];
     const double lo = std::min(b.from, b.to), hi = std::max(b.from, b.to);
@@ -92,12 +94,13 @@ void add_why(const DiffReport& r, const Anchors& a, data& ctx) {
     d.set("has_href", !b.href.empty());
     d.set("href", b.href);
     list.push_back(d);
-    j += std::string(k ? "," : "") + "{\"label\":" + json_string(b.label) + ",\"from\":" +
-         std::to_string(std::llround(b.from)) + ",\"to\":" + std::to_string(std::llround(b.to)) +
-         ",\"text\":" + json_string(b.delta) + ",\"cls\":\"" + b.cls + "\",\"link\":" + json_string(b.link) + "}";
+    j.begin_object().key("label").string(b.label).key("from").number(std::llround(b.from));
+    j.key("to").number(std::llround(b.to)).key("text").string(b.delta).key("cls").string(b.cls);
+    j.key("link").string(b.link).end_object();
   }
+  j.end_array().end_object();
   ctx.set("why_bars", list);
-  ctx.set("why_json", j + "]}");
+  ctx.set("why_json", json);
 }
 
 }  // namespace tracediff::output::html
