@@ -1,12 +1,15 @@
 // `tracediff trend -o trend.html`: one self-contained page without script (its CSP
 // allows none), through templates/trend.html.mustache. Charts are inline SVG drawn here
-// (deterministic: fixed-precision coordinates); every string from a trace, a path or
-// a label is html_escape'd where it is put.
+// through output/svg (deterministic: fixed-precision coordinates); every string from a
+// trace, a path or a label is html_escape'd where it is put.
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <string>
+#include <utility>
+#include <vector>
 
+#include "output/svg.hpp"
 #include "output/template_render.hpp"
 #include "output/trend_writers.hpp"
 #include "util/escape.hpp"
@@ -22,12 +25,6 @@ namespace {
 
 constexpr std::size_t k_changes_shown = 200;
 constexpr std::size_t k_runs_shown = 2000;
-
-std::string fixed(double v) {
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%.1f", v);
-  return buf;
-}
 
 std::string amount(const model::TrendSeries& s, double v) {
   if (!std::isfinite(v)) return "–";
@@ -47,7 +44,7 @@ struct Box {
 };
 
 // The series' line, its p25-p75 band (axes and change points with a full chart).
-std::string svg(const model::TrendReport& r, const model::TrendSeries& s, const Box& b, bool full) {
+std::string chart_svg(const model::TrendReport& r, const model::TrendSeries& s, const Box& b, bool full) {
   const std::size_t n = s.value.size();
   double lo = INFINITY, hi = -INFINITY;
   for (std::size_t i = 0; i < n; ++i)
@@ -59,44 +56,56 @@ std::string svg(const model::TrendReport& r, const model::TrendSeries& s, const 
   const double pw = b.w - b.left - b.right, ph = b.h - b.top - b.bottom;
   const auto x = [&](std::size_t i) { return b.left + (n > 1 ? pw * static_cast<double>(i) / static_cast<double>(n - 1) : pw / 2); };
   const auto y = [&](double v) { return b.top + ph * (1 - (v - lo) / (hi - lo)); };
-  std::string out = "<svg viewBox=\"0 0 " + fixed(b.w) + " " + fixed(b.h) + "\" width=\"" + fixed(b.w) + "\" height=\"" +
-                    fixed(b.h) + "\" role=\"img\" aria-label=\"" + html_escape(s.label) + "\">";
-  // The band, a polygon per stretch of runs with values.
-  std::string band, line;
-  const auto flush = [&](std::string& up, std::string& down) {
-    if (!up.empty()) band += "<polygon class=\"band\" points=\"" + up + down + "\"/>";
-    up.clear();
+  using svg::one_decimal;
+  std::string out;
+  svg::Writer w(out);
+  w.open("svg").attr("viewBox", "0 0 " + one_decimal(b.w) + " " + one_decimal(b.h)).attr("width", one_decimal(b.w));
+  w.attr("height", one_decimal(b.h)).attr("role", "img").attr("aria-label", s.label);
+  // The band, a polygon per stretch of runs with values: p75 forth, p25 back.
+  std::vector<svg::Points> bands;
+  svg::Points up, line;
+  std::vector<std::pair<double, double>> down;
+  const auto flush = [&] {
+    if (!up.empty()) {
+      for (auto it = down.rbegin(); it != down.rend(); ++it) up.add(it->first, it->second);
+      bands.push_back(std::move(up));
+    }
+    up = {};
     down.clear();
   };
-  std::string up, down;
   for (std::size_t i = 0; i < n; ++i) {
     if (!std::isfinite(s.value[i])) {
-      flush(up, down);
+      flush();
       continue;
     }
-    up += fixed(x(i)) + "," + fixed(y(s.hi[i])) + " ";
-    down.insert(0, fixed(x(i)) + "," + fixed(y(s.lo[i])) + " ");
-    line += fixed(x(i)) + "," + fixed(y(s.value[i])) + " ";
+    up.add(x(i), y(s.hi[i]));
+    down.emplace_back(x(i), y(s.lo[i]));
+    line.add(x(i), y(s.value[i]));
   }
-  flush(up, down);
-  out += band + "<polyline class=\"line\" points=\"" + line + "\"/>";
+  flush();
+  // This page's points have always ended in a space.
+  const auto points = [](const svg::Points& p) { return p.empty() ? std::string() : p.text() + ' '; };
+  for (const auto& band : bands) w.open("polygon").attr("class", "band").attr("points", points(band)).end();
+  w.open("polyline").attr("class", "line").attr("points", points(line)).end();
   if (full) {
-    out += "<text x=\"" + fixed(b.left - 4) + "\" y=\"" + fixed(b.top + 8) + "\" text-anchor=\"end\">" +
-           html_escape(amount(s, hi)) + "</text>";
-    out += "<text x=\"" + fixed(b.left - 4) + "\" y=\"" + fixed(b.h - b.bottom) + "\" text-anchor=\"end\">" +
-           html_escape(amount(s, lo)) + "</text>";
-    out += "<text x=\"" + fixed(b.left) + "\" y=\"" + fixed(b.h - 4) + "\">run 1</text>";
-    out += "<text x=\"" + fixed(b.w - b.right) + "\" y=\"" + fixed(b.h - 4) + "\" text-anchor=\"end\">run " +
-           std::to_string(n) + "</text>";
+    w.open("text").attr("x", one_decimal(b.left - 4)).attr("y", one_decimal(b.top + 8)).attr("text-anchor", "end");
+    w.text(amount(s, hi)).end();
+    w.open("text").attr("x", one_decimal(b.left - 4)).attr("y", one_decimal(b.h - b.bottom)).attr("text-anchor", "end");
+    w.text(amount(s, lo)).end();
+    w.open("text").attr("x", one_decimal(b.left)).attr("y", one_decimal(b.h - 4)).text("run 1").end();
+    w.open("text").attr("x", one_decimal(b.w - b.right)).attr("y", one_decimal(b.h - 4)).attr("text-anchor", "end");
+    w.text("run " + std::to_string(n)).end();
     for (const auto ci : s.changes) {
       const auto& c = r.changes[ci];
-      out += "<line class=\"cp\" x1=\"" + fixed(x(c.run)) + "\" x2=\"" + fixed(x(c.run)) + "\" y1=\"" + fixed(b.top) +
-             "\" y2=\"" + fixed(b.h - b.bottom) + "\"><title>" +
-             html_escape(pct_text(c.pct) + " since " + run_text(r, c.run)) + "</title></line>";
-      out += "<circle class=\"cpdot\" cx=\"" + fixed(x(c.run)) + "\" cy=\"" + fixed(y(c.after)) + "\" r=\"3\"/>";
+      w.open("line").attr("class", "cp").attr("x1", one_decimal(x(c.run))).attr("x2", one_decimal(x(c.run)));
+      w.attr("y1", one_decimal(b.top)).attr("y2", one_decimal(b.h - b.bottom));
+      w.open("title").text(pct_text(c.pct) + " since " + run_text(r, c.run)).end().end();
+      w.open("circle").attr("class", "cpdot").attr("cx", one_decimal(x(c.run))).attr("cy", one_decimal(y(c.after)));
+      w.attr("r", "3").end();
     }
   }
-  return out + "</svg>";
+  w.end();
+  return out;
 }
 
 std::string what(const model::TrendSeries& s) {
@@ -110,7 +119,7 @@ std::string charts(const model::TrendReport& r) {
   for (const auto& s : r.series) {
     const bool family_changed = s.kind == model::SeriesKind::family && !s.changes.empty();
     if (!(s.kind == model::SeriesKind::figure && s.headline) && !family_changed) continue;
-    out += "<figure><figcaption>" + what(s) + "</figcaption>" + svg(r, s, box, true) + "</figure>\n";
+    out += "<figure><figcaption>" + what(s) + "</figcaption>" + chart_svg(r, s, box, true) + "</figure>\n";
   }
   return out;
 }
@@ -147,7 +156,7 @@ std::string rows(const model::TrendReport& r) {
       const auto& c = r.changes[ci];
       list += (list.empty() ? "" : "; ") + pct_text(c.pct) + " at run " + std::to_string(c.run + 1);
     }
-    out += "<tr><td>" + what(s) + "</td><td class=\"spark\">" + svg(r, s, spark, false) + "</td><td class=\"num\">" +
+    out += "<tr><td>" + what(s) + "</td><td class=\"spark\">" + chart_svg(r, s, spark, false) + "</td><td class=\"num\">" +
            html_escape(amount(s, s.value.empty() ? NAN : s.value.back())) + "</td><td>" + html_escape(list) +
            "</td></tr>\n";
   }

@@ -1,17 +1,16 @@
 // The memory section (default mode, memory events on both sides): what each operator
 // allocates more or less per step (DiffReport::allocates_more / allocates_less), and the
-// median step's allocated bytes over time on both sides as inline SVG (drawn without
-// script, in print, in either theme), absolute or as a share of the step by a CSS-only
+// median step's allocated bytes over time on both sides as inline SVG (output/svg; drawn
+// without script, in print, in either theme), absolute or as a share of the step by a CSS-only
 // switch, each side's peak marked and its operator named.
 //   has_memory_section, memory_lists[] {title, rows[] (figure_row)}, has_memory_chart,
 //   memory_chart_abs, memory_chart_norm (SVG markup, numbers only), memory_peaks[] {side, sc, text}
 #include <algorithm>
 #include <cmath>
-#include <cstdio>
 #include <string>
 
 #include "output/html/sections.hpp"
-#include "util/escape.hpp"
+#include "output/svg.hpp"
 #include "util/format.hpp"
 
 namespace tracediff::output::html {
@@ -37,21 +36,27 @@ std::string timeline_svg(const DiffReport& r, bool share) {
   if (!(hi > lo)) hi = lo + std::max(1.0, std::abs(lo));  // a flat line: lo + 1 is lo past 2^53
   constexpr double x0 = 64, x1 = 712, y0 = 8, y1 = 148;
   const auto y = [&](double b) { return y1 - (y1 - y0) * (b - lo) / (hi - lo); };
-  char buf[128];
-  std::string svg = std::string("<svg class=\"step-chart mem-chart\" viewBox=\"0 0 720 172\" role=\"img\" aria-label=\"") +
-                    "memory allocated over the median " + html_escape(r.unit) + "\">";
-  std::snprintf(buf, sizeof buf, "<line class=\"ax\" x1=\"%g\" y1=\"%g\" x2=\"%g\" y2=\"%g\"/>", x0, y1, x1, y1);
-  svg += buf;
-  std::snprintf(buf, sizeof buf, "<line class=\"grid\" x1=\"%g\" y1=\"%g\" x2=\"%g\" y2=\"%g\"/>", x0, y0, x1, y0);
-  svg += buf;
-  svg += "<text class=\"tick\" x=\"58\" y=\"152\" text-anchor=\"end\">" + format_size(lo, false) + "</text>";
-  std::snprintf(buf, sizeof buf, "<text class=\"tick\" x=\"58\" y=\"%g\" text-anchor=\"end\">", y0 + 4);
-  svg += buf + format_size(hi, false) + "</text>";
-  svg += "<text class=\"tick\" x=\"388\" y=\"168\" text-anchor=\"middle\">" +
-         (share ? std::string("share of the ") + html_escape(r.unit) + " (0 to 100 %)"
-                : "time from the " + html_escape(r.unit) + "'s start (0 to " +
-                      format_duration_ns(static_cast<std::int64_t>(x_max), false) + ")") +
-         "</text>";
+  using svg::short_number;
+  std::string out;
+  svg::Writer w(out);
+  w.open("svg").attr("class", "step-chart mem-chart").attr("viewBox", "0 0 720 172").attr("role", "img");
+  w.attr("aria-label", "memory allocated over the median " + r.unit);
+  w.open("line").attr("class", "ax").attr("x1", short_number(x0)).attr("y1", short_number(y1));
+  w.attr("x2", short_number(x1)).attr("y2", short_number(y1)).end();
+  w.open("line").attr("class", "grid").attr("x1", short_number(x0)).attr("y1", short_number(y0));
+  w.attr("x2", short_number(x1)).attr("y2", short_number(y0)).end();
+  w.open("text").attr("class", "tick").attr("x", "58").attr("y", "152").attr("text-anchor", "end");
+  w.text(format_size(lo, false)).end();
+  w.open("text").attr("class", "tick").attr("x", "58").attr("y", short_number(y0 + 4)).attr("text-anchor", "end");
+  w.text(format_size(hi, false)).end();
+  w.open("text").attr("class", "tick").attr("x", "388").attr("y", "168").attr("text-anchor", "middle");
+  if (share) {
+    w.text("share of the " + r.unit + " (0 to 100 %)");
+  } else {
+    w.text("time from the " + r.unit);
+    w.own_text("'s start (0 to " + format_duration_ns(static_cast<std::int64_t>(x_max), false) + ")");
+  }
+  w.end();
   for (int k = 0; k < 2; ++k) {
     const auto* t = sides[k];
     if (!t || t->points.empty()) continue;
@@ -59,24 +64,19 @@ std::string timeline_svg(const DiffReport& r, bool share) {
     const auto x = [&](std::int64_t ns) { return x0 + (x1 - x0) * std::clamp(static_cast<double>(ns) / span, 0.0, 1.0); };
     const char* cls = k == 0 ? "c" : "t";
     // A step line: memory stays at a value until the next event.
-    svg += std::string("<polyline class=\"") + cls + "\" points=\"";
+    svg::Points line;
     for (std::size_t i = 0; i < t->points.size(); ++i) {
       const auto& [ns, bytes] = t->points[i];
-      if (i) {
-        std::snprintf(buf, sizeof buf, " %.1f,%.1f", x(ns), y(static_cast<double>(t->points[i - 1].second)));
-        svg += buf;
-      }
-      std::snprintf(buf, sizeof buf, "%s%.1f,%.1f", i ? " " : "", x(ns), y(static_cast<double>(bytes)));
-      svg += buf;
+      if (i) line.add(x(ns), y(static_cast<double>(t->points[i - 1].second)));
+      line.add(x(ns), y(static_cast<double>(bytes)));
     }
-    std::snprintf(buf, sizeof buf, " %.1f,%.1f", x(share ? t->step_ns : t->step_ns), y(static_cast<double>(t->points.back().second)));
-    svg += buf;
-    svg += "\"/>";
-    std::snprintf(buf, sizeof buf, "<circle class=\"%s peak\" cx=\"%.1f\" cy=\"%.1f\" r=\"4\"/>", cls, x(t->peak_ns),
-                  y(static_cast<double>(t->peak_bytes)));
-    svg += buf;
+    line.add(x(t->step_ns), y(static_cast<double>(t->points.back().second)));
+    w.open("polyline").attr("class", cls).attr("points", line.text()).end();
+    w.open("circle").attr("class", std::string(cls) + " peak").attr("cx", svg::one_decimal(x(t->peak_ns)));
+    w.attr("cy", svg::one_decimal(y(static_cast<double>(t->peak_bytes)))).attr("r", "4").end();
   }
-  return svg + "</svg>";
+  w.end();
+  return out;
 }
 
 }  // namespace

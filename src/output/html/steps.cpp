@@ -11,14 +11,13 @@
 //     stragglers[] {text}, has_waits, by_seq, and per rank row has_waits, cwait, clast, twait, tlast, dwait
 #include <algorithm>
 #include <cmath>
-#include <cstdio>
 #include <cstdint>
 #include <string>
 #include <utility>
 #include <vector>
 
 #include "output/html/sections.hpp"
-#include "util/escape.hpp"
+#include "output/svg.hpp"
 #include "util/format.hpp"
 
 namespace tracediff::output::html {
@@ -76,8 +75,8 @@ void gpu_stacks(const DiffReport& r, data& ctx) {
 
 // Step time per step for both sides, warm-up steps marked, as an inline SVG (drawn
 // without script, in print, in either theme): the points analysis binned
-// (model::Embedded::step_chart: a bin with a warm-up step is marked). Numbers and
-// durations only, so the markup is written as it is ({{{step_chart}}}).
+// (model::Embedded::step_chart: a bin with a warm-up step is marked), through
+// output/svg, which escapes its text, so the markup is put in as it is ({{{step_chart}}}).
 void step_chart(const DiffReport& r, data& ctx) {
   const auto& sides = r.embedded.step_chart;
   double top = 0;
@@ -89,22 +88,25 @@ void step_chart(const DiffReport& r, data& ctx) {
     ctx.set("step_chart", std::string());
     return;
   }
-  const auto unit = html_escape(r.unit);  // the only text in the markup: escaped here
+  const auto& unit = r.unit;  // the only text in the markup, escaped by the writer
   // Plot area: x 56..712, y 8..148 of a 720 × 172 box.
   constexpr double x0 = 56, x1 = 712, y0 = 8, y1 = 148;
   const std::size_t most = std::max(sides[0].size(), sides[1].size());
-  char buf[96];
-  std::string svg = "<svg class=\"step-chart\" viewBox=\"0 0 720 172\" role=\"img\" aria-label=\"" + unit + " time per " + unit + "\">";
+  using svg::short_number;
+  std::string out;
+  svg::Writer w(out);
+  w.open("svg").attr("class", "step-chart").attr("viewBox", "0 0 720 172").attr("role", "img");
+  w.attr("aria-label", unit + " time per " + unit);
   // The axes: 0 and the largest value, the steps in order.
-  std::snprintf(buf, sizeof buf, "<line class=\"ax\" x1=\"%g\" y1=\"%g\" x2=\"%g\" y2=\"%g\"/>", x0, y1, x1, y1);
-  svg += buf;
-  std::snprintf(buf, sizeof buf, "<line class=\"grid\" x1=\"%g\" y1=\"%g\" x2=\"%g\" y2=\"%g\"/>", x0, y0, x1, y0);
-  svg += buf;
-  svg += "<text class=\"tick\" x=\"50\" y=\"152\" text-anchor=\"end\">0</text>";
-  std::snprintf(buf, sizeof buf, "<text class=\"tick\" x=\"50\" y=\"%g\" text-anchor=\"end\">", y0 + 4);
-  svg += buf + format_duration_ns(static_cast<std::int64_t>(std::llround(top)), false) + "</text>";
-  svg += "<text class=\"tick\" x=\"384\" y=\"168\" text-anchor=\"middle\">" + unit + "s in order (rank, then " + unit +
-         ")</text>";
+  w.open("line").attr("class", "ax").attr("x1", short_number(x0)).attr("y1", short_number(y1));
+  w.attr("x2", short_number(x1)).attr("y2", short_number(y1)).end();
+  w.open("line").attr("class", "grid").attr("x1", short_number(x0)).attr("y1", short_number(y0));
+  w.attr("x2", short_number(x1)).attr("y2", short_number(y0)).end();
+  w.open("text").attr("class", "tick").attr("x", "50").attr("y", "152").attr("text-anchor", "end").text("0").end();
+  w.open("text").attr("class", "tick").attr("x", "50").attr("y", short_number(y0 + 4)).attr("text-anchor", "end");
+  w.text(format_duration_ns(static_cast<std::int64_t>(std::llround(top)), false)).end();
+  w.open("text").attr("class", "tick").attr("x", "384").attr("y", "168").attr("text-anchor", "middle");
+  w.text(unit + "s in order (rank, then " + unit + ")").end();
   for (int k = 0; k < 2; ++k) {
     const auto& pts = sides[k];
     if (pts.empty()) continue;
@@ -112,21 +114,19 @@ void step_chart(const DiffReport& r, data& ctx) {
       return most < 2 ? x0 : x0 + (x1 - x0) * static_cast<double>(i) / static_cast<double>(most - 1);
     };
     const auto y = [&](double v) { return top > 0 ? y1 - (y1 - y0) * v / top : y1; };  // 0 at the bottom
-    const char* cls = k == 0 ? "c" : "t";
-    svg += std::string("<polyline class=\"") + cls + "\" points=\"";
-    for (std::size_t i = 0; i < pts.size(); ++i) {
-      std::snprintf(buf, sizeof buf, "%s%.1f,%.1f", i ? " " : "", x(i), y(pts[i].ns));
-      svg += buf;
-    }
-    svg += "\"/>";
+    const std::string cls = k == 0 ? "c" : "t";
+    svg::Points line;
+    for (std::size_t i = 0; i < pts.size(); ++i) line.add(x(i), y(pts[i].ns));
+    w.open("polyline").attr("class", cls).attr("points", line.text()).end();
     for (std::size_t i = 0; i < pts.size(); ++i) {
       if (!pts[i].warm && pts.size() > 60) continue;  // dots for short runs; warm-up always marked
-      std::snprintf(buf, sizeof buf, "<circle class=\"%s%s\" cx=\"%.1f\" cy=\"%.1f\" r=\"%s\"/>", cls,
-                    pts[i].warm ? " warm" : "", x(i), y(pts[i].ns), pts[i].warm ? "4" : "2.5");
-      svg += buf;
+      w.open("circle").attr("class", pts[i].warm ? cls + " warm" : cls);
+      w.attr("cx", svg::one_decimal(x(i))).attr("cy", svg::one_decimal(y(pts[i].ns)));
+      w.attr("r", pts[i].warm ? "4" : "2.5").end();
     }
   }
-  ctx.set("step_chart", svg + "</svg>");
+  w.end();
+  ctx.set("step_chart", out);
 }
 
 // Every step's figures, both sides, warm-up steps marked: the steps analysis listed
