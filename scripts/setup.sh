@@ -16,7 +16,7 @@ if [[ "$mode" == "--test" ]]; then
   # python3, curl: the GitHub Action test; python3-jsonschema: the golden reports against docs/*.schema.json
   packages+=(chromium clang ninja-build time cmark-gfm python3 curl python3-jsonschema)
   # the Python module and its test (docs/python.md): pybind11, pandas, matplotlib, pip
-  packages+=(pybind11-dev python3-dev python3-pandas python3-matplotlib python3-setuptools python3-pip)
+  packages+=(pybind11-dev python3-dev python3-pandas python3-matplotlib python3-setuptools python3-pip python3-wheel)
   # IPython runs HTA's demo notebook against the module (tests/python/hta)
   packages+=(python3-ipython)
   # node and npm may come from elsewhere (nodesource's nodejs bundles npm).
