@@ -254,9 +254,13 @@ struct Reader {
       std::array<std::uint32_t, N + 1> row{};
       for (std::size_t k = 0; k < N; ++k) {
         const auto d = integer(a[i + k], whats[k]);
-        if (d < -prev[k] || d >= static_cast<std::int64_t>(sizes[k]) - prev[k])
-          fail(std::string(what) + ": " + whats[k] + " " + std::to_string(prev[k] + d) + " out of range (" +
+        if (d < -prev[k] || d >= static_cast<std::int64_t>(sizes[k]) - prev[k]) {
+          std::int64_t at = 0;  // the index it names; a delta past int64 says itself
+          const bool wraps = __builtin_add_overflow(prev[k], d, &at);
+          fail(std::string(what) + ": " + whats[k] + " " +
+               (wraps ? "delta " + std::to_string(d) : std::to_string(at)) + " out of range (" +
                std::to_string(sizes[k]) + " " + whats[k] + "s)");
+        }
         prev[k] += d;
         row[k] = static_cast<std::uint32_t>(prev[k]);
       }
@@ -407,7 +411,8 @@ struct Reader {
     const auto& tree = flat(at(o, "tree"), 2, "tree");
     for (std::size_t i = 0; i < tree.size(); i += 2, ++item_no) {
       const auto gap = integer(tree[i], "parent");
-      if (gap < 0 || gap > static_cast<std::int64_t>(f.tree.size()))
+      if (gap < 0) fail("parent gap " + std::to_string(gap) + " is negative");  // size - gap could overflow
+      if (gap > static_cast<std::int64_t>(f.tree.size()))
         fail("parent " + std::to_string(static_cast<std::int64_t>(f.tree.size()) - gap) + " is not an earlier node");
       const auto parent = gap == 0 ? model::k_tree_top : static_cast<std::uint32_t>(f.tree.size() - static_cast<std::size_t>(gap));
       depth.push_back(gap == 0 ? 1 : depth[parent] + 1);
