@@ -411,9 +411,12 @@ struct Reader {
     const auto& tree = flat(at(o, "tree"), 2, "tree");
     for (std::size_t i = 0; i < tree.size(); i += 2, ++item_no) {
       const auto gap = integer(tree[i], "parent");
-      if (gap < 0) fail("parent gap " + std::to_string(gap) + " is negative");  // size - gap could overflow
-      if (gap > static_cast<std::int64_t>(f.tree.size()))
-        fail("parent " + std::to_string(static_cast<std::int64_t>(f.tree.size()) - gap) + " is not an earlier node");
+      if (gap < 0 || gap > static_cast<std::int64_t>(f.tree.size())) {
+        std::int64_t parent = 0;  // the node it names; a gap near -2^63 says itself
+        if (__builtin_sub_overflow(static_cast<std::int64_t>(f.tree.size()), gap, &parent))
+          fail("parent gap " + std::to_string(gap) + " is not an earlier node");
+        fail("parent " + std::to_string(parent) + " is not an earlier node");
+      }
       const auto parent = gap == 0 ? model::k_tree_top : static_cast<std::uint32_t>(f.tree.size() - static_cast<std::size_t>(gap));
       depth.push_back(gap == 0 ? 1 : depth[parent] + 1);
       if (depth.back() > model::k_tree_depth + 1)
