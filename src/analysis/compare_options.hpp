@@ -80,6 +80,8 @@ struct CompareOptions {
   // (analysis/names/name_match.hpp); --exact-names turns it off.
   bool match_names = true;
   int top = 10;              // length of the top regressions and improvements
+  // The critical path's model, as the summaries were made with it (--critical-path-model).
+  std::string critical_path_model = "tracediff";
 
   NoiseRule noise_rule() const { return NoiseRule::of(min_change); }
 };

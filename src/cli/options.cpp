@@ -394,6 +394,21 @@ void declare_compare_options(CLI::App& app, Options& o, CompareArgs& a) {
                  "or a duration (2us, 0.5ms); repeat to give both (default 5%)")
       ->type_name("X")->allow_extra_args(false)
       ->group("Selection");
+  app.add_option("--critical-path-model", a.critical_path_model,
+                 "What bounded each step (docs/critical-path.md): tracediff (default: HTA's model with\n"
+                 "the host's waits for the GPU as edges) or hta (HTA's critical_path_analysis exactly)")
+      ->check(CLI::IsMember({"tracediff", "hta"}))
+      ->default_val("tracediff")->type_name("MODEL")->group("Critical path");
+  app.add_option("--data-load-pattern", o.summarize.critical_path.data_load_pattern,
+                 "Host time inside an operator whose name holds TEXT is data loading on the critical\n"
+                 "path (default DataLoader; '' for none)")
+      ->type_name("TEXT")->default_val("DataLoader")->group("Critical path");
+  app.add_option("--what-if", a.what_if,
+                 "Shorten work and find each step's critical path again (repeatable): 'aten::mm*0.8'\n"
+                 "(a row 20 % faster), 'family:gemm*0.5', 'launch*0' (no launch delays), 'gaps*0'")
+      ->type_name("WHAT*FACTOR")->allow_extra_args(false)->group("Critical path");
+  app.add_flag("--no-critical-path", a.no_critical_path, "Skip the critical path (a few percent of the run's time)")
+      ->group("Critical path");
   app.add_option("-j,--threads", o.threads, "Files read in parallel (default: one per core)")
       ->type_name("N")->check(CLI::Range(0u, k_max_threads))->group("Performance");
   app.get_help_ptr()->group("Other");
@@ -495,6 +510,19 @@ ParseOutcome parse_options(int argc, const char* const* argv, Options& o) {
     throw UsageError("--folded writes the call tree, which --hta-compat does not make");
   if (o.folded && o.folded->empty()) throw UsageError("--folded: the directory's name is empty");
   o.summarize.by_shape = o.compare.by_shape;  // the traces are read with their shapes
+  auto& cp = o.summarize.critical_path;
+  cp.enabled = !a.no_critical_path && !o.compare.hta_compat;
+  cp.hta_model = a.critical_path_model == "hta";
+  o.compare.critical_path_model = a.critical_path_model;
+  for (const auto& text : a.what_if) {
+    std::string error;
+    auto spec = analysis::parse_what_if(text, error);
+    if (!spec) throw UsageError("--what-if " + error);
+    cp.what_if.push_back(std::move(*spec));
+  }
+  if (!cp.enabled && !a.what_if.empty())
+    throw UsageError(a.no_critical_path ? "--what-if needs the critical path; leave out --no-critical-path"
+                                        : "--what-if: --hta-compat makes no critical path");
   // "all" differs from the default only in --hta-compat, whose default is one rank and one step.
   if (o.compare.hta_compat) {
     o.compare.control.all_ranks = a.control_rank == "all";

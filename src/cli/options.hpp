@@ -71,6 +71,9 @@ struct CompareArgs {
   bool exact_names = false;
   std::string step_marker, control_step_marker, test_step_marker;
   std::vector<std::string> min_change;
+  std::string critical_path_model = "tracediff";  // --critical-path-model
+  std::vector<std::string> what_if;               // --what-if
+  bool no_critical_path = false;
 };
 
 // The option table of `tracediff CONTROL TEST`: the one place its options are declared.

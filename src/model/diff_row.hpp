@@ -151,6 +151,15 @@ struct DiffRow {
     } control_sums, test_sums;
   } work;
 
+  // Its own work on the step's critical path (model/critical_path_report.hpp), per step
+  // unit; what-if: the path saved with its work at `factor` (median over the step units
+  // where it was among the step's top rows on the path; nullopt: never).
+  struct Path {
+    Samples control_samples, test_samples;  // ns on the path in each step unit
+    std::optional<double> control_saved_ns, test_saved_ns;
+    double factor = 1;
+  } path;
+
   double diff_per_step_ns() const { return test_step.total_ns - control_step.total_ns; }
   // The row's duration on its basis, the one place that picks it: the per-step means in
   // the default mode, the totals in --hta-compat (per_step_basis). What the lists' means,

@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "model/call_tree_diff.hpp"
+#include "model/critical_path_report.hpp"
 #include "model/diff_row.hpp"
 #include "model/event_accounting.hpp"
 #include "model/figure.hpp"
@@ -105,6 +106,7 @@ struct DiffReport {
   ChartRows charts;                     // what the HTML report's charts draw
   Embedded embedded;                    // what the HTML report embeds of its long lists
   StepChange step_change;               // default mode: why the step moved
+  CriticalPathReport critical_path;     // default mode: what bounded the step
   // Memory per device (default mode), when either side's traces have [memory] events;
   // the headline then has "Peak memory allocated" / "reserved" (GPU, with totals).
   std::vector<MemoryDevice> memory;

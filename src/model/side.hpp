@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "model/critical_path.hpp"
 #include "model/diff_row.hpp"
 #include "model/event_accounting.hpp"
 #include "model/memory_report.hpp"
@@ -82,6 +83,16 @@ struct SideSummary {
   SideStats cpu_total, gpu_total;         // sums over rows of each device
   std::size_t units = 0;                  // step units: the per-step divisor
   std::vector<StepDetail> step_details;   // one per (rank, step), sorted
+  // What bounded each step unit (model/critical_path.hpp), step_details' order; a unit
+  // from a summary has none recorded.
+  std::vector<StepPath> step_paths;
+  // The what-ifs asked (--what-if): the path's length saved in each unit it was computed in.
+  struct WhatIfSamples {
+    std::string spec;
+    double factor = 1;
+    std::vector<double> saved_ns;
+  };
+  std::vector<WhatIfSamples> what_ifs;
   StepDetail step_mean;                   // means over step_details (rank, step = 0)
   std::vector<RankDetail> rank_details;   // one per selected rank
   std::vector<StepDetail> warmup;         // steps found to be warm-up and left out (docs/is-it-real.md)

@@ -12,6 +12,7 @@
 
 #include "model/event_accounting.hpp"
 #include "model/input_diagnostics.hpp"
+#include "model/critical_path.hpp"
 #include "model/memory_report.hpp"
 #include "model/step_detail.hpp"
 #include "model/trace.hpp"
@@ -96,6 +97,7 @@ struct TreeMemoryCell {
 struct StepSummary {
   std::int64_t step = k_whole_trace_step;
   StepDetail detail;  // rank and step left 0; dur_ns is the step span
+  StepPath path;      // what bounded the step (model/critical_path.hpp); traces only
 };
 
 // One (key, step) aggregate.
@@ -227,6 +229,11 @@ struct FileSummary {
   std::vector<MemoryCell> memory_cells;  // sorted by (key, step); empty without allocations
   std::vector<TreeMemoryCell> tree_memory;  // sorted by (node, step); empty without allocations
   std::vector<WorkCell> work_cells;  // sorted by (key, step); empty without Inductor's figures
+  // What bounded each step (model/critical_path.hpp), from traces only: a summary file
+  // does not carry it (StepPath::recorded false).
+  std::vector<PathCell> path_cells;      // sorted by (key, step)
+  std::vector<WhatIf> what_ifs;          // the rows' (the step's longest on the path) and those asked
+  std::vector<WhatIfCell> what_if_cells; // sorted by (what, step)
   std::optional<MemoryTimeline> memory_timeline;  // with memory events on a device in a step
   Diagnostics diagnostics;  // the file's own, plus events outside steps and unlinked GPU work
   Accounting accounting;    // every event: read, in rows, left out by reason (before warm-up and selection)

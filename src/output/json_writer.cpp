@@ -5,29 +5,13 @@
 #include <vector>
 
 #include "output/json_emit.hpp"
+#include "output/json_parts.hpp"
 #include "output/machine_number.hpp"
 #include "output/writers.hpp"
 
 namespace tracediff::output {
 
 namespace {
-
-// A list whose items each start a line indented so (after ", ", as they always have).
-template <class T, class F>
-void list(JsonEmit& j, const std::vector<T>& v, int indent, F&& item) {
-  j.begin_array();
-  for (const auto& x : v) {
-    j.spaced_line(indent);
-    item(x);
-  }
-  j.end_array();
-}
-
-void strings(JsonEmit& j, const std::vector<std::string>& v) {
-  j.begin_array();
-  for (const auto& s : v) j.string(s);
-  j.end_array();
-}
 
 template <class N>
 void numbers(JsonEmit& j, const std::vector<N>& v) {
@@ -167,17 +151,6 @@ void steps(JsonEmit& j, const model::SideSummary& s) {
   j.end_object();
 }
 
-// A judged figure's values, in µs: "control": .., "test": .., "diff": .., "diff_pct": ..,
-// "verdict": .., "significant": ..
-void comparison(JsonEmit& j, const model::Comparison& v) {
-  const bool both = !v.control_missing && !v.test_missing;
-  j.key("control").number(v.control_missing ? "null" : us_decimal(v.control));
-  j.key("test").number(v.test_missing ? "null" : us_decimal(v.test));
-  j.key("diff").number(both ? us_decimal(v.diff()) : "null");
-  j.key("diff_pct").number(pct_decimal(both ? v.pct : std::nullopt, "null"));
-  j.key("verdict").string(model::verdict_name(v.verdict)).key("significant").boolean(v.significant);
-}
-
 // A size or count figure's values as they are (bytes, or a count), with the same keys.
 void plain_comparison(JsonEmit& j, const model::Comparison& v) {
   const bool both = !v.control_missing && !v.test_missing;
@@ -186,12 +159,6 @@ void plain_comparison(JsonEmit& j, const model::Comparison& v) {
   j.key("diff").number(both ? decimal(v.diff(), 1) : "null");
   j.key("diff_pct").number(pct_decimal(both ? v.pct : std::nullopt, "null"));
   j.key("verdict").string(model::verdict_name(v.verdict)).key("significant").boolean(v.significant);
-}
-
-void comparison_object(JsonEmit& j, std::string_view key, const model::Comparison& v) {
-  j.key(key).begin_object();
-  comparison(j, v);
-  j.end_object();
 }
 
 // Why the step moved: the parts of each GPU's step, what moved them, the waterfall's bars.
@@ -605,6 +572,8 @@ void write_json(const model::DiffReport& r, std::ostream& out, const JsonOptions
     j.line(2).key("step_breakdown");
     step_breakdown(j, r);
   }
+  j.line(2).key("critical_path");
+  critical_path(j, r);
   j.line(2).key("headline");
   figures(j, r.headline);
   j.line(2).key("breakdown");

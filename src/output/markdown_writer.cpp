@@ -257,6 +257,11 @@ std::string headline(const DiffReport& r, const MarkdownOptions& o) {
   if (r.step_change.decided)
     out += "**Why:** " + md_text(r.step_change.bottom_line) + "<br>\n<sub>" + md_text(r.step_change.equation) +
            " (per GPU; tracediff docs: Why the step moved)</sub>\n\n";
+  if (const auto& cp = r.critical_path; cp.decided) {
+    out += "**What bounded it:** " + md_text(cp.sentence) + "." + (cp.moved.empty() ? "" : " " + md_text(cp.moved) + ".");
+    if (!cp.what_if_line.empty()) out += "<br>\n<sub>" + md_text(cp.what_if_line) + " (tracediff docs: What bounded the step)</sub>";
+    out += "\n\n";
+  }
   if (!r.sides_differ.empty()) {
     out += "> [!WARNING]\n> **The sides differ**, the likeliest cause of a change:\n";
     for (const auto& d : r.sides_differ)

@@ -391,6 +391,12 @@ void write_terminal_summary(const model::DiffReport& r, const TerminalOptions& o
     write_wrapped(out, detail::terminal_safe(r.step_change.bottom_line), width);
     write_wrapped(out, r.step_change.equation, width);
   }
+  // What bounded the step: the critical path's bound types, what moved on it, what-ifs.
+  if (const auto& cp = r.critical_path; cp.decided) {
+    write_wrapped(out, detail::terminal_safe(cp.sentence) + ".", width);
+    if (!cp.moved.empty()) write_wrapped(out, detail::terminal_safe(cp.moved) + ".", width);
+    if (!cp.what_if_line.empty()) write_wrapped(out, detail::terminal_safe(cp.what_if_line) + ".", width);
+  }
   if (!r.sides_differ.empty()) {
     out << '\n' << (o.color ? k_bold : "");
     write_wrapped(out, "The sides differ: " + detail::terminal_safe(detail::sides_differ_text(r)), width);

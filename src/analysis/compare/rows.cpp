@@ -50,6 +50,9 @@ struct SideAgg {
   std::int64_t alloc_self_bytes = 0, alloc_bytes = 0, held_bytes = 0;
   std::uint64_t alloc_self_count = 0, alloc_count = 0;
   model::Samples alloc_per_unit;
+  model::Samples path_per_unit;     // its own work on the critical path (model::PathCell)
+  std::vector<double> saved_ns;     // what-if: the path saved in each unit it was computed in
+  double what_if_factor = 1;
   // Inductor's figures (model::WorkCell), summed over the selected steps.
   std::int64_t flop = 0, flop_ns = 0, bytes = 0, bytes_ns = 0;
   bool on_launch_thread = false;  // some of its events ran on a thread that launches GPU work
@@ -313,6 +316,7 @@ SideData collect(const model::SetSummary& set, const Selection& sel, const Compa
     d.rank = f.rank;
     d.step = f.steps[units[u].step].step;
     summary.step_details.push_back(d);
+    summary.step_paths.push_back(f.steps[units[u].step].path);
     summary.step_times.steps.push_back({d.rank, d.step, d.dur_ns});
   }
   detail::summarize_steps(summary.step_times);
@@ -401,6 +405,29 @@ SideData collect(const model::SetSummary& set, const Selection& sel, const Compa
         a->alloc_per_unit.add(static_cast<std::uint32_t>(u->second), static_cast<double>(c.self_bytes));
       }
     }
+    for (const auto& c : f.path_cells) {
+      auto* a = c.key < agg_of.size() ? agg_of[c.key] : nullptr;
+      const auto u = unit_of.find({fi, c.step});
+      if (!a || u == unit_of.end()) continue;
+      a->path_per_unit.set_units(units.size());
+      a->path_per_unit.add(static_cast<std::uint32_t>(u->second), static_cast<double>(c.ns));
+    }
+    for (const auto& c : f.what_if_cells) {
+      const auto& what = f.what_ifs[c.what];
+      const auto u = unit_of.find({fi, c.step});
+      if (u == unit_of.end()) continue;
+      if (what.key >= 0) {
+        auto* a = static_cast<std::size_t>(what.key) < agg_of.size() ? agg_of[static_cast<std::size_t>(what.key)] : nullptr;
+        if (!a) continue;
+        a->saved_ns.push_back(static_cast<double>(c.saved_ns));
+        a->what_if_factor = what.factor;
+      } else {
+        auto it = std::find_if(summary.what_ifs.begin(), summary.what_ifs.end(),
+                               [&](const auto& w) { return w.spec == what.spec; });
+        if (it == summary.what_ifs.end()) it = summary.what_ifs.insert(it, {what.spec, what.factor, {}});
+        it->saved_ns.push_back(static_cast<double>(c.saved_ns));
+      }
+    }
     for (const auto& c : f.work_cells) {
       auto* a = c.key < agg_of.size() ? agg_of[c.key] : nullptr;
       if (!a || unit_of.find({fi, c.step}) == unit_of.end()) continue;
@@ -440,6 +467,7 @@ SideData collect(const model::SetSummary& set, const Selection& sel, const Compa
   for (auto& [key, a] : data.rows) {
     a.per_unit.settle();
     a.alloc_per_unit.settle();
+    a.path_per_unit.settle();
   }
   pick_timeline(set, units, summary);
   for (auto& [who, per_key] : data.launches)
@@ -546,6 +574,17 @@ void memory_figures(const SideAgg* ca, const SideAgg* ta, std::size_t cu, std::s
   side(ta, tu, m.test, m.test_samples);
   if (m.control_samples.values().empty() && m.test_samples.values().empty()) return;  // allocated nothing: "same"
   m.allocated = compare_samples(m.control_samples, m.test_samples, rule.relative());  // sizes: --min-change-us is a time
+}
+
+// A row's own work on the critical path per step unit, and its what-if's saving.
+void path_figures(const SideAgg* ca, const SideAgg* ta, std::size_t cu, std::size_t tu, model::DiffRow& row) {
+  auto& p = row.path;
+  p.control_samples = ca ? ca->path_per_unit : model::Samples(cu);
+  p.test_samples = ta ? ta->path_per_unit : model::Samples(tu);
+  p.control_samples.set_units(cu);
+  p.test_samples.set_units(tu);
+  if (ca && !ca->saved_ns.empty()) p.control_saved_ns = median(ca->saved_ns), p.factor = ca->what_if_factor;
+  if (ta && !ta->saved_ns.empty()) p.test_saved_ns = median(ta->saved_ns), p.factor = ta->what_if_factor;
 }
 
 // GPU time by launching operator, with its kernels; and each GPU row's main launcher.
@@ -709,6 +748,7 @@ model::DiffReport compare_default(const model::SetSummary& control, const model:
     if (options.by_shape) shape_figures(ca, ta, c, t, row);
     if (c.memory && t.memory) memory_figures(ca, ta, c.units, t.units, rule, row);
     work_figures(ca, ta, row);
+    path_figures(ca, ta, c.units, t.units, row);
     report.rows.push_back(std::move(row));
   }
   launchers(c, t, rule, report);

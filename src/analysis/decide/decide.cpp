@@ -9,6 +9,7 @@
 #include <unordered_set>
 
 #include "analysis/decide/decide.hpp"
+#include "analysis/decide/critical_path.hpp"
 #include "analysis/decide/embedded.hpp"
 #include "analysis/decide/figures.hpp"
 #include "analysis/decide/host_wait.hpp"
@@ -158,6 +159,7 @@ void decide(model::DiffReport& r, const CompareOptions& options) {
   counts(r);
   labels(r);
   decide_step_change(r, rule);
+  decide_critical_path(r, rule, options);
   decide_embedded(r, n);
 }
 

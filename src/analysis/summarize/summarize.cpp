@@ -373,9 +373,9 @@ model::FileSummary summarize_file(const model::TraceFile& f, const SummarizeOpti
   ShapedNames shaped(f.pool.size());
   if (stop_sync != ~0u && !(ev[stop_sync].kind == Kind::runtime && names.device_sync(ev[stop_sync].name)))
     stop_sync = ~0u;
+  const auto waiting = waiting_calls(f, launch_of, arena.get());
   const auto nesting =
-      nest(f, names, key_ids, windows, paths, options.launcher, shaped, stop_sync, waiting_calls(f, launch_of, arena.get()),
-           arena.get());
+      nest(f, names, key_ids, windows, paths, options.launcher, shaped, stop_sync, waiting, arena.get());
   // GPU time while the host waited: each GPU event's overlap with the waits' union.
   const auto during_waits = [&](std::int64_t b, std::int64_t e) {
     const auto& w = nesting.waits;
@@ -606,6 +606,14 @@ model::FileSummary summarize_file(const model::TraceFile& f, const SummarizeOpti
   }
 
   gpu_busy(gpu, f, launch_of, syncs, windows, s, arena.get());
+  // After the rows: every event in a row has its key (the keys keep their order).
+  detail::critical_paths(
+      f, launch_of, windows, waiting, nesting.profiler, names, options.critical_path, key_of,
+      [&](std::uint32_t i) {
+        return windows.step_at[i] >= 0 && (model::is_gpu_work(ev[i].kind) || (is_host(ev[i].kind) && !nesting.profiler[i])) &&
+               !names.step_span(ev[i], true);
+      },
+      s, arena.get());
   std::sort(s.cells.begin(), s.cells.end(),
             [](const model::Cell& a, const model::Cell& b) { return std::tie(a.key, a.step) < std::tie(b.key, b.step); });
   if (!shaped_launchers) s.launcher_shapes.clear();

@@ -4,6 +4,7 @@
 // which CPU operator launched each piece of GPU work.
 #include <cstdint>
 
+#include "analysis/summarize/critical_path.hpp"
 #include "analysis/summarize/step_marker.hpp"
 #include "model/summary.hpp"
 #include "model/trace.hpp"
@@ -31,6 +32,8 @@ struct SummarizeOptions {
   // The call tree (paths and their per-step cells): only for outputs that show it. A
   // summary written to a file always has it.
   bool call_tree = true;
+  // What bounded each step (critical_path.hpp).
+  CriticalPathOptions critical_path;
 };
 
 model::FileSummary summarize_file(const model::TraceFile& file, const SummarizeOptions& options = {});

@@ -122,6 +122,7 @@ void write_html(const model::DiffReport& report, std::ostream& out) {
 
   add_headline(report, ctx);
   add_why(report, anchors, ctx);
+  add_critical_path(report, anchors, ctx);
   add_findings(report, anchors, ctx);
   add_steps(report, ctx);
   add_groups(report, ctx);

@@ -14,6 +14,8 @@ void add_headline(const DiffReport& r, data& ctx);
 // Why the step moved: the bottom line, the equation, the waterfall (static bars and
 // why_json for the script).
 void add_why(const DiffReport& r, const Anchors& a, data& ctx);
+// What bounded the step: the critical path's bound types per side, rows on it, what-ifs.
+void add_critical_path(const DiffReport& r, const Anchors& a, data& ctx);
 void add_findings(const DiffReport& r, const Anchors& a, data& ctx);
 void add_steps(const DiffReport& r, data& ctx);
 void add_groups(const DiffReport& r, data& ctx);

@@ -1,0 +1,249 @@
+// What bounded the step: each side's critical path per step unit (summarize/critical_path),
+// its length and bound types judged with the noise test every figure gets, the rows
+// whose work is on it, the what-ifs, and a reading for the bottom line when the largest
+// bound type changed sides.
+#include "analysis/decide/critical_path.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <map>
+
+#include "analysis/noise/noise.hpp"
+#include "util/format.hpp"
+
+namespace tracediff::analysis::detail {
+
+namespace {
+
+using model::Bound;
+
+constexpr std::size_t k_path_rows = 10;  // rows on the path the views list
+constexpr std::size_t k_what_if_rows = 5;  // each side's rows with a what-if shown
+
+bool recorded(const model::SideSummary& s) {
+  return std::any_of(s.step_paths.begin(), s.step_paths.end(), [](const model::StepPath& p) { return p.recorded; });
+}
+
+std::vector<double> lengths(const model::SideSummary& s) {
+  std::vector<double> v;
+  for (const auto& p : s.step_paths)
+    if (p.recorded) v.push_back(static_cast<double>(p.length_ns));
+  return v;
+}
+
+std::vector<double> bound_samples(const model::SideSummary& s, Bound b) {
+  std::vector<double> v;
+  for (const auto& p : s.step_paths)
+    if (p.recorded) v.push_back(static_cast<double>(p.bound_ns[static_cast<std::size_t>(b)]));
+  return v;
+}
+
+double share(const std::vector<double>& part, const std::vector<double>& whole) {
+  double a = 0, b = 0;
+  for (const auto x : part) a += x;
+  for (const auto x : whole) b += x;
+  return b > 0 ? 100.0 * a / b : 0;
+}
+
+std::string pct_words(double pct) { return std::to_string(static_cast<long long>(std::llround(pct))) + " %"; }
+
+std::string factor_text(double f) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%g", f);
+  return buf;
+}
+
+std::string signed_ms(double ns) { return format_duration_ns(to_ns(ns), true); }
+
+// The rank whose median path is longest, with several ranks.
+std::optional<int> longest_rank(const model::SideSummary& s) {
+  std::map<int, std::vector<double>> by_rank;
+  for (std::size_t u = 0; u < s.step_paths.size() && u < s.step_details.size(); ++u)
+    if (s.step_paths[u].recorded) by_rank[s.step_details[u].rank].push_back(static_cast<double>(s.step_paths[u].length_ns));
+  if (by_rank.size() < 2) return std::nullopt;
+  std::optional<int> best;
+  double most = -1;
+  for (auto& [rank, v] : by_rank)
+    if (const double m = median(v); m > most) most = m, best = rank;
+  return best;
+}
+
+// A row's time per step on the path, % of its own time per step (self: the path holds
+// an operator's own time, not its children's).
+std::optional<double> on_path(const model::Samples& path, double self_per_step) {
+  if (path.values().empty() || self_per_step <= 0 || path.units() == 0) return std::nullopt;
+  return std::min(100.0, 100.0 * path.sum() / static_cast<double>(path.units()) / self_per_step);
+}
+
+}  // namespace
+
+void decide_critical_path(model::DiffReport& r, const NoiseRule& rule, const CompareOptions& options) {
+  auto& cp = r.critical_path;
+  if (r.hta_compat) return;
+  cp.model = options.critical_path_model;
+  const bool c_has = recorded(r.control), t_has = recorded(r.test);
+  if (!c_has || !t_has) {
+    if (c_has || t_has || !r.control.step_paths.empty())
+      cp.missing = "the critical path is made from traces: a side given as summaries has none";
+    return;
+  }
+  cp.decided = true;
+  const auto cl = lengths(r.control), tl = lengths(r.test);
+  cp.length = compare_samples(cl, tl, rule);
+  std::vector<double> cs, ts;
+  for (std::size_t u = 0; u < r.control.step_paths.size(); ++u)
+    if (r.control.step_paths[u].recorded) cs.push_back(static_cast<double>(r.control.step_details[u].dur_ns));
+  for (std::size_t u = 0; u < r.test.step_paths.size(); ++u)
+    if (r.test.step_paths[u].recorded) ts.push_back(static_cast<double>(r.test.step_details[u].dur_ns));
+  cp.step = compare_samples(cs, ts, rule);
+
+  const model::PathBound* c_top = nullptr;
+  const model::PathBound* t_top = nullptr;
+  for (std::size_t b = 0; b < model::k_bound_count; ++b) {
+    const auto bound = static_cast<Bound>(b);
+    const auto cv = bound_samples(r.control, bound), tv = bound_samples(r.test, bound);
+    model::PathBound pb;
+    pb.bound = bound;
+    pb.id = model::bound_id(bound);
+    pb.label = model::bound_label(bound);
+    pb.control_share = share(cv, cl);
+    pb.test_share = share(tv, tl);
+    if (pb.control_share == 0 && pb.test_share == 0) continue;
+    pb.time = compare_samples(cv, tv, rule);
+    cp.bounds.push_back(std::move(pb));
+  }
+  for (const auto& b : cp.bounds) {
+    if (!c_top || b.control_share > c_top->control_share) c_top = &b;
+    if (!t_top || b.test_share > t_top->test_share) t_top = &b;
+  }
+  if (c_top) cp.control_bound = c_top->label;
+  if (t_top) cp.test_bound = t_top->label;
+  cp.bound_moved = c_top && t_top && c_top != t_top;
+
+  // "Bound by CPU → GPU compute: CPU 71 % → 40 %, GPU compute 28 % → 57 % of the critical
+  // path (64.7 ms → 71.2 ms, +6.5 ms)": the bound types with a tenth of either side's path,
+  // largest first.
+  std::vector<const model::PathBound*> said;
+  for (const auto& b : cp.bounds)
+    if (std::max(b.control_share, b.test_share) >= 10) said.push_back(&b);
+  std::stable_sort(said.begin(), said.end(), [](auto* a, auto* b) {
+    return std::max(a->control_share, a->test_share) > std::max(b->control_share, b->test_share);
+  });
+  cp.sentence = cp.bound_moved ? "Bound by " + cp.control_bound + " \xE2\x86\x92 " + cp.test_bound
+                               : "Bound by " + cp.control_bound + " on both sides";
+  for (std::size_t k = 0; k < said.size(); ++k)
+    cp.sentence += (k ? ", " : ": ") + said[k]->label + " " + pct_words(said[k]->control_share) + " \xE2\x86\x92 " +
+                   pct_words(said[k]->test_share);
+  cp.sentence += std::string(said.empty() ? "" : " of") + " the critical path (" +
+                 format_duration_ns(to_ns(cp.length.control), false) + " \xE2\x86\x92 " +
+                 format_duration_ns(to_ns(cp.length.test), false) + ", " + signed_ms(cp.length.diff()) +
+                 (cp.length.significant ? "" : cp.length.verdict == model::Verdict::untestable ? ", not testable" : ", within noise") +
+                 ")";
+
+  // The rows whose own work is on a side's path, by |Δ| then size.
+  for (std::size_t i = 0; i < r.rows.size(); ++i) {
+    const auto& row = r.rows[i];
+    const auto& p = row.path;
+    if (p.control_samples.values().empty() && p.test_samples.values().empty()) continue;
+    model::PathRow pr;
+    pr.row = i;
+    pr.time = compare_samples(p.control_samples, p.test_samples, rule);
+    pr.control_on_path = on_path(p.control_samples, row.control_step.self_ns);
+    pr.test_on_path = on_path(p.test_samples, row.test_step.self_ns);
+    pr.change = p.control_samples.values().empty() ? "joined" : p.test_samples.values().empty() ? "left" : "";
+    cp.rows.push_back(std::move(pr));
+  }
+  std::stable_sort(cp.rows.begin(), cp.rows.end(), [&](const model::PathRow& a, const model::PathRow& b) {
+    const double da = std::fabs(a.time.diff()), db = std::fabs(b.time.diff());
+    if (da != db) return da > db;
+    const double sa = std::max(a.time.control, a.time.test), sb = std::max(b.time.control, b.time.test);
+    return sa != sb ? sa > sb : a.row < b.row;
+  });
+  std::vector<model::PathRow> all_rows = cp.rows;  // for each side's top rows below
+  if (cp.rows.size() > k_path_rows) cp.rows.resize(k_path_rows);
+
+  // What-ifs: each side's rows with the most time on its path, then those asked.
+  const double c_len = median(cl), t_len = median(tl);
+  for (const bool test : {false, true}) {
+    std::vector<const model::PathRow*> top;
+    for (const auto& pr : all_rows) {
+      const auto& p = r.rows[pr.row].path;
+      if ((test ? p.test_saved_ns : p.control_saved_ns) && (test ? pr.time.test : pr.time.control) > 0) top.push_back(&pr);
+    }
+    std::stable_sort(top.begin(), top.end(), [&](auto* a, auto* b) {
+      const double x = test ? a->time.test : a->time.control, y = test ? b->time.test : b->time.control;
+      return x != y ? x > y : a->row < b->row;
+    });
+    if (top.size() > k_what_if_rows) top.resize(k_what_if_rows);
+    for (const auto* pr : top) {
+      const auto& row = r.rows[pr->row];
+      model::WhatIfResult w;
+      w.side = test ? "test" : "control";
+      w.label = row.label;
+      w.row = pr->row;
+      w.factor = row.path.factor;
+      w.spec = row.name + "*" + factor_text(w.factor);
+      w.saved_ns = *(test ? row.path.test_saved_ns : row.path.control_saved_ns);
+      const double len = test ? t_len : c_len;
+      w.saved_pct = len > 0 ? 100.0 * w.saved_ns / len : 0;
+      w.on_path_pct = test ? pr->test_on_path : pr->control_on_path;
+      const auto& samples = test ? row.path.test_samples : row.path.control_samples;
+      w.steps = samples.values().size();
+      cp.what_if.push_back(std::move(w));
+    }
+  }
+  for (const bool test : {false, true})
+    for (const auto& asked : (test ? r.test : r.control).what_ifs) {
+      model::WhatIfResult w;
+      w.side = test ? "test" : "control";
+      w.label = asked.spec;
+      w.spec = asked.spec;
+      w.factor = asked.factor;
+      w.saved_ns = median(asked.saved_ns);
+      const double len = test ? t_len : c_len;
+      w.saved_pct = len > 0 ? 100.0 * w.saved_ns / len : 0;
+      w.steps = asked.saved_ns.size();
+      cp.what_if.push_back(std::move(w));
+    }
+
+  // "On the path: A +5.35 ms (joined), B −1.2 ms": the three rows that moved most on it.
+  std::size_t named = 0;
+  for (const auto& pr : cp.rows) {
+    if (pr.time.diff() == 0 || named++ == 3) break;
+    cp.moved += (cp.moved.empty() ? "On the path: " : ", ") + r.rows[pr.row].label + " " + signed_ms(pr.time.diff()) +
+                (pr.change.empty() ? "" : " (" + pr.change + ")");
+  }
+  // Each side's what-if that saves the most.
+  for (const char* side : {"control", "test"}) {
+    const model::WhatIfResult* best = nullptr;
+    for (const auto& w : cp.what_if)
+      if (w.side == side && w.row && (!best || w.saved_ns > best->saved_ns)) best = &w;
+    if (!best) continue;
+    const auto& label = std::string(side) == "test" ? r.test.label : r.control.label;
+    cp.what_if_line += (cp.what_if_line.empty() ? "What-if: " : "; ") + label + "'s " + best->label + " " +
+                       pct_words(100 * (1 - best->factor)) + " faster \xE2\x86\x92 path " + signed_ms(-best->saved_ns) +
+                       " (" + format_pct(-best->saved_pct) + ")";
+  }
+
+  cp.control_longest_rank = longest_rank(r.control);
+  cp.test_longest_rank = longest_rank(r.test);
+
+  // The bottom line's reading, when the largest bound type changed sides.
+  if (cp.bound_moved) {
+    cp.reading = "the step is now " + t_top->label + "-bound (was " + c_top->label + ")";
+    for (const auto& pr : cp.rows)
+      if (pr.time.diff() != 0) {
+        cp.reading += ": on the critical path, " + r.rows[pr.row].label + " " + signed_ms(pr.time.diff());
+        break;
+      }
+    auto& line = r.step_change.bottom_line;
+    if (!line.empty()) {
+      auto reading = cp.reading;
+      reading[0] = static_cast<char>(reading[0] - 'a' + 'A');
+      line += " " + reading + ".";
+    }
+  }
+}
+
+}  // namespace tracediff::analysis::detail
