@@ -66,7 +66,22 @@ void critical_path(JsonEmit& j, const model::DiffReport& r) {
     optional_pct(j, "on_path_pct", w.on_path_pct);
     j.key("steps").number(static_cast<std::uint64_t>(w.steps)).end_object();
   });
-  j.end_object(2);
+  j.line(4).key("per_step").begin_object();
+  for (const bool test : {false, true}) {
+    const auto& side = test ? r.test : r.control;
+    j.line(6).key(test ? "test" : "control").begin_array();
+    for (std::size_t u = 0; u < side.step_paths.size() && u < side.step_details.size(); ++u) {
+      const auto& p = side.step_paths[u];
+      if (!p.recorded) continue;
+      j.spaced_line(8).begin_object().key("rank").number(side.step_details[u].rank);
+      j.key("step").number(side.step_details[u].step).key("length_us").number(us_decimal(p.length_ns));
+      for (std::size_t b = 0; b < model::k_bound_count; ++b)
+        j.key(model::bound_id(static_cast<model::Bound>(b))).number(us_decimal(p.bound_ns[b]));
+      j.key("events").number(p.events).end_object();
+    }
+    j.end_array();
+  }
+  j.end_object(4).end_object(2);
 }
 
 }  // namespace tracediff::output

@@ -164,6 +164,16 @@ struct Queues {
   }
 };
 
+// HTA's launch calls (its get_runtime_launch_events_mask): a graph launch or a blocking copy
+// is none, so its work never gets a launch edge.
+bool launch_call(std::string_view name) {
+  for (std::string_view n : {"cudaLaunchKernel", "cudaLaunchKernelExC", "cuLaunchKernel", "cuLaunchKernelEx",
+                             "cudaMemcpyAsync", "cudaMemsetAsync", "hipLaunchKernel", "hipExtModuleLaunchKernel",
+                             "hipMemcpyAsync", "hipMemsetAsync", "hipMemcpyWithStream"})
+    if (name == n) return true;
+  return false;
+}
+
 Queues queue_lengths(const model::TraceFile& f, const LaunchIndex& launch_of) {
   struct Change {
     std::uint64_t stream;
@@ -173,11 +183,15 @@ Queues queue_lengths(const model::TraceFile& f, const LaunchIndex& launch_of) {
   };
   std::vector<Change> changes;
   const auto& ev = f.events;
+  std::vector<std::int8_t> is_launch(f.pool.size(), -1);  // per name, once
   for (std::uint32_t i = 0; i < ev.size(); ++i) {
     const auto& e = ev[i];
     if (!model::is_gpu_work(e.kind) || e.correlation < 0) continue;
     const auto l = launch_of.find(e.correlation);
     if (l < 0) continue;
+    auto& known = is_launch[ev[static_cast<std::size_t>(l)].name];
+    if (known < 0) known = launch_call(f.pool.get(ev[static_cast<std::size_t>(l)].name));
+    if (!known) continue;
     const auto stream = (std::uint64_t{e.pid} << 32) | e.tid;
     changes.push_back({stream, ev[static_cast<std::size_t>(l)].ts_ns, i, true});
     changes.push_back({stream, e.ts_ns, i, false});
@@ -210,7 +224,14 @@ void critical_paths(const model::TraceFile& f, const LaunchIndex& launch_of, con
   const auto steps = s.steps.size();
 
   // Per name: HTA's blocking calls, the sync events it reads, the data loader.
-  enum : std::uint8_t { k_known = 1, k_hta_blocking = 2, k_context_sync = 4, k_stream_sync = 8, k_loader = 16 };
+  enum : std::uint8_t {
+    k_known = 1,
+    k_hta_blocking = 2,
+    k_context_sync = 4,
+    k_stream_sync = 8,
+    k_loader = 16,
+    k_lock = 32,  // HTA's CUDA runtime lock calls
+  };
   std::vector<std::uint8_t> facts(f.pool.size(), 0);
   const auto fact = [&](std::uint32_t name) {
     auto& x = facts[name];
@@ -220,6 +241,8 @@ void critical_paths(const model::TraceFile& f, const LaunchIndex& launch_of, con
       for (std::string_view b : {"cudaDeviceSynchronize", "cudaStreamSynchronize", "cudaEventQuery",
                                  "cudaEventSynchronize", "cudaMemcpy", "cudaMemcpyAsync"})
         if (n == b) x |= k_hta_blocking;
+      for (std::string_view b : {"cudaHostAlloc", "cudaLaunchKernel", "cudaMemcpyAsync"})
+        if (n == b) x |= k_lock;
       if (n == "Context Sync") x |= k_context_sync;
       if (n == "Stream Sync") x |= k_stream_sync;
       if (!options.data_load_pattern.empty() && n.find(options.data_load_pattern) != std::string_view::npos) x |= k_loader;
@@ -281,6 +304,38 @@ void critical_paths(const model::TraceFile& f, const LaunchIndex& launch_of, con
       return hta ? (ev[i].kind == model::Kind::runtime && (fact(ev[i].name) & k_hta_blocking)) : waiting.flag[i] != 0;
     };
 
+    // HTA: the CUDA runtime lock. Its calls (launches, async copies, host allocations) on
+    // every thread, in time order: each call's own time, and from every call still open
+    // when one ends, and from the last end, a dependency to that end.
+    const auto lock = [&](std::uint32_t node) { return hta && (fact(event_of(node / 2).name) & k_lock); };
+    if (hta) {
+      std::vector<std::uint32_t> nodes;
+      for (const auto slot : host)
+        if (lock(Graph::start(slot))) nodes.push_back(Graph::start(slot)), nodes.push_back(Graph::end(slot));
+      std::sort(nodes.begin(), nodes.end(), [&](std::uint32_t a, std::uint32_t b) {
+        return std::make_tuple(g.ts[a], g.event[a / 2], a % 2) < std::make_tuple(g.ts[b], g.event[b / 2], b % 2);
+      });
+      std::vector<std::uint32_t> open;
+      std::uint32_t prev = k_none;
+      for (const auto n : nodes) {
+        if (n % 2 == 0) {
+          open.push_back(n);
+        } else {
+          while (!open.empty()) {
+            const auto s_ = open.back();
+            open.pop_back();
+            if (s_ == n - 1) g.edge(s_, n, EdgeType::op, false, s_ / 2);
+            else g.edge(s_, n, EdgeType::dependency, true);
+          }
+          if (prev != k_none && prev % 2 == 1) g.edge(prev, n, EdgeType::dependency, true);
+        }
+        prev = n;
+      }
+    }
+    // Two nodes of lock calls are joined by the lock's edges above, not here (but for the
+    // gap from one call's end to the next one's start).
+    const auto shares_lock = [&](std::uint32_t a, std::uint32_t b) { return lock(a) && lock(b) && !(a % 2 == 1 && b % 2 == 0); };
+
     // Host: each thread's operators nested by time, walked as HTA walks its call stacks.
     std::sort(host.begin(), host.end(), [&](std::uint32_t a, std::uint32_t b) {
       const auto &x = event_of(a), &y = event_of(b);
@@ -292,7 +347,8 @@ void critical_paths(const model::TraceFile& f, const LaunchIndex& launch_of, con
     const auto exit_top = [&] {
       const auto slot = stack.back();
       stack.pop_back();
-      if (last != k_none) g.edge(last, Graph::end(slot), EdgeType::op, blocking(slot), slot);
+      if (last != k_none && !shares_lock(last, Graph::end(slot)))
+        g.edge(last, Graph::end(slot), EdgeType::op, blocking(slot), slot);
       if (stack.empty()) last = k_none, last_top = Graph::end(slot);
       else last = Graph::end(slot), last_parent = stack.back();
     };
@@ -306,7 +362,8 @@ void critical_paths(const model::TraceFile& f, const LaunchIndex& launch_of, con
       while (!stack.empty() && g.ts[Graph::end(stack.back())] <= e.ts_ns) exit_top();
       if (stack.empty() && last_top != k_none) g.edge(last_top, Graph::start(slot), EdgeType::dependency, true);
       // From a start, the time is that operator's; from an end (a sibling's), the parent's.
-      if (last != k_none) g.edge(last, Graph::start(slot), EdgeType::op, false, last % 2 == 0 ? last / 2 : last_parent);
+      if (last != k_none && !shares_lock(last, Graph::start(slot)))
+        g.edge(last, Graph::start(slot), EdgeType::op, false, last % 2 == 0 ? last / 2 : last_parent);
       const auto parent = stack.empty() ? k_none : stack.back();
       g.loader[slot] = (fact(e.name) & k_loader) || (parent != k_none && g.loader[parent]);
       last = Graph::start(slot);
