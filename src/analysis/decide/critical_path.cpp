@@ -46,7 +46,24 @@ double share(const std::vector<double>& part, const std::vector<double>& whole) 
   return b > 0 ? 100.0 * a / b : 0;
 }
 
-std::string pct_words(double pct) { return std::to_string(static_cast<long long>(std::llround(pct))) + " %"; }
+// "71 %", the space a non-breaking one: a wrapped line never starts with "%".
+std::string pct_words(double pct) { return std::to_string(static_cast<long long>(std::llround(pct))) + "\xC2\xA0%"; }
+
+bool comm_family(std::string_view f) {
+  return f == "all_reduce" || f == "all_gather" || f == "reduce_scatter" || f == "send_recv" || f == "all_to_all" ||
+         f == "broadcast" || f == "comm_other";
+}
+
+// Whether a row's own work on the path counts as the bound type (its device and family).
+bool of_bound(const model::DiffRow& row, Bound b) {
+  switch (b) {
+    case Bound::cpu:
+    case Bound::data_loading: return row.device == model::Device::cpu;
+    case Bound::gpu_compute: return row.device == model::Device::gpu && !comm_family(row.family);
+    case Bound::gpu_comm: return row.device == model::Device::gpu && comm_family(row.family);
+    default: return false;
+  }
+}
 
 std::string factor_text(double f) {
   char buf[32];
@@ -135,11 +152,17 @@ void decide_critical_path(model::DiffReport& r, const NoiseRule& rule, const Com
   for (std::size_t k = 0; k < said.size(); ++k)
     cp.sentence += (k ? ", " : ": ") + said[k]->label + " " + pct_words(said[k]->control_share) + " \xE2\x86\x92 " +
                    pct_words(said[k]->test_share);
+  // The path beside the step: GPU work past the step's end makes it longer; host time
+  // between operators (Python) is on no path (HTA's model) and makes it shorter.
+  const double c_step = median(cs), t_step = median(ts);
   cp.sentence += std::string(said.empty() ? "" : " of") + " the critical path (" +
                  format_duration_ns(to_ns(cp.length.control), false) + " \xE2\x86\x92 " +
                  format_duration_ns(to_ns(cp.length.test), false) + ", " + signed_ms(cp.length.diff()) +
-                 (cp.length.significant ? "" : cp.length.verdict == model::Verdict::untestable ? ", not testable" : ", within noise") +
-                 ")";
+                 (cp.length.significant ? "" : cp.length.verdict == model::Verdict::untestable ? ", not testable" : ", within noise");
+  if (c_step > 0 && t_step > 0)
+    cp.sentence += "; " + pct_words(100 * median(cl) / c_step) + " \xE2\x86\x92 " + pct_words(100 * median(tl) / t_step) +
+                   " of the step";
+  cp.sentence += ")";
 
   // The rows whose own work is on a side's path, by |Δ| then size.
   for (std::size_t i = 0; i < r.rows.size(); ++i) {
@@ -229,14 +252,28 @@ void decide_critical_path(model::DiffReport& r, const NoiseRule& rule, const Com
   cp.control_longest_rank = longest_rank(r.control);
   cp.test_longest_rank = longest_rank(r.test);
 
-  // The bottom line's reading, when the largest bound type changed sides.
+  // The bottom line's reading, when the largest bound type changed sides: what of the new
+  // bound moved most on the path (a kernel family's rows together, or a host row).
   if (cp.bound_moved) {
-    cp.reading = "the step is now " + t_top->label + "-bound (was " + c_top->label + ")";
-    for (const auto& pr : cp.rows)
-      if (pr.time.diff() != 0) {
-        cp.reading += ": on the critical path, " + r.rows[pr.row].label + " " + signed_ms(pr.time.diff());
-        break;
-      }
+    cp.reading = "the step is now " + t_top->label + "-bound (was " + c_top->label + "-bound)";
+    std::string what;
+    double most = 0;
+    if (t_top->bound == Bound::gpu_compute || t_top->bound == Bound::gpu_comm) {
+      std::map<std::string, double> by_family;
+      for (const auto& pr : all_rows)
+        if (of_bound(r.rows[pr.row], t_top->bound)) by_family[r.rows[pr.row].family] += pr.time.diff();
+      for (const auto& [id, d] : by_family)
+        if (std::fabs(d) > std::fabs(most)) {
+          most = d, what = id;
+          for (const auto& f : r.families)
+            if (f.id == id) what = f.label;
+        }
+    } else {
+      for (const auto& pr : all_rows)
+        if (of_bound(r.rows[pr.row], t_top->bound) && std::fabs(pr.time.diff()) > std::fabs(most))
+          most = pr.time.diff(), what = r.rows[pr.row].label;
+    }
+    if (!what.empty() && most != 0) cp.reading += ": on the critical path, " + what + " " + signed_ms(most);
     auto& line = r.step_change.bottom_line;
     if (!line.empty()) {
       auto reading = cp.reading;

@@ -393,7 +393,7 @@ void critical_paths(const model::TraceFile& f, const LaunchIndex& launch_of, con
       return slot < g.event.size() && g.event[slot] == static_cast<std::uint32_t>(l) ? slot : k_none;
     };
     // The GPU work's ends, for the waits the trace does not record (below).
-    const bool infer = !hta && !has_sync_events;
+    const bool infer = !hta;
     std::vector<std::pair<std::int64_t, std::uint32_t>> ends;  // (end, slot) of the step's GPU work
     if (infer)
       for (const auto slot : gpu)
@@ -421,24 +421,35 @@ void critical_paths(const model::TraceFile& f, const LaunchIndex& launch_of, con
       }
       g.edge(Graph::start(slot), Graph::end(slot), EdgeType::op, false, slot);
       auto& prev = last_of(stream);
-      const auto i = g.event[slot];
-      if (r != k_none && Queues::of(queues.at_launch, i) == 1 && Queues::of(queues.at_start, i) == 0 &&
-          (prev == k_none || g.ts[prev] < g.ts[Graph::start(r)]))
-        g.edge(Graph::start(r), Graph::start(slot), EdgeType::launch, false);
-      else if (prev != k_none) {
-        // Queued, it started when work on another stream ended, after its stream's last:
-        // it waited on that stream (cudaStreamWaitEvent; HTA needs the trace's cuda_sync
-        // events to see it). The wait is that work's dependency, not a gap of its stream.
-        const auto other = infer ? ended_before(e, e.ts_ns) : k_none;
-        const bool waited = other != k_none && g.ts[Graph::end(other)] > g.ts[prev] &&
-                            (r == k_none || g.ts[Graph::start(r)] < g.ts[Graph::end(other)]);
-        if (waited) g.edge(Graph::end(other), Graph::start(slot), EdgeType::sync, true);
-        g.edge(prev, Graph::start(slot), waited ? EdgeType::dependency : EdgeType::kernel_kernel, false, prev / 2);
+      if (hta) {
+        // HTA: a launch edge when the stream's queue was empty at the launch and at the start.
+        const auto i = g.event[slot];
+        if (r != k_none && Queues::of(queues.at_launch, i) == 1 && Queues::of(queues.at_start, i) == 0 &&
+            (prev == k_none || g.ts[prev] < g.ts[Graph::start(r)]))
+          g.edge(Graph::start(r), Graph::start(slot), EdgeType::launch, false);
+        else if (prev != k_none)
+          g.edge(prev, Graph::start(slot), EdgeType::kernel_kernel, false, prev / 2);
+        prev = Graph::end(slot);
+        continue;
       }
+      // The work could start once its stream's last work ended and it was launched. If it
+      // started later, after work on another stream of its device ended, it waited on the
+      // last such work (cudaStreamWaitEvent, or a full device: HTA sees the first only
+      // with the trace's cuda_sync events); else the host's launch was late (the stream
+      // idle when it came: the launch is on the path) or the GPU left a gap of its own.
+      const std::int64_t ready = std::max(prev == k_none ? INT64_MIN : g.ts[prev], r == k_none ? INT64_MIN : g.ts[Graph::start(r)]);
+      const auto other = ended_before(e, e.ts_ns);
+      const bool waited = other != k_none && g.ts[Graph::end(other)] > ready;
+      if (waited) g.edge(Graph::end(other), Graph::start(slot), EdgeType::sync, true);
+      const bool idle_at_launch = r != k_none && (prev == k_none || g.ts[prev] <= g.ts[Graph::start(r)]);
+      if (idle_at_launch) g.edge(Graph::start(r), Graph::start(slot), waited ? EdgeType::dependency : EdgeType::launch, false);
+      else if (prev != k_none)
+        g.edge(prev, Graph::start(slot), waited ? EdgeType::dependency : EdgeType::kernel_kernel, false, prev / 2);
+      if (r != k_none && !idle_at_launch) g.edge(Graph::start(r), Graph::start(slot), EdgeType::dependency, true);
       prev = Graph::end(slot);
     }
-    // Without the trace's sync events, a call that waited for the GPU waited for the work
-    // that ended last before it returned (not in HTA's model, which has no edge then).
+    // A call that waited for the GPU waited for the work that ended last before it
+    // returned (HTA needs the trace's cuda_sync events, and never sees a blocking copy's).
     if (infer && !ends.empty()) {
       for (const auto slot : host) {
         if (!waiting.flag[g.event[slot]]) continue;
