@@ -20,6 +20,7 @@ using model::Bound;
 
 constexpr std::size_t k_path_rows = 10;  // rows on the path the views list
 constexpr std::size_t k_what_if_rows = 5;  // each side's rows with a what-if shown
+constexpr double k_clear_lead = 10;        // points of the path a side's bound leads the next by
 
 bool recorded(const model::SideSummary& s) {
   return std::any_of(s.step_paths.begin(), s.step_paths.end(), [](const model::StepPath& p) { return p.recorded; });
@@ -134,9 +135,19 @@ void decide_critical_path(model::DiffReport& r, const NoiseRule& rule, const Com
     if (!c_top || b.control_share > c_top->control_share) c_top = &b;
     if (!t_top || b.test_share > t_top->test_share) t_top = &b;
   }
-  if (c_top) cp.control_bound = c_top->label;
-  if (t_top) cp.test_bound = t_top->label;
-  cp.bound_moved = c_top && t_top && c_top != t_top;
+  // A side is bound by its largest type when that leads the next by a tenth of the path;
+  // else it has no one bound ("mixed"), and the bound did not move.
+  const auto clear = [&](const model::PathBound* top, bool test) {
+    if (!top) return false;
+    double second = 0;
+    for (const auto& b : cp.bounds)
+      if (&b != top) second = std::max(second, test ? b.test_share : b.control_share);
+    return (test ? top->test_share : top->control_share) >= second + k_clear_lead;
+  };
+  const bool c_clear = clear(c_top, false), t_clear = clear(t_top, true);
+  cp.control_bound = c_clear ? c_top->label : "mixed";
+  cp.test_bound = t_clear ? t_top->label : "mixed";
+  cp.bound_moved = c_clear && t_clear && c_top != t_top;
 
   // "Bound by CPU → GPU compute: CPU 71 % → 40 %, GPU compute 28 % → 57 % of the critical
   // path (64.7 ms → 71.2 ms, +6.5 ms)": the bound types with a tenth of either side's path,
@@ -147,8 +158,10 @@ void decide_critical_path(model::DiffReport& r, const NoiseRule& rule, const Com
   std::stable_sort(said.begin(), said.end(), [](auto* a, auto* b) {
     return std::max(a->control_share, a->test_share) > std::max(b->control_share, b->test_share);
   });
-  cp.sentence = cp.bound_moved ? "Bound by " + cp.control_bound + " \xE2\x86\x92 " + cp.test_bound
-                               : "Bound by " + cp.control_bound + " on both sides";
+  const auto bound_words = [](const std::string& b) { return b == "mixed" ? std::string("no one bound") : "bound by " + b; };
+  cp.sentence = cp.control_bound == cp.test_bound ? bound_words(cp.control_bound) + (cp.control_bound == "mixed" ? " on either side" : " on both sides")
+                                                  : bound_words(cp.control_bound) + " \xE2\x86\x92 " + bound_words(cp.test_bound);
+  cp.sentence[0] = static_cast<char>(cp.sentence[0] - 'a' + 'A');
   for (std::size_t k = 0; k < said.size(); ++k)
     cp.sentence += (k ? ", " : ": ") + said[k]->label + " " + pct_words(said[k]->control_share) + " \xE2\x86\x92 " +
                    pct_words(said[k]->test_share);
