@@ -108,7 +108,12 @@ struct Options {
   int64_t memory_leak = 0;         // --memory-leak: bytes aten::mse_loss leaks per call
   std::string memory_peak_op;      // --memory-peak OP=BYTES: OP holds BYTES while it runs
   int64_t memory_peak = 0;
+  // --bound SHAPE (bound_shapes.cpp): one of k_bound_shapes instead of the training step.
+  std::string bound;
 };
+
+// --bound's shapes, each named after what bounds its steps (bound_shapes.cpp).
+inline constexpr std::array<std::string_view, 5> k_bound_shapes = {"host", "gpu", "launch", "sync", "loader"};
 
 // --memory's numbers (memory.cpp), for tests that check figures against them.
 inline constexpr int64_t k_mem_op_bytes = 4096;            // each CPU operator's temporary

@@ -113,7 +113,9 @@ int run_one(Options& o) {
     try {
       const std::string name = file_name(o, rank);
       JsonOut out((std::filesystem::path(o.out_dir) / name).string(), o.gzip);
-      Sim(o, catalog, rank, name).write(out);
+      Sim sim(o, catalog, rank, name);
+      if (o.bound.empty()) sim.write(out);
+      else sim.write_bound(out);
       out.finish();
     } catch (const std::exception& e) {
       errors[static_cast<size_t>(rank)] = e.what();
@@ -137,7 +139,10 @@ int run_one(Options& o) {
       rc = 1;
     }
   }
-  if (rc == 0) {
+  if (rc == 0 && !o.bound.empty()) {
+    std::fprintf(stderr, "tracegen: wrote %d file(s) to %s (--bound %s, %d steps)\n", o.ranks, o.out_dir.c_str(),
+                 o.bound.c_str(), o.steps);
+  } else if (rc == 0) {
     std::fprintf(stderr, "tracegen: wrote %d file(s) to %s (%d layers, %d steps)\n", o.ranks, o.out_dir.c_str(),
                  o.layers, o.steps);
   }

@@ -221,6 +221,22 @@ Pathologies of real traces (none of them is on by default):
   --memory-old              with --memory: Bytes alone (PyTorch before 1.10: no totals, device or
                             address, no host memory) and host events' tid written as a string
 
+Critical-path shapes (exact whole-us times, no random draw, every step the same; of the
+options above only --ranks, --steps, --first-step, --ns, --gzip, --name-prefix, --vendor,
+--gpu-name, --gpus, --cuda-runtime, --cuda-driver, --legacy-steps and --no-profiler-step apply):
+  --bound SHAPE             a small trace whose steps one thing bounds (times in tools/tracegen/
+                            bound_shapes.cpp, so the critical path can be worked out by hand):
+                            host    4 x aten::linear > aten::addmm > cudaLaunchKernel whose host
+                                    time (30 us) dwarfs its 2 us GEMM: the GPU waits for launches
+                            gpu     4 quick launches queue 100 us GEMMs back to back (ampere_sgemm_
+                                    128x64_tn); a cudaStreamSynchronize waits for the last one
+                            launch  4 x aten::add, its kernel starting 20 us after the launch on an
+                                    idle stream, then cudaDeviceSynchronize: launch delay bounds
+                            sync    4 x a 50 us GEMM waited for by cudaStreamSynchronize, with 20 us
+                                    of host work (aten::cat) between layers
+                            loader  a 300 us enumerate(DataLoader)#_MultiProcessingDataLoaderIter.
+                                    __next__ (cpu_op) opens each step, then one 30 us GEMM
+
   -h, --help                show this help
 )";
 
@@ -405,6 +421,11 @@ Options parse_options(int argc, char** argv) {
       }
       o.memory_peak_op = std::string(v.substr(0, eq));
       o.memory_peak = parse_int(a, v.substr(eq + 1), 1, int64_t{1} << 40);
+    } else if (a == "--bound") {
+      if (std::find(k_bound_shapes.begin(), k_bound_shapes.end(), v) == k_bound_shapes.end()) {
+        throw UsageError{"--bound: expected host, gpu, launch, sync or loader, got '" + std::string(v) + "'"};
+      }
+      o.bound = std::string(v);
     } else if (a == "--marker-loop") {
       if (v != "train" && v != "infer") {
         throw UsageError{"--marker-loop: expected train or infer, got '" + std::string(v) + "'"};
@@ -420,6 +441,9 @@ Options parse_options(int argc, char** argv) {
   o.python_stack = o.python_stack || o.step_inside_profiler || o.harness_frame;
   if (!have_out) {
     throw UsageError{"--out DIR is required"};
+  }
+  if (!o.bound.empty() && o.target_bytes > 0) {
+    throw UsageError{"--bound writes a fixed shape; --target-mb does not apply"};
   }
   if (o.target_bytes > 0 && o.layers_set && o.steps_set) {
     throw UsageError{"--target-mb picks steps or layers; give at most one of --steps and --layers"};

@@ -2,7 +2,8 @@
 // keys every random draw, and the Sim class. Its members are defined by shape
 // family: steps.cpp (steps, warm-up, noise), python.cpp (Python stacks),
 // gpu.cpp (launches, graphs, syncs, collectives), model.cpp (the layers),
-// hostile.cpp (hostile sizes), output.cpp (the Kineto JSON).
+// hostile.cpp (hostile sizes), output.cpp (the Kineto JSON); bound_shapes.cpp writes
+// --bound's small shapes instead of the training step.
 #pragma once
 
 #include "generator.hpp"
@@ -20,15 +21,16 @@
 namespace tracegen {
 
 enum class Kind : uint8_t { CpuOp, UserAnn, Runtime, Device, Sync, GpuAnn, PyFunc };
-enum class Api : uint8_t { LaunchKernel, MemcpyAsync, MemsetAsync, StreamSync, GraphLaunch, CuLaunchKernel };
+enum class Api : uint8_t { LaunchKernel, MemcpyAsync, MemsetAsync, StreamSync, GraphLaunch, CuLaunchKernel, DeviceSync };
 
-inline constexpr std::array<std::string_view, 6> k_api_name = {"cudaLaunchKernel",      "cudaMemcpyAsync", "cudaMemsetAsync",
-                                                        "cudaStreamSynchronize", "cudaGraphLaunch", "cuLaunchKernel"};
+inline constexpr std::array<std::string_view, 7> k_api_name = {"cudaLaunchKernel",      "cudaMemcpyAsync", "cudaMemsetAsync",
+                                                        "cudaStreamSynchronize", "cudaGraphLaunch", "cuLaunchKernel",
+                                                        "cudaDeviceSynchronize"};
 // ROCm's Kineto writes HIP API calls (under cat "cuda_runtime").
-inline constexpr std::array<std::string_view, 6> k_hip_api_name = {"hipLaunchKernel",      "hipMemcpyAsync", "hipMemsetAsync",
+inline constexpr std::array<std::string_view, 7> k_hip_api_name = {"hipLaunchKernel",      "hipMemcpyAsync", "hipMemsetAsync",
                                                             "hipStreamSynchronize", "hipGraphLaunch",
-                                                            "hipModuleLaunchKernel"};
-inline constexpr std::array<int, 6> k_api_cbid = {211, 41, 51, 131, 311, 307};
+                                                            "hipModuleLaunchKernel", "hipDeviceSynchronize"};
+inline constexpr std::array<int, 7> k_api_cbid = {211, 41, 51, 131, 311, 307, 165};
 
 struct Ev {
   Kind kind = Kind::CpuOp;
@@ -112,6 +114,9 @@ class Sim {
   Sim(const Options& o, const Catalog& c, int rank, std::string trace_name);  // model.cpp
 
   void write(JsonOut& out);  // steps.cpp
+  // --bound SHAPE: instead of the training step, a small shape whose steps one thing
+  // bounds (bound_shapes.cpp).
+  void write_bound(JsonOut& out);
 
  private:
   // RAII like PyTorch's RECORD_FUNCTION: opens a host event, closes it (adding
@@ -144,6 +149,12 @@ class Sim {
 
   // --loader-on-main (steps.cpp).
   void loader_on_main();
+
+  // --bound's events (bound_shapes.cpp): exact times, whole us from the step's start.
+  void bound_step();
+  int32_t bound_op(std::string_view name, int64_t at_us, int64_t dur_us, std::string_view extra = {});
+  int32_t bound_call(Api api, int32_t parent, int64_t at_us, int64_t dur_us);
+  void bound_kernel(int32_t call, const KDesc& k, int64_t at_us, int64_t dur_us);
 
   // --python-stack: Python frames, outermost first, open for the C++ scope's
   // lifetime around the ops made inside it; nothing at all without the option
