@@ -157,6 +157,7 @@ struct DiffRow {
   struct Path {
     Samples control_samples, test_samples;  // ns on the path in each step unit
     std::optional<double> control_saved_ns, test_saved_ns;
+    std::size_t control_what_if_steps = 0, test_what_if_steps = 0;  // step units each was computed in
     double factor = 1;
   } path;
 

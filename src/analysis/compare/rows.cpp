@@ -583,8 +583,10 @@ void path_figures(const SideAgg* ca, const SideAgg* ta, std::size_t cu, std::siz
   p.test_samples = ta ? ta->path_per_unit : model::Samples(tu);
   p.control_samples.set_units(cu);
   p.test_samples.set_units(tu);
-  if (ca && !ca->saved_ns.empty()) p.control_saved_ns = median(ca->saved_ns), p.factor = ca->what_if_factor;
-  if (ta && !ta->saved_ns.empty()) p.test_saved_ns = median(ta->saved_ns), p.factor = ta->what_if_factor;
+  if (ca && !ca->saved_ns.empty())
+    p.control_saved_ns = median(ca->saved_ns), p.control_what_if_steps = ca->saved_ns.size(), p.factor = ca->what_if_factor;
+  if (ta && !ta->saved_ns.empty())
+    p.test_saved_ns = median(ta->saved_ns), p.test_what_if_steps = ta->saved_ns.size(), p.factor = ta->what_if_factor;
 }
 
 // GPU time by launching operator, with its kernels; and each GPU row's main launcher.

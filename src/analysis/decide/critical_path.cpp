@@ -159,8 +159,11 @@ void decide_critical_path(model::DiffReport& r, const NoiseRule& rule, const Com
     return std::max(a->control_share, a->test_share) > std::max(b->control_share, b->test_share);
   });
   const auto bound_words = [](const std::string& b) { return b == "mixed" ? std::string("no one bound") : "bound by " + b; };
-  cp.sentence = cp.control_bound == cp.test_bound ? bound_words(cp.control_bound) + (cp.control_bound == "mixed" ? " on either side" : " on both sides")
-                                                  : bound_words(cp.control_bound) + " \xE2\x86\x92 " + bound_words(cp.test_bound);
+  cp.sentence = cp.control_bound == cp.test_bound
+                    ? bound_words(cp.control_bound) + (cp.control_bound == "mixed" ? " on either side" : " on both sides")
+                : cp.control_bound != "mixed" && cp.test_bound != "mixed"
+                    ? bound_words(cp.control_bound) + " \xE2\x86\x92 " + cp.test_bound
+                    : bound_words(cp.control_bound) + " \xE2\x86\x92 " + bound_words(cp.test_bound);
   cp.sentence[0] = static_cast<char>(cp.sentence[0] - 'a' + 'A');
   for (std::size_t k = 0; k < said.size(); ++k)
     cp.sentence += (k ? ", " : ": ") + said[k]->label + " " + pct_words(said[k]->control_share) + " \xE2\x86\x92 " +
@@ -224,8 +227,7 @@ void decide_critical_path(model::DiffReport& r, const NoiseRule& rule, const Com
       const double len = test ? t_len : c_len;
       w.saved_pct = len > 0 ? 100.0 * w.saved_ns / len : 0;
       w.on_path_pct = test ? pr->test_on_path : pr->control_on_path;
-      const auto& samples = test ? row.path.test_samples : row.path.control_samples;
-      w.steps = samples.values().size();
+      w.steps = test ? row.path.test_what_if_steps : row.path.control_what_if_steps;
       cp.what_if.push_back(std::move(w));
     }
   }

@@ -10,7 +10,8 @@
 //   sync          GPU work's end to the end of the host call that waited for it (0).
 // Edges go forward in time; their weights are the time between their nodes (or 0), so
 // the longest path is the chain of work that set the step's length. One pass builds a
-// step's graph, Kahn's order and one sweep find the path; each what-if sweeps again.
+// step's graph (critical_path_graph.hpp), Kahn's order and one sweep find the path, one
+// more sweep (three what-ifs at a time) the what-ifs.
 #include "analysis/summarize/critical_path.hpp"
 
 #include <algorithm>
@@ -18,6 +19,7 @@
 #include <unordered_map>
 
 #include "analysis/names/kernel_families.hpp"
+#include "analysis/summarize/critical_path_graph.hpp"
 #include "analysis/summarize/file_pass.hpp"
 #include "util/saturating.hpp"
 
@@ -61,98 +63,9 @@ namespace detail {
 namespace {
 
 using model::Bound;
-
-enum class EdgeType : std::uint8_t { op, dependency, launch, kernel_kernel, sync };
-constexpr std::uint32_t k_none = ~0u;
-
-struct Edge {
-  std::uint32_t from, to;
-  std::int64_t weight;
-  std::uint32_t attr;  // the slot the edge's time belongs to (operator and kernel-kernel edges), else k_none
-  EdgeType type;
-};
-
-// One step's graph. Slot j is an event of the step; its nodes are 2j (start) and 2j+1 (end).
-struct Graph {
-  std::vector<std::uint32_t> event;  // per slot
-  std::vector<std::uint8_t> loader;  // per slot: inside the data loader
-  std::vector<std::int64_t> ts;      // per node
-  std::vector<Edge> edges;
-  std::vector<std::uint32_t> order;  // nodes in a topological order
-  std::vector<std::uint32_t> out_at, out;  // edges by source node (CSR)
-
-  void clear() {
-    event.clear(), loader.clear(), ts.clear(), edges.clear(), order.clear(), out_at.clear(), out.clear();
-  }
-  std::uint32_t add(std::uint32_t e, std::int64_t begin, std::int64_t end) {
-    const auto slot = static_cast<std::uint32_t>(event.size());
-    event.push_back(e);
-    loader.push_back(0);
-    ts.push_back(begin);
-    ts.push_back(end);
-    return slot;
-  }
-  static std::uint32_t start(std::uint32_t slot) { return 2 * slot; }
-  static std::uint32_t end(std::uint32_t slot) { return 2 * slot + 1; }
-  void edge(std::uint32_t from, std::uint32_t to, EdgeType type, bool zero, std::uint32_t attr = k_none) {
-    const bool weighted = !zero && type != EdgeType::dependency && type != EdgeType::sync;
-    edges.push_back({from, to, weighted ? std::max<std::int64_t>(0, ts[to] - ts[from]) : 0, attr, type});
-  }
-  // Kahn's order over the edges; nodes on a cycle (clocks that disagree) are left out of it.
-  void sort() {
-    const auto n = ts.size();
-    out_at.assign(n + 1, 0);
-    std::vector<std::uint32_t> in(n, 0);
-    for (const auto& e : edges) ++out_at[e.from + 1], ++in[e.to];
-    for (std::size_t i = 0; i < n; ++i) out_at[i + 1] += out_at[i];
-    out.resize(edges.size());
-    std::vector<std::uint32_t> fill(out_at.begin(), out_at.end() - 1);
-    for (std::uint32_t i = 0; i < edges.size(); ++i) out[fill[edges[i].from]++] = i;
-    order.clear();
-    order.reserve(n);
-    for (std::uint32_t v = 0; v < n; ++v)
-      if (!in[v]) order.push_back(v);
-    for (std::size_t at = 0; at < order.size(); ++at)
-      for (auto k = out_at[order[at]]; k < out_at[order[at] + 1]; ++k)
-        if (!--in[edges[out[k]].to]) order.push_back(edges[out[k]].to);
-  }
-  // The longest path's length with each edge's weight from `weight`; `pred`, when given,
-  // gets each node's edge on its longest path in (k_none: it starts one). Of paths equally
-  // long, `prefer_work` takes the one with the most work (operators and kernels, not gaps
-  // or launch delays): on a busy GPU every stream's chain spans the step, and the one
-  // that ran is what set its length. Else the first found, as HTA's networkx does.
-  template <typename Weight>
-  std::pair<std::int64_t, std::uint32_t> longest(Weight weight, std::vector<std::uint32_t>* pred,
-                                                 std::vector<std::int64_t>& dist, bool prefer_work,
-                                                 std::vector<std::int64_t>& work) const {
-    dist.assign(ts.size(), 0);
-    if (prefer_work) work.assign(ts.size(), 0);
-    if (pred) pred->assign(ts.size(), k_none);
-    std::int64_t best = 0, best_work = 0;
-    std::uint32_t at = order.empty() ? k_none : order.front();
-    for (const auto u : order) {
-      if (dist[u] > best || (prefer_work && dist[u] == best && work[u] > best_work))
-        best = dist[u], best_work = prefer_work ? work[u] : 0, at = u;
-      for (auto k = out_at[u]; k < out_at[u + 1]; ++k) {
-        const auto& e = edges[out[k]];
-        const auto w = weight(out[k], e);
-        const auto d = dist[u] + w;
-        bool take = d > dist[e.to] || (pred && (*pred)[e.to] == k_none && d == dist[e.to]);
-        std::int64_t wk = 0;
-        if (prefer_work) {
-          wk = work[u] + (e.type == EdgeType::op ? w : 0);
-          take = d > dist[e.to] || (d == dist[e.to] && (wk > work[e.to] || (pred && (*pred)[e.to] == k_none)));
-        }
-        if (take) {
-          dist[e.to] = d;
-          if (prefer_work) work[e.to] = wk;
-          if (pred) (*pred)[e.to] = out[k];
-        }
-      }
-    }
-    return {best, at};
-  }
-};
+using cp::EdgeType;
+using cp::Graph;
+using cp::k_none;
 
 // HTA's queue length on each stream (TraceCounters): +1 at each launch, -1 at each start
 // of the work launched; per GPU event, the length after its launch and after its start.
@@ -211,6 +124,32 @@ Queues queue_lengths(const model::TraceFile& f, const LaunchIndex& launch_of) {
   return q;
 }
 
+constexpr std::size_t k_what_if_steps = 4;  // steps of a file the rows' what-ifs run in, at most
+
+// What the pass asks of each name, once (HTA's blocking and lock calls, its sync events,
+// the data loader).
+enum : std::uint8_t {
+  k_known = 1,
+  k_hta_blocking = 2,
+  k_context_sync = 4,
+  k_stream_sync = 8,
+  k_loader = 16,
+  k_lock = 32,
+};
+
+std::uint8_t name_facts(std::string_view n, const std::string& loader) {
+  std::uint8_t x = k_known;
+  for (std::string_view b : {"cudaDeviceSynchronize", "cudaStreamSynchronize", "cudaEventQuery", "cudaEventSynchronize",
+                             "cudaMemcpy", "cudaMemcpyAsync"})
+    if (n == b) x |= k_hta_blocking;
+  for (std::string_view b : {"cudaHostAlloc", "cudaLaunchKernel", "cudaMemcpyAsync"})
+    if (n == b) x |= k_lock;
+  if (n == "Context Sync") x |= k_context_sync;
+  if (n == "Stream Sync") x |= k_stream_sync;
+  if (!loader.empty() && n.find(loader) != std::string_view::npos) x |= k_loader;
+  return x;
+}
+
 }  // namespace
 
 void critical_paths(const model::TraceFile& f, const LaunchIndex& launch_of, const StepWindows& windows,
@@ -222,71 +161,82 @@ void critical_paths(const model::TraceFile& f, const LaunchIndex& launch_of, con
   const auto& ev = f.events;
   const bool hta = options.hta_model;
   const auto steps = s.steps.size();
-
-  // Per name: HTA's blocking calls, the sync events it reads, the data loader.
-  enum : std::uint8_t {
-    k_known = 1,
-    k_hta_blocking = 2,
-    k_context_sync = 4,
-    k_stream_sync = 8,
-    k_loader = 16,
-    k_lock = 32,  // HTA's CUDA runtime lock calls
-  };
   std::vector<std::uint8_t> facts(f.pool.size(), 0);
   const auto fact = [&](std::uint32_t name) {
     auto& x = facts[name];
-    if (!x) {
-      const auto n = f.pool.get(name);
-      x = k_known;
-      for (std::string_view b : {"cudaDeviceSynchronize", "cudaStreamSynchronize", "cudaEventQuery",
-                                 "cudaEventSynchronize", "cudaMemcpy", "cudaMemcpyAsync"})
-        if (n == b) x |= k_hta_blocking;
-      for (std::string_view b : {"cudaHostAlloc", "cudaLaunchKernel", "cudaMemcpyAsync"})
-        if (n == b) x |= k_lock;
-      if (n == "Context Sync") x |= k_context_sync;
-      if (n == "Stream Sync") x |= k_stream_sync;
-      if (!options.data_load_pattern.empty() && n.find(options.data_load_pattern) != std::string_view::npos) x |= k_loader;
-    }
+    if (!x) x = name_facts(f.pool.get(name), options.data_load_pattern);
     return x;
   };
 
-  // The step of each event the graph takes, by a counting sort.
+  // The events the graphs take, by step (a counting sort; each step's in file order).
   bool has_sync_events = false;
-  std::pmr::vector<std::int32_t> step_of(ev.size(), -1, memory);
-  std::vector<std::uint32_t> count(steps + 1, 0);
-  for (std::uint32_t i = 0; i < ev.size(); ++i) {
+  const auto step_of = [&](std::uint32_t i) -> std::int32_t {
     const auto& e = ev[i];
-    std::int32_t st = -1;
-    if (e.kind == model::Kind::cpu_op || e.kind == model::Kind::runtime) {
-      if (e.dur_ns > 0 && (hta || (!profiler[i] && !names.step_span(e)))) st = windows.step_at[i];
-    } else if (model::is_gpu_work(e.kind) || e.kind == model::Kind::cuda_sync) {
-      const auto l = e.correlation >= 0 ? launch_of.find(e.correlation) : -1;
-      if (e.kind == model::Kind::cuda_sync) {
-        has_sync_events = true;
-        if (l >= 0 && (fact(e.name) & (k_context_sync | k_stream_sync))) st = windows.step_at[static_cast<std::size_t>(l)];
-      } else if (l >= 0 ? ev[static_cast<std::size_t>(l)].dur_ns > 0 : !hta) {
-        st = windows.step_at[i];
-      }
+    if (e.kind == model::Kind::cpu_op || e.kind == model::Kind::runtime)
+      return e.dur_ns > 0 && (hta || (!profiler[i] && !names.step_span(e))) ? windows.step_at[i] : -1;
+    if (!model::is_gpu_work(e.kind) && e.kind != model::Kind::cuda_sync) return -1;
+    const auto l = e.correlation >= 0 ? launch_of.find(e.correlation) : -1;
+    if (e.kind == model::Kind::cuda_sync) {
+      has_sync_events = true;
+      return l >= 0 && (fact(e.name) & (k_context_sync | k_stream_sync)) ? windows.step_at[static_cast<std::size_t>(l)] : -1;
     }
-    step_of[i] = st;
-    if (st >= 0) ++count[static_cast<std::size_t>(st) + 1];
-  }
-  for (std::size_t k = 0; k < steps; ++k) count[k + 1] += count[k];
-  std::vector<std::uint32_t> by_step(count.back());
+    return (l >= 0 ? ev[static_cast<std::size_t>(l)].dur_ns > 0 : !hta) ? windows.step_at[i] : -1;
+  };
+  std::vector<std::uint32_t> count(steps + 1, 0);
+  for (std::uint32_t i = 0; i < ev.size(); ++i)
+    if (const auto st = step_of(i); st >= 0) ++count[static_cast<std::size_t>(st) + 1];
+  std::size_t largest = 0;
+  for (std::size_t k = 0; k < steps; ++k) largest = std::max<std::size_t>(largest, count[k + 1]), count[k + 1] += count[k];
+  // The graphs' arrays on the heap, reserved once for the largest step: not in the file's
+  // arena (past its huge pages there, and huge pages of their own stall on compaction).
+  memory = std::pmr::get_default_resource();
+  std::pmr::vector<std::uint32_t> by_step(count.back(), memory);
   {
-    auto fill = count;
+    std::vector<std::uint32_t> fill(count.begin(), count.end());
     for (std::uint32_t i = 0; i < ev.size(); ++i)
-      if (step_of[i] >= 0) by_step[fill[static_cast<std::size_t>(step_of[i])]++] = i;
+      if (const auto st = step_of(i); st >= 0) by_step[fill[static_cast<std::size_t>(st)]++] = i;
   }
-  const auto queues = queue_lengths(f, launch_of);
+  const auto queues = hta ? queue_lengths(f, launch_of) : Queues{};  // the default model reads the times instead
+  // The data loader's spans that are no operators (PyTorch's "enumerate(DataLoader)#…"
+  // record_function, a Python frame): the operators inside one are data loading too.
+  struct LoaderSpan {
+    std::int32_t step;
+    std::uint64_t thread;
+    std::int64_t begin, end;
+    auto operator<=>(const LoaderSpan&) const = default;
+  };
+  std::vector<LoaderSpan> loader_spans;
+  if (!hta && !options.data_load_pattern.empty())
+    for (std::uint32_t i = 0; i < ev.size(); ++i) {
+      const auto& e = ev[i];
+      if ((e.kind == model::Kind::user_annotation || e.kind == model::Kind::python_function) && windows.step_at[i] >= 0 &&
+          (fact(e.name) & k_loader))
+        loader_spans.push_back({windows.step_at[i], (std::uint64_t{e.pid} << 32) | e.tid, e.ts_ns, e.ts_ns + e.dur_ns});
+    }
+  std::sort(loader_spans.begin(), loader_spans.end());
 
-  Graph g;
-  std::pmr::vector<std::uint32_t> slot_of(ev.size(), k_none, memory);  // valid for the step being built
-  std::vector<std::uint32_t> host, gpu, pred, slot_key;
-  std::vector<std::int64_t> dist, work;
+  // Every array a step needs, reserved once for the largest.
+  Graph g(memory);
+  g.reserve(largest);
+  std::pmr::vector<std::uint32_t> host(memory), gpu(memory), pred(memory), stack(memory), lanes(memory), lane_mask(memory);
+  std::pmr::vector<std::int64_t> dist(memory), work(memory);
+  std::pmr::vector<std::pair<std::int64_t, std::uint32_t>> ends(memory), gpu_order(memory);
+  std::pmr::vector<std::uint32_t> seen_at(memory);  // per slot: 0 not on the path, 1 on it, k + 2 its row's step_keys[k]
+  std::pmr::vector<std::uint32_t> grouped(memory), thread_of(memory), slot_mask(memory);
+  std::vector<std::pair<std::uint64_t, std::uint32_t>> threads;  // (pid, tid) and its slots
+  host.reserve(largest), gpu.reserve(largest), pred.reserve(2 * largest), dist.reserve(4 * largest), work.reserve(2 * largest);
+  lane_mask.reserve(3 * largest + 16), seen_at.reserve(largest);
+  std::vector<std::int8_t> name_is;
+  std::vector<double> factors;
+  std::vector<std::int64_t> shorter;
   std::unordered_map<std::uint32_t, std::uint32_t> what_index;  // key -> index into s.what_ifs (rows' what-ifs)
   for (const auto& spec : options.what_if) s.what_ifs.push_back({spec.text, -1, spec.factor});
-  std::vector<std::pair<std::uint32_t, std::int64_t>> step_keys;  // (key, ns) of this step
+  struct OnPath {
+    std::uint32_t key;
+    std::int64_t ns;
+    std::uint32_t event;  // one of its events: the key's name, category and shape
+  };
+  std::vector<OnPath> step_keys;
 
   for (std::size_t w = 0; w < steps; ++w) {
     g.clear();
@@ -294,11 +244,22 @@ void critical_paths(const model::TraceFile& f, const LaunchIndex& launch_of, con
     for (auto k = count[w]; k < count[w + 1]; ++k) {
       const auto i = by_step[k];
       const auto& e = ev[i];
-      slot_of[i] = g.add(i, e.ts_ns, e.ts_ns + e.dur_ns);
-      (model::device_of(e.kind) == model::Device::cpu ? host : gpu).push_back(slot_of[i]);
+      const auto slot = g.add(i, e.ts_ns, e.ts_ns + e.dur_ns);
+      (model::device_of(e.kind) == model::Device::cpu ? host : gpu).push_back(slot);
     }
     if (g.event.empty()) continue;
     const auto event_of = [&](std::uint32_t slot) -> const model::Event& { return ev[g.event[slot]]; };
+    // This step's loader spans; an operator that starts inside one on its thread.
+    const auto spans_from = std::lower_bound(loader_spans.begin(), loader_spans.end(),
+                                             LoaderSpan{static_cast<std::int32_t>(w), 0, INT64_MIN, INT64_MIN});
+    const auto spans_to = std::lower_bound(spans_from, loader_spans.end(),
+                                           LoaderSpan{static_cast<std::int32_t>(w) + 1, 0, INT64_MIN, INT64_MIN});
+    const auto in_loader = [&](const model::Event& e) {
+      const auto t = (std::uint64_t{e.pid} << 32) | e.tid;
+      for (auto it = spans_from; it != spans_to; ++it)
+        if (it->thread == t && it->begin <= e.ts_ns && e.ts_ns < it->end) return true;
+      return false;
+    };
     const auto blocking = [&](std::uint32_t slot) {
       const auto i = g.event[slot];
       return hta ? (ev[i].kind == model::Kind::runtime && (fact(ev[i].name) & k_hta_blocking)) : waiting.flag[i] != 0;
@@ -336,13 +297,41 @@ void critical_paths(const model::TraceFile& f, const LaunchIndex& launch_of, con
     // gap from one call's end to the next one's start).
     const auto shares_lock = [&](std::uint32_t a, std::uint32_t b) { return lock(a) && lock(b) && !(a % 2 == 1 && b % 2 == 0); };
 
-    // Host: each thread's operators nested by time, walked as HTA walks its call stacks.
-    std::sort(host.begin(), host.end(), [&](std::uint32_t a, std::uint32_t b) {
-      const auto &x = event_of(a), &y = event_of(b);
-      return std::make_tuple(x.pid, x.tid, x.ts_ns, -x.dur_ns, g.event[a]) <
-             std::make_tuple(y.pid, y.tid, y.ts_ns, -y.dur_ns, g.event[b]);
-    });
-    std::vector<std::uint32_t> stack;
+    // Host: each thread's operators nested by time, walked as HTA walks its call stacks
+    // (by thread, start, longer first). Grouped by thread keeping file order, in which
+    // Kineto writes a thread's events nearly sorted: a sort only where they are not.
+    {
+      threads.clear();
+      thread_of.clear();
+      for (const auto slot : host) {
+        const auto& e = event_of(slot);
+        const auto t = (std::uint64_t{e.pid} << 32) | e.tid;
+        std::size_t k = 0;
+        while (k < threads.size() && threads[k].first != t) ++k;
+        if (k == threads.size()) threads.push_back({t, 0});
+        ++threads[k].second;
+        thread_of.push_back(static_cast<std::uint32_t>(k));
+      }
+      // Threads in (pid, tid) order, as HTA's groups; each its range of `host`.
+      std::vector<std::size_t> rank(threads.size()), at(threads.size() + 1, 0);
+      for (std::size_t k = 0; k < rank.size(); ++k) rank[k] = k;
+      std::sort(rank.begin(), rank.end(), [&](std::size_t a, std::size_t b) { return threads[a].first < threads[b].first; });
+      std::vector<std::size_t> start(threads.size());
+      for (std::size_t r = 0; r < rank.size(); ++r) start[rank[r]] = at[r], at[r + 1] = at[r] + threads[rank[r]].second;
+      grouped.resize(host.size());
+      for (std::size_t k = 0; k < host.size(); ++k) grouped[start[thread_of[k]]++] = host[k];
+      host.swap(grouped);
+      const auto before = [&](std::uint32_t a, std::uint32_t b) {
+        const auto sa = g.ts[Graph::start(a)], sb = g.ts[Graph::start(b)];
+        if (sa != sb) return sa < sb;
+        const auto ea = g.ts[Graph::end(a)], eb = g.ts[Graph::end(b)];
+        if (ea != eb) return ea > eb;  // the longer first
+        return a < b;
+      };
+      for (std::size_t r = 0; r < rank.size(); ++r)
+        merge_runs(host.data() + at[r], host.data() + at[r + 1], before, grouped);
+    }
+    stack.clear();
     std::uint32_t last = k_none, last_top = k_none, last_parent = k_none;
     const auto exit_top = [&] {
       const auto slot = stack.back();
@@ -365,7 +354,7 @@ void critical_paths(const model::TraceFile& f, const LaunchIndex& launch_of, con
       if (last != k_none && !shares_lock(last, Graph::start(slot)))
         g.edge(last, Graph::start(slot), EdgeType::op, false, last % 2 == 0 ? last / 2 : last_parent);
       const auto parent = stack.empty() ? k_none : stack.back();
-      g.loader[slot] = (fact(e.name) & k_loader) || (parent != k_none && g.loader[parent]);
+      g.loader[slot] = (fact(e.name) & k_loader) || (parent != k_none && g.loader[parent]) || in_loader(e);
       last = Graph::start(slot);
       last_parent = parent;
       stack.push_back(slot);
@@ -373,12 +362,12 @@ void critical_paths(const model::TraceFile& f, const LaunchIndex& launch_of, con
     while (!stack.empty()) exit_top();
 
     // GPU: work by start (a sync event by its end), each stream's last work at hand.
-    std::sort(gpu.begin(), gpu.end(), [&](std::uint32_t a, std::uint32_t b) {
-      const auto &x = event_of(a), &y = event_of(b);
-      const auto tx = x.kind == model::Kind::cuda_sync ? x.ts_ns + x.dur_ns : x.ts_ns;
-      const auto ty = y.kind == model::Kind::cuda_sync ? y.ts_ns + y.dur_ns : y.ts_ns;
-      return std::tie(tx, g.event[a]) < std::tie(ty, g.event[b]);
-    });
+    gpu_order.clear();
+    for (const auto slot : gpu) {
+      const auto& x = event_of(slot);
+      gpu_order.push_back({x.kind == model::Kind::cuda_sync ? x.ts_ns + x.dur_ns : x.ts_ns, slot});
+    }
+    if (!std::is_sorted(gpu_order.begin(), gpu_order.end())) std::sort(gpu_order.begin(), gpu_order.end());
     std::vector<std::pair<std::uint64_t, std::uint32_t>> last_on;  // (stream, end node)
     const auto last_of = [&](std::uint64_t stream) -> std::uint32_t& {
       for (auto& [s_, n] : last_on)
@@ -388,17 +377,15 @@ void critical_paths(const model::TraceFile& f, const LaunchIndex& launch_of, con
     };
     const auto launch_slot = [&](const model::Event& e) -> std::uint32_t {
       const auto l = e.correlation >= 0 ? launch_of.find(e.correlation) : -1;
-      if (l < 0) return k_none;
-      const auto slot = slot_of[static_cast<std::size_t>(l)];
-      return slot < g.event.size() && g.event[slot] == static_cast<std::uint32_t>(l) ? slot : k_none;
+      return l < 0 ? k_none : g.slot_of(static_cast<std::uint32_t>(l));
     };
     // The GPU work's ends, for the waits the trace does not record (below).
     const bool infer = !hta;
-    std::vector<std::pair<std::int64_t, std::uint32_t>> ends;  // (end, slot) of the step's GPU work
+    ends.clear();
     if (infer)
       for (const auto slot : gpu)
         if (model::is_gpu_work(event_of(slot).kind)) ends.push_back({g.ts[Graph::end(slot)], slot});
-    std::sort(ends.begin(), ends.end());
+    if (!std::is_sorted(ends.begin(), ends.end())) std::sort(ends.begin(), ends.end());
     // The work on the same device, another stream, that ended last at or before `t`.
     const auto ended_before = [&](const model::Event& e, std::int64_t t) -> std::uint32_t {
       auto it = std::upper_bound(ends.begin(), ends.end(), std::pair<std::int64_t, std::uint32_t>{t, k_none});
@@ -408,7 +395,7 @@ void critical_paths(const model::TraceFile& f, const LaunchIndex& launch_of, con
       }
       return k_none;
     };
-    for (const auto slot : gpu) {
+    for (const auto& [when, slot] : gpu_order) {
       const auto& e = event_of(slot);
       const auto stream = (std::uint64_t{e.pid} << 32) | e.tid;
       const auto r = launch_slot(e);
@@ -437,7 +424,8 @@ void critical_paths(const model::TraceFile& f, const LaunchIndex& launch_of, con
       // last such work (cudaStreamWaitEvent, or a full device: HTA sees the first only
       // with the trace's cuda_sync events); else the host's launch was late (the stream
       // idle when it came: the launch is on the path) or the GPU left a gap of its own.
-      const std::int64_t ready = std::max(prev == k_none ? INT64_MIN : g.ts[prev], r == k_none ? INT64_MIN : g.ts[Graph::start(r)]);
+      const std::int64_t ready =
+          std::max(prev == k_none ? INT64_MIN : g.ts[prev], r == k_none ? INT64_MIN : g.ts[Graph::start(r)]);
       const auto other = ended_before(e, e.ts_ns);
       const bool waited = other != k_none && g.ts[Graph::end(other)] > ready;
       if (waited) g.edge(Graph::end(other), Graph::start(slot), EdgeType::sync, true);
@@ -459,19 +447,14 @@ void critical_paths(const model::TraceFile& f, const LaunchIndex& launch_of, con
         g.edge(Graph::end(std::prev(it)->second), Graph::end(slot), EdgeType::sync, true);
       }
     }
+
     g.sort();
-    // Each slot's row (k_none: in none), asked once.
-    slot_key.assign(g.event.size(), k_none);
-    for (std::uint32_t k = 0; k < g.event.size(); ++k)
-      if (in_rows(g.event[k])) slot_key[k] = key_of(g.event[k]);
-    const auto plain = [&](std::uint32_t, const Edge& e) { return e.weight; };
-    const auto [length, tail] = g.longest(plain, &pred, dist, !hta, work);
+    const auto [length, tail] = g.longest(pred, dist, work, !hta);
     auto& path = s.steps[w].path;
     path.recorded = true;
     path.length_ns = length;
     step_keys.clear();
-    std::vector<std::uint8_t> seen;  // per slot: counted among the path's events
-    seen.assign(g.event.size(), 0);
+    seen_at.assign(g.event.size(), 0);
     for (auto v = tail; v != k_none && pred[v] != k_none; v = g.edges[pred[v]].from) {
       const auto& e = g.edges[pred[v]];
       if (!e.weight) continue;
@@ -480,71 +463,98 @@ void critical_paths(const model::TraceFile& f, const LaunchIndex& launch_of, con
         case EdgeType::launch: b = Bound::launch; break;
         case EdgeType::kernel_kernel: b = Bound::kernel_kernel; break;
         default: {
-          const auto& x = event_of(e.attr);
+          const auto i = g.event[e.attr];
+          const auto& x = ev[i];
           b = model::is_gpu_work(x.kind) ? (names.comm_kernel(x.name) ? Bound::gpu_comm : Bound::gpu_compute)
               : (!hta && g.loader[e.attr]) ? Bound::data_loading
                                            : Bound::cpu;
-          if (!seen[e.attr]) seen[e.attr] = 1, ++path.events;
-          if (slot_key[e.attr] != k_none) step_keys.push_back({slot_key[e.attr], e.weight});
+          // A slot's first edge on the path asks its row; `seen` then holds its place in step_keys + 2.
+          if (!seen_at[e.attr]) {
+            ++path.events;
+            seen_at[e.attr] = 1;
+            if (in_rows(i)) seen_at[e.attr] = static_cast<std::uint32_t>(step_keys.size()) + 2, step_keys.push_back({key_of(i), 0, i});
+          }
+          if (seen_at[e.attr] >= 2) step_keys[seen_at[e.attr] - 2].ns += e.weight;
         }
       }
       add_sat(path.bound_ns[static_cast<std::size_t>(b)], e.weight);
     }
     // The step's rows on the path, summed by key.
-    std::sort(step_keys.begin(), step_keys.end());
+    std::sort(step_keys.begin(), step_keys.end(), [](const OnPath& a, const OnPath& b) { return a.key < b.key; });
     std::size_t kept = 0;
     for (std::size_t k = 0; k < step_keys.size(); ++k) {
-      if (kept && step_keys[kept - 1].first == step_keys[k].first) step_keys[kept - 1].second += step_keys[k].second;
+      if (kept && step_keys[kept - 1].key == step_keys[k].key) step_keys[kept - 1].ns += step_keys[k].ns;
       else step_keys[kept++] = step_keys[k];
     }
     step_keys.resize(kept);
-    for (const auto& [key, ns] : step_keys) s.path_cells.push_back({key, static_cast<std::uint32_t>(w), ns});
+    for (const auto& k : step_keys) s.path_cells.push_back({k.key, static_cast<std::uint32_t>(w), k.ns});
 
-    // What-ifs: the asked ones, then the step's rows with the most time on the path.
-    const auto what_if = [&](std::uint32_t what, const auto& matches) {
-      const double factor = s.what_ifs[what].factor;
-      const auto shorter = g.longest(
-          [&](std::uint32_t, const Edge& e) {
-            return matches(e) ? static_cast<std::int64_t>(std::llround(static_cast<double>(e.weight) * factor)) : e.weight;
-          },
-          nullptr, dist, false, work);
-      s.what_if_cells.push_back({what, static_cast<std::uint32_t>(w), length - shorter.first});
-    };
-    for (std::uint32_t k = 0; k < options.what_if.size(); ++k) {
-      const auto& spec = options.what_if[k];
-      switch (spec.target) {
-        case WhatIfSpec::Target::launch: what_if(k, [](const Edge& e) { return e.type == EdgeType::launch; }); break;
-        case WhatIfSpec::Target::gaps: what_if(k, [](const Edge& e) { return e.type == EdgeType::kernel_kernel; }); break;
-        case WhatIfSpec::Target::family:
-        case WhatIfSpec::Target::name: {
-          Family want = Family::other;
-          if (spec.target == WhatIfSpec::Target::family) family_from_name(spec.value, want);
-          std::vector<std::int8_t> is(f.pool.size(), -1);  // per name, once
-          what_if(k, [&](const Edge& e) {
-            if (e.type != EdgeType::op) return false;
-            const auto& x = event_of(e.attr);
-            auto& v = is[x.name];
-            if (v < 0)
-              v = spec.target == WhatIfSpec::Target::name
-                      ? f.pool.get(x.name) == spec.value
-                      : x.kind == model::Kind::kernel && classify(f.pool.get(x.name), x.kind) == want;
-            return v == 1;
-          });
-          break;
-        }
-      }
-    }
-    std::sort(step_keys.begin(), step_keys.end(), [](const auto& a, const auto& b) {
-      return a.second != b.second ? a.second > b.second : a.first < b.first;
+    // What-ifs: the asked ones, then the step's rows with the most time on the path; each a
+    // lane of the sweeps (three lanes a walk).
+    std::sort(step_keys.begin(), step_keys.end(), [](const OnPath& a, const OnPath& b) {
+      return a.ns != b.ns ? a.ns > b.ns : a.key < b.key;
     });
     if (step_keys.size() > options.auto_rows) step_keys.resize(options.auto_rows);
-    for (const auto& [key, ns] : step_keys) {
-      const auto [it, fresh] = what_index.try_emplace(key, static_cast<std::uint32_t>(s.what_ifs.size()));
-      if (fresh) s.what_ifs.push_back({"", static_cast<std::int32_t>(key), options.auto_factor});
-      what_if(it->second, [&](const Edge& e) {
-        return e.type == EdgeType::op && slot_key[e.attr] == key;
-      });
+    // A row with less than a hundredth of the path saves less than that: no what-if. And
+    // the rows' what-ifs in at most k_what_if_steps steps of the file, spread over them:
+    // their medians are what the report shows (the first step, often a warm-up, left out), their
+    // cost bounded in steps.
+    while (!step_keys.empty() && step_keys.back().ns * 100 < length) step_keys.pop_back();
+    if (steps > k_what_if_steps && ((w + 1) * k_what_if_steps) % steps >= k_what_if_steps) step_keys.clear();
+    lanes.clear();
+    for (std::uint32_t k = 0; k < options.what_if.size(); ++k) lanes.push_back(k);
+    for (const auto& k : step_keys) {
+      const auto [it, fresh] = what_index.try_emplace(k.key, static_cast<std::uint32_t>(s.what_ifs.size()));
+      if (fresh) s.what_ifs.push_back({"", static_cast<std::int32_t>(k.key), options.auto_factor});
+      lanes.push_back(it->second);
     }
+    if (lanes.empty() || lanes.size() > 32) continue;
+    lane_mask.assign(g.edges.size(), 0);  // which lanes shorten each edge: a bit per lane
+    // The rows' lanes: their events (a row's key: name, category, shape), a mask per slot first.
+    const std::size_t asked = options.what_if.size();
+    if (lanes.size() > asked) {
+      slot_mask.assign(g.event.size(), 0);
+      for (std::uint32_t k = 0; k < g.event.size(); ++k) {
+        const auto& x = event_of(k);
+        for (std::size_t l = asked; l < lanes.size(); ++l) {
+          const auto& row = ev[step_keys[l - asked].event];
+          if (x.name == row.name && x.category == row.category && x.shape == row.shape) slot_mask[k] |= std::uint32_t{1} << l;
+        }
+      }
+      for (std::size_t k = 0; k < g.edges.size(); ++k)
+        if (g.edges[k].type == EdgeType::op) lane_mask[k] = slot_mask[g.edges[k].attr];
+    }
+    for (std::size_t l = 0; l < asked; ++l) {
+      const auto bit = std::uint32_t{1} << l;
+      const auto& spec = options.what_if[l];
+      Family want = Family::other;
+      if (spec.target == WhatIfSpec::Target::family) family_from_name(spec.value, want);
+      name_is.assign(f.pool.size(), -1);  // per name, once
+      for (std::size_t k = 0; k < g.edges.size(); ++k) {
+        const auto& e = g.edges[k];
+        bool hit = false;
+        switch (spec.target) {
+          case WhatIfSpec::Target::launch: hit = e.type == EdgeType::launch; break;
+          case WhatIfSpec::Target::gaps: hit = e.type == EdgeType::kernel_kernel; break;
+          default:
+            if (e.type == EdgeType::op) {
+              const auto& x = event_of(e.attr);
+              auto& v = name_is[x.name];
+              if (v < 0)
+                v = spec.target == WhatIfSpec::Target::name
+                        ? f.pool.get(x.name) == spec.value
+                        : x.kind == model::Kind::kernel && classify(f.pool.get(x.name), x.kind) == want;
+              hit = v == 1;
+            }
+        }
+        if (hit) lane_mask[k] |= bit;
+      }
+    }
+    factors.clear();
+    for (const auto l : lanes) factors.push_back(s.what_ifs[l].factor);
+    g.longest_lanes(lane_mask, factors, dist, shorter);
+    for (std::size_t l = 0; l < lanes.size(); ++l)
+      s.what_if_cells.push_back({lanes[l], static_cast<std::uint32_t>(w), length - shorter[l]});
   }
   std::sort(s.path_cells.begin(), s.path_cells.end(), [](const model::PathCell& a, const model::PathCell& b) {
     return std::tie(a.key, a.step) < std::tie(b.key, b.step);

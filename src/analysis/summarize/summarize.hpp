@@ -33,7 +33,7 @@ struct SummarizeOptions {
   // summary written to a file always has it.
   bool call_tree = true;
   // What bounded each step (critical_path.hpp).
-  CriticalPathOptions critical_path;
+  CriticalPathOptions critical_path{};
 };
 
 model::FileSummary summarize_file(const model::TraceFile& file, const SummarizeOptions& options = {});
