@@ -324,6 +324,30 @@ void write_file(JsonEmit& j, const model::FileSummary& f, const Str& str) {
     }
     j.line(3).key("work_cells").raw(w.text());
   }
+  // Optional: what bounded each step (model/critical_path.hpp), from traces; a summary of
+  // --no-critical-path, or older, has none.
+  if (std::any_of(f.steps.begin(), f.steps.end(), [](const model::StepSummary& st) { return st.path.recorded; })) {
+    // [step, length, cpu, data loading, GPU compute, GPU communication, launch, gaps, events, ...] in ns
+    Column p;
+    for (std::size_t k = 0; k < f.steps.size(); ++k) {
+      const auto& path = f.steps[k].path;
+      if (!path.recorded) continue;
+      p.add_u(k);
+      p.add(path.length_ns);
+      for (const auto b : path.bound_ns) p.add(b);
+      p.add_u(path.events);
+    }
+    j.line(3).key("path_steps").raw(p.text());
+    Column c;  // [key, step, ns, ...]
+    for (const auto& cell : f.path_cells) c.add_u(cell.key), c.add_u(cell.step), c.add(cell.ns);
+    j.line(3).key("path_cells").raw(c.text());
+    j.line(3).key("what_ifs").begin_array();  // [key (-1: asked), factor, spec]
+    for (const auto& w : f.what_ifs) j.begin_array().number(w.key).number(w.factor).string(w.spec).end_array();
+    j.end_array();
+    Column w;  // [what, step, saved ns, ...]
+    for (const auto& cell : f.what_if_cells) w.add_u(cell.what), w.add_u(cell.step), w.add(cell.saved_ns);
+    j.line(3).key("what_if_cells").raw(w.text());
+  }
   if (!f.tree_memory.empty()) {  // optional, as memory: each (tree node, step)'s self allocations
     // As tree_cells: `at` runs of a node's steps; `bytes` each row's less the node's row
     // before (most steps allocate alike), sparse.

@@ -614,6 +614,62 @@ struct Reader {
       });
       item = nullptr;
     }
+    if (const auto* ps = o.if_contains("path_steps")) {  // optional: what bounded each step
+      item = "path step";
+      item_no = 0;
+      const auto& a = flat(*ps, 3 + model::k_bound_count, "path_steps");
+      const auto duration = [&](const json::value& v, const char* what) {
+        const auto x = integer(v, what);
+        if (x < 0 || static_cast<std::uint64_t>(x) > model::k_max_durations) fail(std::string(what) + " out of range");
+        return x;
+      };
+      for (std::size_t i = 0; i < a.size(); i += 3 + model::k_bound_count, ++item_no) {
+        auto& path = f.steps[index(a[i], steps, "step")].path;
+        if (path.recorded) fail("a step's path twice");
+        path.recorded = true;
+        path.length_ns = duration(a[i + 1], "path length");
+        for (std::size_t b = 0; b < model::k_bound_count; ++b) path.bound_ns[b] = duration(a[i + 2 + b], "path bound");
+        path.events = static_cast<std::uint64_t>(duration(a[i + 2 + model::k_bound_count], "path events"));
+      }
+      item = "path cell";
+      item_no = 0;
+      const auto& c = flat(at(o, "path_cells"), 3, "path_cells");
+      for (std::size_t i = 0; i < c.size(); i += 3, ++item_no)
+        f.path_cells.push_back({index(c[i], f.keys.size(), "key"), index(c[i + 1], steps, "step"), duration(c[i + 2], "path time")});
+      const auto key_step = [](const model::PathCell& x) { return std::tie(x.key, x.step); };
+      std::sort(f.path_cells.begin(), f.path_cells.end(),
+                [&](const model::PathCell& x, const model::PathCell& y) { return key_step(x) < key_step(y); });
+      unique_cells(f.path_cells, key_step, "path cell");
+      item = "what-if";
+      item_no = 0;
+      for (const auto& v : array(at(o, "what_ifs"), "what_ifs")) {
+        const auto& w = array(v, "what-if");
+        if (w.size() != 3) fail("a what-if is [key, factor, spec]");
+        model::WhatIf x;
+        const auto key = integer(w[0], "what-if key");
+        x.key = key < 0 ? -1 : static_cast<std::int32_t>(index(w[0], f.keys.size(), "what-if key"));
+        x.factor = w[1].is_number() ? w[1].to_number<double>() : -1;
+        if (!(x.factor >= 0 && x.factor <= 100)) fail("a what-if's factor is not a number from 0 to 100");
+        if (!w[2].is_string()) fail("a what-if's spec is not a string");
+        x.spec = std::string(w[2].as_string());
+        f.what_ifs.push_back(std::move(x));
+        ++item_no;
+      }
+      item = "what-if cell";
+      item_no = 0;
+      const auto& wc = flat(at(o, "what_if_cells"), 3, "what_if_cells");
+      for (std::size_t i = 0; i < wc.size(); i += 3, ++item_no) {
+        const auto saved = integer(wc[i + 2], "saved");
+        if (saved < -static_cast<std::int64_t>(model::k_max_durations) || saved > static_cast<std::int64_t>(model::k_max_durations))
+          fail("saved out of range");
+        f.what_if_cells.push_back({index(wc[i], f.what_ifs.size(), "what-if"), index(wc[i + 1], steps, "step"), saved});
+      }
+      const auto what_step = [](const model::WhatIfCell& x) { return std::tie(x.what, x.step); };
+      std::sort(f.what_if_cells.begin(), f.what_if_cells.end(),
+                [&](const model::WhatIfCell& x, const model::WhatIfCell& y) { return what_step(x) < what_step(y); });
+      unique_cells(f.what_if_cells, what_step, "what-if cell");
+      item = nullptr;
+    }
     if (const auto* tm = o.if_contains("tree_memory")) {  // optional: files without allocations
       const auto& t = object(*tm, "tree_memory");
       // A row per tree cell at most: each allocation's operator has its node's cell.

@@ -103,7 +103,7 @@ void decide_critical_path(model::DiffReport& r, const NoiseRule& rule, const Com
   const bool c_has = recorded(r.control), t_has = recorded(r.test);
   if (!c_has || !t_has) {
     if (c_has || t_has || !r.control.step_paths.empty())
-      cp.missing = "the critical path is made from traces: a side given as summaries has none";
+      cp.missing = "a side has no critical path: its summaries were written without one (with --no-critical-path, or by an older tracediff)";
     return;
   }
   cp.decided = true;

@@ -21,7 +21,6 @@
 #include "analysis/names/kernel_families.hpp"
 #include "analysis/summarize/critical_path_graph.hpp"
 #include "analysis/summarize/file_pass.hpp"
-#include "util/saturating.hpp"
 
 namespace tracediff::analysis {
 
@@ -474,16 +473,16 @@ void critical_paths(const model::TraceFile& f, const LaunchIndex& launch_of, con
             seen_at[e.attr] = 1;
             if (in_rows(i)) seen_at[e.attr] = static_cast<std::uint32_t>(step_keys.size()) + 2, step_keys.push_back({key_of(i), 0, i});
           }
-          if (seen_at[e.attr] >= 2) step_keys[seen_at[e.attr] - 2].ns += e.weight;
+          if (seen_at[e.attr] >= 2) step_keys[seen_at[e.attr] - 2].ns = cp::capped_sum(step_keys[seen_at[e.attr] - 2].ns, e.weight);
         }
       }
-      add_sat(path.bound_ns[static_cast<std::size_t>(b)], e.weight);
+      path.bound_ns[static_cast<std::size_t>(b)] = cp::capped_sum(path.bound_ns[static_cast<std::size_t>(b)], e.weight);
     }
     // The step's rows on the path, summed by key.
     std::sort(step_keys.begin(), step_keys.end(), [](const OnPath& a, const OnPath& b) { return a.key < b.key; });
     std::size_t kept = 0;
     for (std::size_t k = 0; k < step_keys.size(); ++k) {
-      if (kept && step_keys[kept - 1].key == step_keys[k].key) step_keys[kept - 1].ns += step_keys[k].ns;
+      if (kept && step_keys[kept - 1].key == step_keys[k].key) step_keys[kept - 1].ns = cp::capped_sum(step_keys[kept - 1].ns, step_keys[k].ns);
       else step_keys[kept++] = step_keys[k];
     }
     step_keys.resize(kept);

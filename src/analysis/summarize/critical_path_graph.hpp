@@ -15,6 +15,10 @@ namespace tracediff::analysis::detail::cp {
 
 enum class EdgeType : std::uint8_t { op, dependency, launch, kernel_kernel, sync };
 constexpr std::uint32_t k_none = ~0u;
+// Weights and lengths stop at 2^61 ns (73 years, model::k_max_durations): a hostile trace's
+// sums of them cannot wrap, and a summary holds them as it holds every duration.
+constexpr std::int64_t k_cap = std::int64_t{1} << 61;
+inline std::int64_t capped_sum(std::int64_t a, std::int64_t b) { return std::min(k_cap, a + b); }  // both in [0, 2^61]
 
 struct Edge {
   std::uint32_t from, to;
@@ -58,7 +62,10 @@ class Graph {
   // Weighted edges weigh the time between their nodes (never below 0), the others 0.
   void edge(std::uint32_t from, std::uint32_t to, EdgeType type, bool zero, std::uint32_t attr = k_none) {
     const bool weighted = !zero && type != EdgeType::dependency && type != EdgeType::sync;
-    edges.push_back({from, to, weighted ? std::max<std::int64_t>(0, ts[to] - ts[from]) : 0, attr, type});
+    // The difference of two timestamps can wrap int64 in a hostile trace: taken unsigned.
+    const auto gap = static_cast<std::uint64_t>(ts[to]) - static_cast<std::uint64_t>(ts[from]);
+    const std::int64_t w = !weighted || ts[to] <= ts[from] ? 0 : gap >= static_cast<std::uint64_t>(k_cap) ? k_cap : static_cast<std::int64_t>(gap);
+    edges.push_back({from, to, w, attr, type});
   }
 
   // The edges by source (in place), and Kahn's order; nodes on a cycle (clocks that
@@ -102,8 +109,8 @@ class Graph {
       if (dist[u] > best || (prefer_work && dist[u] == best && work[u] > best_work)) best = dist[u], best_work = work[u], at = u;
       for (auto k = out_at[u]; k < out_at[u + 1]; ++k) {
         const auto& e = edges[k];
-        const auto d = dist[u] + e.weight;
-        const auto wk = work[u] + (e.type == EdgeType::op ? e.weight : 0);
+        const auto d = capped_sum(dist[u], e.weight);
+        const auto wk = capped_sum(work[u], e.type == EdgeType::op ? e.weight : 0);
         const bool take = d > dist[e.to] || (d == dist[e.to] && (pred[e.to] == k_none || (prefer_work && wk > work[e.to])));
         if (take) dist[e.to] = d, work[e.to] = wk, pred[e.to] = k;
       }
@@ -129,8 +136,9 @@ class Graph {
           auto* dv = &dist[std::size_t{e.to} * lanes];
           const auto m = mask[k] >> first;
           for (std::size_t l = 0; l < lanes; ++l) {
-            const std::int64_t w = (m >> l) & 1 ? std::llround(static_cast<double>(e.weight) * factor[first + l]) : e.weight;
-            dv[l] = std::max(dv[l], du[l] + w);
+            const std::int64_t w =
+                (m >> l) & 1 ? std::min<std::int64_t>(k_cap, std::llround(static_cast<double>(e.weight) * factor[first + l])) : e.weight;
+            dv[l] = std::max(dv[l], capped_sum(du[l], w));
           }
         }
       }
