@@ -27,7 +27,7 @@ void attach_step_trace(const Options& o, model::DiffReport& report) {
     const auto step = analysis::median_step(side);
     if (!step) continue;
     const auto& sel = test ? o.compare.test : o.compare.control;
-    const auto marker = analysis::side_summarize_options(o.summarize, o.compare, sel).marker;
+    const auto summarize = analysis::side_summarize_options(o.summarize, o.compare, sel);
     reading::ReadOptions ro;
     ro.by_shape = o.compare.by_shape;
     // The step's rank may have a file per run: the first that has the step.
@@ -35,7 +35,7 @@ void attach_step_trace(const Options& o, model::DiffReport& report) {
       if (f.rank != side.step_details[*step].rank) continue;
       auto sets = reading::read_trace_sets({{side.label, {f.path}, {}}}, ro, 1);
       if (sets.empty() || sets[0].files.empty()) continue;
-      auto got = analysis::step_trace_side(sets[0].files[0], report, test, *step, marker);
+      auto got = analysis::step_trace_side(sets[0].files[0], report, test, *step, summarize);
       if (!got) continue;
       trace->sides.push_back(std::move(*got));
       break;

@@ -15,6 +15,8 @@ struct StepTraceEvent {
   std::uint32_t thread = 0;  // index into StepTraceSide::threads
   std::int64_t row = -1;     // index into DiffReport::rows; -1: no row (left out of the rows)
   std::int32_t top = -1;     // its place in DiffReport::top_regressions (0 first); -1: none
+  std::int64_t path_ns = 0;  // its own time on the step's critical path (docs/critical-path.md); 0: off it
+  bool gpu = false;          // GPU work (kernel, memcpy, memset)
 };
 
 struct StepTraceSide {

@@ -50,7 +50,26 @@ void write_perfetto(const model::DiffReport& report, const model::StepTrace& tra
         j.key("tracediff_delta_pct").number(pct_decimal(row.shown.pct, "null"));
       }
       if (e.top >= 0) j.key("tracediff_flag").string("top regression " + std::to_string(e.top + 1));
+      if (e.path_ns > 0) j.key("tracediff_critical_path_us").number(us_decimal(e.path_ns));
       j.end_object().end_object();
+    }
+    // The step's critical path as two tracks of their own (docs/critical-path.md): its host
+    // events and its GPU work, each event again where it ran, with its time on the path.
+    const std::uint32_t first_track = static_cast<std::uint32_t>(side.threads.size()) + 1;
+    bool named[2] = {false, false};
+    for (const auto& e : side.events) {
+      if (e.path_ns <= 0) continue;
+      const bool gpu = e.gpu;
+      const auto tid = first_track + (gpu ? 1 : 0);
+      if (!named[gpu]) {
+        const std::string track = gpu ? "critical path \xC2\xB7 GPU" : "critical path \xC2\xB7 host";
+        metadata(j, "thread_name", pid, &track, tid, track, false, 0);
+        named[gpu] = true;
+      }
+      j.line(2).begin_object().key("ph").string("X").key("name").string(e.name).key("cat").string("critical_path");
+      j.key("pid").number(pid).key("tid").number(tid);
+      j.key("ts").number(us_decimal(e.ts_ns)).key("dur").number(us_decimal(e.dur_ns));
+      j.key("args").begin_object().key("tracediff_critical_path_us").number(us_decimal(e.path_ns)).end_object().end_object();
     }
   }
   j.end_array(0).key("displayTimeUnit").string("ns");

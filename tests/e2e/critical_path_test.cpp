@@ -137,4 +137,42 @@ BOOST_AUTO_TEST_CASE(asked_what_if_and_off) {
   BOOST_TEST(fam.err.find("no kernel family 'nosuch'") != std::string::npos, fam.err);
 }
 
+// --perfetto marks the median step's path: its events' time on it adds up to the path's
+// operator and kernel time (the length less launch delays and gaps, which are no event's),
+// and the two tracks hold exactly those events.
+BOOST_AUTO_TEST_CASE(perfetto_marks_the_path) {
+  const auto dir = temp_dir("cp-perfetto");
+  const auto c = trace_path("hta-trace-compare/base"), t = trace_path("hta-trace-compare/test");
+  const auto r = run_cli({c, t, "--perfetto", dir + "/step.json", "--json", dir + "/r.json", "-q"});
+  BOOST_TEST_REQUIRE(r.exit_code == 0, r.err);
+  const auto trace = parse_json(read_file(dir + "/step.json")).as_object();
+  const auto report = parse_json(read_file(dir + "/r.json")).as_object();
+  const auto& sides = trace.at("metadata").at("sides").as_array();
+  for (std::size_t k = 0; k < sides.size(); ++k) {
+    const auto pid = static_cast<std::int64_t>(k + 1);
+    const auto step = sides[k].at("step").to_number<std::int64_t>();
+    const std::string side = k == 0 ? "control" : "test";
+    const json::object* path = nullptr;
+    for (const auto& s : report.at("critical_path").at("per_step").at(side).as_array())
+      if (s.at("step").to_number<std::int64_t>() == step) path = &s.as_object();
+    BOOST_TEST_REQUIRE(path != nullptr, side);
+    double marked = 0, tracked = 0;
+    std::size_t marked_n = 0, tracked_n = 0;
+    for (const auto& v : trace.at("traceEvents").as_array()) {
+      const auto& e = v.as_object();
+      if (e.at("ph").as_string() != "X" || e.at("pid").to_number<std::int64_t>() != pid) continue;
+      const auto* a = e.at("args").as_object().if_contains("tracediff_critical_path_us");
+      if (!a) continue;
+      (e.at("cat").as_string() == "critical_path" ? tracked : marked) += num(*a);
+      ++(e.at("cat").as_string() == "critical_path" ? tracked_n : marked_n);
+    }
+    const double expected = num(path->at("length_us")) - num(path->at("gpu_kernel_launch_overhead")) -
+                            num(path->at("gpu_kernel_kernel_overhead"));
+    BOOST_TEST(marked_n > 0u, side);
+    BOOST_TEST(tracked_n == marked_n, side);
+    BOOST_TEST(std::fabs(marked - expected) < 0.01, side << " marked " << marked << " expected " << expected);
+    BOOST_TEST(std::fabs(tracked - marked) < 0.01, side);
+  }
+}
+
 BOOST_AUTO_TEST_SUITE_END()

@@ -20,7 +20,7 @@ void fill_summary(const model::TraceSet& set, model::SideSummary& summary) {
   summary.inputs = set.inputs;
   std::set<std::string> gpus;
   for (const auto& f : set.files) {
-    summary.files.push_back({f.path, f.rank, f.rank_source, f.events.size(), f.json_bytes, f.truncated});
+    summary.files.push_back({f.path, f.rank, f.rank_source, f.events.size(), f.json_bytes, f.truncated, {}});
     gpus.insert(f.gpu_names.begin(), f.gpu_names.end());
   }
   summary.gpu_names.assign(gpus.begin(), gpus.end());

@@ -249,7 +249,7 @@ SideData collect(const model::SetSummary& set, const Selection& sel, const Compa
   std::set<std::int64_t> iterations;
   bool any_steps = false;
   for (const auto& f : set.files) {
-    summary.files.push_back({f.path, f.rank, f.rank_source, f.events, f.json_bytes, f.truncated});
+    summary.files.push_back({f.path, f.rank, f.rank_source, f.events, f.json_bytes, f.truncated, {}});
     gpus.insert(f.gpu_names.begin(), f.gpu_names.end());
     ranks.insert(f.rank);
     if (f.has_steps) {

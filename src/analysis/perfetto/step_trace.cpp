@@ -44,11 +44,22 @@ std::string process_name(const model::SideSummary& side, int rank) {
 }  // namespace
 
 std::optional<model::StepTraceSide> step_trace_side(const model::TraceFile& file, const model::DiffReport& report,
-                                                    bool test, std::size_t step, const StepMarker* marker) {
+                                                    bool test, std::size_t step, const SummarizeOptions& summarize) {
   const auto& summary = test ? report.test : report.control;
   const auto& detail = summary.step_details.at(step);
   const detail::LaunchIndex launches(file);
-  const auto steps = detail::assign_steps(file, launches, std::pmr::get_default_resource(), marker);
+  const auto steps = detail::assign_steps(file, launches, std::pmr::get_default_resource(), summarize.marker);
+  // The step's critical path, as the comparison found it, by event.
+  std::vector<std::pair<std::uint32_t, std::int64_t>> on_path;
+  if (summarize.critical_path.enabled && !report.hta_compat) {
+    auto so = summarize;
+    so.call_tree = false;
+    so.critical_path.auto_rows = 0;
+    so.critical_path.what_if.clear();
+    so.critical_path.path_events_step = summary.whole_trace ? model::k_whole_trace_step : detail.step;
+    so.critical_path.path_events = &on_path;
+    summarize_file(file, so);
+  }
   const auto& ev = file.events;
 
   // Which events: those of the step (GPU work by its launch), or all in whole-trace mode.
@@ -78,17 +89,27 @@ std::optional<model::StepTraceSide> step_trace_side(const model::TraceFile& file
   out.dur_ns = detail.dur_ns;
   // The bound keeps the longest events (ties in file order) within its count and bytes,
   // then file order again.
+  const auto path_ns = [&](std::uint32_t i) -> std::int64_t {
+    const auto p = std::lower_bound(on_path.begin(), on_path.end(), std::pair<std::uint32_t, std::int64_t>{i, INT64_MIN});
+    return p != on_path.end() && p->first == i ? p->second : 0;
+  };
+  // An event on the critical path is written twice (its own thread, the path's track).
   const auto cost = [&](std::uint32_t i) {
-    return file.pool.get(ev[i].name).size() + file.pool.get(ev[i].category).size() + 300;
+    return (file.pool.get(ev[i].name).size() + file.pool.get(ev[i].category).size() + 300) * (path_ns(i) > 0 ? 2 : 1);
   };
   std::size_t bytes = 0;
   for (const auto i : chosen) bytes += cost(i);
-  if (chosen.size() > k_step_trace_max_events || bytes > k_step_trace_max_bytes) {
+  std::size_t copies = 0;  // the path's events, written again
+  for (const auto i : chosen) copies += path_ns(i) > 0;
+  if (chosen.size() + copies > k_step_trace_max_events || bytes > k_step_trace_max_bytes) {
     std::stable_sort(chosen.begin(), chosen.end(), [&](auto a, auto b) { return ev[a].dur_ns > ev[b].dur_ns; });
     std::size_t keep = 0;
-    for (bytes = 0; keep < chosen.size() && keep < k_step_trace_max_events; ++keep) {
-      if (bytes + cost(chosen[keep]) > k_step_trace_max_bytes) break;
+    std::size_t written = 0;
+    for (bytes = 0; keep < chosen.size(); ++keep) {
+      const std::size_t n = path_ns(chosen[keep]) > 0 ? 2 : 1;
+      if (written + n > k_step_trace_max_events || bytes + cost(chosen[keep]) > k_step_trace_max_bytes) break;
       bytes += cost(chosen[keep]);
+      written += n;
     }
     out.left_out = chosen.size() - keep;
     chosen.resize(keep);
@@ -108,10 +129,12 @@ std::optional<model::StepTraceSide> step_trace_side(const model::TraceFile& file
     t.category = file.pool.get(e.category);
     t.ts_ns = e.ts_ns - begin;
     t.dur_ns = e.dur_ns;
+    t.gpu = model::is_gpu_work(e.kind);
     const auto [th, fresh] = threads.try_emplace({e.pid, e.tid}, static_cast<std::uint32_t>(out.threads.size()));
     if (fresh)
       out.threads.push_back("pid " + std::string(file.pool.get(e.pid)) + " \xC2\xB7 tid " + std::string(file.pool.get(e.tid)));
     t.thread = th->second;
+    t.path_ns = path_ns(i);
     if (const auto r = rows.find({t.category, t.name}); r != rows.end()) {
       t.row = static_cast<std::int64_t>(r->second);
       if (const auto p = top.find(r->second); p != top.end()) t.top = p->second;

@@ -4,7 +4,7 @@
 #include <cstddef>
 #include <optional>
 
-#include "analysis/summarize/step_marker.hpp"
+#include "analysis/summarize/summarize.hpp"
 #include "model/report.hpp"
 #include "model/step_events.hpp"
 #include "model/trace.hpp"
@@ -21,9 +21,11 @@ constexpr std::size_t k_step_trace_max_bytes = 16u << 20;
 std::optional<std::size_t> median_step(const model::SideSummary& side);
 
 // The events of step_details[step] of one side, read again from `file` (a file of that
-// step's rank), each with its row in `report`. nullopt when the file has no such step.
+// step's rank), each with its row in `report` and its time on the step's critical path
+// (found again as the side's summaries found it: `summarize`). nullopt when the file has
+// no such step.
 std::optional<model::StepTraceSide> step_trace_side(const model::TraceFile& file, const model::DiffReport& report,
-                                                    bool test, std::size_t step, const StepMarker* marker);
+                                                    bool test, std::size_t step, const SummarizeOptions& summarize);
 
 // Once the sides are attached: a note for each side whose step lost events to the bound.
 void note_step_trace(model::DiffReport& report);

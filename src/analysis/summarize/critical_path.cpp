@@ -478,6 +478,20 @@ void critical_paths(const model::TraceFile& f, const LaunchIndex& launch_of, con
       }
       path.bound_ns[static_cast<std::size_t>(b)] = cp::capped_sum(path.bound_ns[static_cast<std::size_t>(b)], e.weight);
     }
+    // --perfetto's step: its events on the path, each with its time there.
+    if (options.path_events && options.path_events_step == s.steps[w].step) {
+      auto& out = *options.path_events;
+      for (auto v = tail; v != k_none && pred[v] != k_none; v = g.edges[pred[v]].from)
+        if (const auto& e = g.edges[pred[v]]; e.weight && e.attr != k_none && e.type == EdgeType::op)
+          out.push_back({g.event[e.attr], e.weight});
+      std::sort(out.begin(), out.end());
+      std::size_t n = 0;
+      for (std::size_t k = 0; k < out.size(); ++k) {
+        if (n && out[n - 1].first == out[k].first) out[n - 1].second = cp::capped_sum(out[n - 1].second, out[k].second);
+        else out[n++] = out[k];
+      }
+      out.resize(n);
+    }
     // The step's rows on the path, summed by key.
     std::sort(step_keys.begin(), step_keys.end(), [](const OnPath& a, const OnPath& b) { return a.key < b.key; });
     std::size_t kept = 0;

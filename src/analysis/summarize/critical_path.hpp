@@ -44,6 +44,10 @@ struct CriticalPathOptions {
   // Per step, the rows with the most time on the path each get a what-if at this factor.
   std::size_t auto_rows = 5;
   double auto_factor = 0.8;
+  // --perfetto: the events on the path of the step of this number (whole trace: -1), and
+  // each one's time on it, by event, into *path_events (the step file marks them).
+  std::optional<std::int64_t> path_events_step;
+  std::vector<std::pair<std::uint32_t, std::int64_t>>* path_events = nullptr;
 };
 
 namespace detail {
