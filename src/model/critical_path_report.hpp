@@ -28,7 +28,7 @@ struct PathRow {
   Comparison time;
   // The row's time per step that is on the path, % (nullopt: no time on that side).
   std::optional<double> control_on_path, test_on_path;
-  std::string change;  // "joined" (on the test side's path only), "left", or "" (both)
+  std::string change;  // "joined the path" (on the test side's path only), "left the path", or "" (both)
 };
 
 // A what-if: the named work made `factor` times as long, the path found again per step.
@@ -52,7 +52,10 @@ struct CriticalPathReport {
   Comparison length;     // the path's length per step unit
   Comparison step;       // the step time, beside it
   std::vector<PathBound> bounds;  // every bound type with time on a side, in Bound's order
-  std::string control_bound, test_bound;  // the label of each side's largest bound type
+  // Each side's bound: the label of its largest bound type when that leads the next by ten
+  // points of the path, else "mixed" (no one bound); and its id (bound_id(), or "mixed").
+  std::string control_bound, test_bound;
+  std::string control_bound_id, test_bound_id;
   bool bound_moved = false;               // the largest bound type is not the same
   std::vector<PathRow> rows;              // the rows with the most path time, by |Δ| then size
   std::vector<WhatIfResult> what_if;      // each side's top rows', then those asked

@@ -32,6 +32,7 @@ void critical_path(JsonEmit& j, const model::DiffReport& r) {
   j.key("sentence").string(cp.sentence).line(4).key("moved").string(cp.moved);
   j.line(4).key("what_if_line").string(cp.what_if_line).line(4).key("reading").string(cp.reading);
   j.key("control_bound").string(cp.control_bound).key("test_bound").string(cp.test_bound);
+  j.key("control_bound_id").string(cp.control_bound_id).key("test_bound_id").string(cp.test_bound_id);
   j.key("bound_moved").boolean(cp.bound_moved).line(4);
   comparison_object(j, "length", cp.length);
   comparison_object(j, "step", cp.step);
@@ -74,7 +75,8 @@ void critical_path(JsonEmit& j, const model::DiffReport& r) {
       const auto& p = side.step_paths[u];
       if (!p.recorded) continue;
       j.spaced_line(8).begin_object().key("rank").number(side.step_details[u].rank);
-      j.key("step").number(side.step_details[u].step).key("length_us").number(us_decimal(p.length_ns));
+      j.key("step").number(side.step_details[u].step).key("step_us").number(us_decimal(side.step_details[u].dur_ns));
+      j.key("length_us").number(us_decimal(p.length_ns));
       for (std::size_t b = 0; b < model::k_bound_count; ++b)
         j.key(model::bound_id(static_cast<model::Bound>(b))).number(us_decimal(p.bound_ns[b]));
       j.key("events").number(p.events).end_object();

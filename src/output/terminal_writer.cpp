@@ -393,7 +393,7 @@ void write_terminal_summary(const model::DiffReport& r, const TerminalOptions& o
   }
   // What bounded the step: the critical path's bound types, what moved on it, what-ifs.
   if (const auto& cp = r.critical_path; cp.decided) {
-    write_wrapped(out, detail::terminal_safe(cp.sentence) + ".", width);
+    write_wrapped(out, "What bounded it: " + detail::terminal_safe(cp.sentence) + ".", width);
     if (!cp.moved.empty()) write_wrapped(out, detail::terminal_safe(cp.moved) + ".", width);
     if (!cp.what_if_line.empty()) write_wrapped(out, detail::terminal_safe(cp.what_if_line) + ".", width);
   }

@@ -21,6 +21,7 @@ using model::Bound;
 constexpr std::size_t k_path_rows = 10;  // rows on the path the views list
 constexpr std::size_t k_what_if_rows = 5;  // each side's rows with a what-if shown
 constexpr double k_clear_lead = 10;        // points of the path a side's bound leads the next by
+constexpr double k_min_share = 1;          // % of a side's path a bound type needs for a figure
 
 bool recorded(const model::SideSummary& s) {
   return std::any_of(s.step_paths.begin(), s.step_paths.end(), [](const model::StepPath& p) { return p.recorded; });
@@ -87,10 +88,18 @@ std::optional<int> longest_rank(const model::SideSummary& s) {
   return best;
 }
 
+// The views' mark of a verdict: ▲ more, ▼ less, ≈ within noise, ? not testable.
+std::string verdict_mark(const model::Comparison& v) {
+  if (v.verdict == model::Verdict::untestable) return "?";
+  if (!v.significant) return "\xE2\x89\x88";
+  return v.diff() > 0 ? "\xE2\x96\xB2" : "\xE2\x96\xBC";
+}
+
 // A row's time per step on the path, % of its own time per step (self: the path holds
 // an operator's own time, not its children's).
 std::optional<double> on_path(const model::Samples& path, double self_per_step) {
-  if (path.values().empty() || self_per_step <= 0 || path.units() == 0) return std::nullopt;
+  if (self_per_step <= 0 || path.units() == 0) return std::nullopt;  // no time of its own on that side
+  if (path.values().empty()) return 0.0;
   return std::min(100.0, 100.0 * path.sum() / static_cast<double>(path.units()) / self_per_step);
 }
 
@@ -127,7 +136,9 @@ void decide_critical_path(model::DiffReport& r, const NoiseRule& rule, const Com
     pb.label = model::bound_label(bound);
     pb.control_share = share(cv, cl);
     pb.test_share = share(tv, tl);
-    if (pb.control_share == 0 && pb.test_share == 0) continue;
+    // Under a hundredth of both sides' paths: no figure of its own (its time stays in the
+    // per-step figures), as a microsecond of it would be "new" and significant.
+    if (pb.control_share < k_min_share && pb.test_share < k_min_share) continue;
     pb.time = compare_samples(cv, tv, rule);
     cp.bounds.push_back(std::move(pb));
   }
@@ -147,11 +158,14 @@ void decide_critical_path(model::DiffReport& r, const NoiseRule& rule, const Com
   const bool c_clear = clear(c_top, false), t_clear = clear(t_top, true);
   cp.control_bound = c_clear ? c_top->label : "mixed";
   cp.test_bound = t_clear ? t_top->label : "mixed";
+  cp.control_bound_id = c_clear ? c_top->id : "mixed";
+  cp.test_bound_id = t_clear ? t_top->id : "mixed";
   cp.bound_moved = c_clear && t_clear && c_top != t_top;
 
-  // "Bound by CPU → GPU compute: CPU 71 % → 40 %, GPU compute 28 % → 57 % of the critical
-  // path (64.7 ms → 71.2 ms, +6.5 ms)": the bound types with a tenth of either side's path,
-  // largest first.
+  // "Bound by CPU → GPU compute: CPU 27.6 ms → 18.4 ms (50 % → 13 %) ≈, GPU compute 20.3 ms
+  // → 93.0 ms (30 % → 67 %) ▲ of the critical path; the path 67.6 ms → 138 ms (+70.1 ms)
+  // against the step's 77.5 ms → 129 ms": the bound types with a tenth of either side's
+  // path, largest first, each its time per step, its share and its verdict.
   std::vector<const model::PathBound*> said;
   for (const auto& b : cp.bounds)
     if (std::max(b.control_share, b.test_share) >= 10) said.push_back(&b);
@@ -165,20 +179,20 @@ void decide_critical_path(model::DiffReport& r, const NoiseRule& rule, const Com
                     ? bound_words(cp.control_bound) + " \xE2\x86\x92 " + cp.test_bound
                     : bound_words(cp.control_bound) + " \xE2\x86\x92 " + bound_words(cp.test_bound);
   cp.sentence[0] = static_cast<char>(cp.sentence[0] - 'a' + 'A');
+  if (cp.model == "hta") cp.sentence = "HTA's model: " + cp.sentence;
+  const auto ms = [](double ns) { return format_duration_ns(to_ns(ns), false); };
   for (std::size_t k = 0; k < said.size(); ++k)
-    cp.sentence += (k ? ", " : ": ") + said[k]->label + " " + pct_words(said[k]->control_share) + " \xE2\x86\x92 " +
-                   pct_words(said[k]->test_share);
+    cp.sentence += (k ? ", " : ": ") + said[k]->label + " " + ms(said[k]->time.control) + " \xE2\x86\x92 " +
+                   ms(said[k]->time.test) + " (" + pct_words(said[k]->control_share) + " \xE2\x86\x92 " +
+                   pct_words(said[k]->test_share) + ") " + verdict_mark(said[k]->time);
   // The path beside the step: GPU work past the step's end makes it longer; host time
   // between operators (Python) is on no path (HTA's model) and makes it shorter.
-  const double c_step = median(cs), t_step = median(ts);
-  cp.sentence += std::string(said.empty() ? "" : " of") + " the critical path (" +
-                 format_duration_ns(to_ns(cp.length.control), false) + " \xE2\x86\x92 " +
-                 format_duration_ns(to_ns(cp.length.test), false) + ", " + signed_ms(cp.length.diff()) +
-                 (cp.length.significant ? "" : cp.length.verdict == model::Verdict::untestable ? ", not testable" : ", within noise");
-  if (c_step > 0 && t_step > 0)
-    cp.sentence += "; " + pct_words(100 * median(cl) / c_step) + " \xE2\x86\x92 " + pct_words(100 * median(tl) / t_step) +
-                   " of the step";
-  cp.sentence += ")";
+  cp.sentence += std::string(said.empty() ? "" : " of") + " the critical path; the path " + ms(cp.length.control) +
+                 " \xE2\x86\x92 " + ms(cp.length.test) + " (" + signed_ms(cp.length.diff()) +
+                 (cp.length.significant ? "" : cp.length.verdict == model::Verdict::untestable ? ", not testable" : ", within noise") +
+                 ") against the step's " + ms(cp.step.control) + " \xE2\x86\x92 " + ms(cp.step.test);
+  if (cp.length.significant && cp.step.significant && (cp.length.diff() > 0) != (cp.step.diff() > 0))
+    cp.sentence += "; the path moved against the step: what changed the step is off the path";
 
   // The rows whose own work is on a side's path, by |Δ| then size.
   for (std::size_t i = 0; i < r.rows.size(); ++i) {
@@ -190,7 +204,7 @@ void decide_critical_path(model::DiffReport& r, const NoiseRule& rule, const Com
     pr.time = compare_samples(p.control_samples, p.test_samples, rule);
     pr.control_on_path = on_path(p.control_samples, row.control_step.self_ns);
     pr.test_on_path = on_path(p.test_samples, row.test_step.self_ns);
-    pr.change = p.control_samples.values().empty() ? "joined" : p.test_samples.values().empty() ? "left" : "";
+    pr.change = p.control_samples.values().empty() ? "joined the path" : p.test_samples.values().empty() ? "left the path" : "";
     cp.rows.push_back(std::move(pr));
   }
   std::stable_sort(cp.rows.begin(), cp.rows.end(), [&](const model::PathRow& a, const model::PathRow& b) {
@@ -252,16 +266,19 @@ void decide_critical_path(model::DiffReport& r, const NoiseRule& rule, const Com
     cp.moved += (cp.moved.empty() ? "On the path: " : ", ") + r.rows[pr.row].label + " " + signed_ms(pr.time.diff()) +
                 (pr.change.empty() ? "" : " (" + pr.change + ")");
   }
-  // Each side's what-if that saves the most.
-  for (const char* side : {"control", "test"}) {
+  // Each side's what-if that saves the most, the test's (the new code's) first: the path's
+  // saving against the side's step.
+  for (const char* side : {"test", "control"}) {
     const model::WhatIfResult* best = nullptr;
     for (const auto& w : cp.what_if)
       if (w.side == side && w.row && (!best || w.saved_ns > best->saved_ns)) best = &w;
-    if (!best) continue;
-    const auto& label = std::string(side) == "test" ? r.test.label : r.control.label;
-    cp.what_if_line += (cp.what_if_line.empty() ? "What-if: " : "; ") + label + "'s " + best->label + " " +
-                       pct_words(100 * (1 - best->factor)) + " faster \xE2\x86\x92 path " + signed_ms(-best->saved_ns) +
-                       " (" + format_pct(-best->saved_pct) + ")";
+    if (!best || best->saved_ns <= 0) continue;
+    const bool test = std::string(side) == "test";
+    const double step = test ? cp.step.test : cp.step.control;
+    cp.what_if_line += (cp.what_if_line.empty() ? "What-if: " : "; ") + (test ? r.test.label : r.control.label) + "'s " +
+                       best->label + " " + pct_words(100 * (1 - best->factor)) + " faster \xE2\x86\x92 path " +
+                       signed_ms(-best->saved_ns) +
+                       (step > 0 ? " (" + pct_words(100 * best->saved_ns / step) + " of its step)" : std::string());
   }
 
   cp.control_longest_rank = longest_rank(r.control);
@@ -270,7 +287,11 @@ void decide_critical_path(model::DiffReport& r, const NoiseRule& rule, const Com
   // The bottom line's reading, when the largest bound type changed sides: what of the new
   // bound moved most on the path (a kernel family's rows together, or a host row).
   if (cp.bound_moved) {
-    cp.reading = "the step is now " + t_top->label + "-bound (was " + c_top->label + "-bound)";
+    // "the step is now GPU compute-bound (was CPU-bound): on the critical path, GPU compute
+    // +72.7 ms (GEMM +28.6 ms), CPU -9.2 ms": both bounds' change on the path, and what of
+    // the new one moved most there (a kernel family's rows together, or a host row).
+    cp.reading = "the step is now " + t_top->label + "-bound (was " + c_top->label + "-bound): on the critical path, " +
+                 t_top->label + " " + signed_ms(t_top->time.diff());
     std::string what;
     double most = 0;
     if (t_top->bound == Bound::gpu_compute || t_top->bound == Bound::gpu_comm) {
@@ -288,7 +309,8 @@ void decide_critical_path(model::DiffReport& r, const NoiseRule& rule, const Com
         if (of_bound(r.rows[pr.row], t_top->bound) && std::fabs(pr.time.diff()) > std::fabs(most))
           most = pr.time.diff(), what = r.rows[pr.row].label;
     }
-    if (!what.empty() && most != 0) cp.reading += ": on the critical path, " + what + " " + signed_ms(most);
+    if (!what.empty() && most != 0) cp.reading += " (" + what + " " + signed_ms(most) + ")";
+    cp.reading += ", " + c_top->label + " " + signed_ms(c_top->time.diff());
     auto& line = r.step_change.bottom_line;
     if (!line.empty()) {
       auto reading = cp.reading;

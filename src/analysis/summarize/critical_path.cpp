@@ -134,6 +134,7 @@ enum : std::uint8_t {
   k_stream_sync = 8,
   k_loader = 16,
   k_lock = 32,
+  k_engine = 64,  // the autograd engine's backward ops, on its own thread
 };
 
 std::uint8_t name_facts(std::string_view n, const std::string& loader) {
@@ -146,6 +147,7 @@ std::uint8_t name_facts(std::string_view n, const std::string& loader) {
   if (n == "Context Sync") x |= k_context_sync;
   if (n == "Stream Sync") x |= k_stream_sync;
   if (!loader.empty() && n.find(loader) != std::string_view::npos) x |= k_loader;
+  if (n.starts_with("autograd::engine::evaluate_function")) x |= k_engine;
   return x;
 }
 
@@ -182,6 +184,12 @@ void critical_paths(const model::TraceFile& f, const LaunchIndex& launch_of, con
     return (l >= 0 ? ev[static_cast<std::size_t>(l)].dur_ns > 0 : !hta) ? windows.step_at[i] : -1;
   };
   std::vector<std::uint32_t> count(steps + 1, 0);
+  // Each step's own thread (its ProfilerStep span's): the one backward joins (below).
+  std::vector<std::uint64_t> step_thread(steps, 0);
+  for (std::uint32_t i = 0; i < ev.size() && !hta; ++i)
+    if (const auto st = windows.step_at[i]; st >= 0 && model::device_of(ev[i].kind) == model::Device::cpu &&
+                                              names.step_span(ev[i]) && !step_thread[static_cast<std::size_t>(st)])
+      step_thread[static_cast<std::size_t>(st)] = (std::uint64_t{ev[i].pid} << 32) | ev[i].tid;
   for (std::uint32_t i = 0; i < ev.size(); ++i)
     if (const auto st = step_of(i); st >= 0) ++count[static_cast<std::size_t>(st) + 1];
   std::size_t largest = 0;
@@ -223,6 +231,7 @@ void critical_paths(const model::TraceFile& f, const LaunchIndex& launch_of, con
   std::pmr::vector<std::uint32_t> seen_at(memory);  // per slot: 0 not on the path, 1 on it, k + 2 its row's step_keys[k]
   std::pmr::vector<std::uint32_t> grouped(memory), thread_of(memory), slot_mask(memory);
   std::vector<std::pair<std::uint64_t, std::uint32_t>> threads;  // (pid, tid) and its slots
+  std::vector<std::uint64_t> engine, chain;  // the autograd engine's threads; per slot, the chain it joins
   host.reserve(largest), gpu.reserve(largest), pred.reserve(2 * largest), dist.reserve(4 * largest), work.reserve(2 * largest);
   lane_mask.reserve(3 * largest + 16), seen_at.reserve(largest);
   std::vector<std::int8_t> name_is;
@@ -300,11 +309,24 @@ void critical_paths(const model::TraceFile& f, const LaunchIndex& launch_of, con
     // (by thread, start, longer first). Grouped by thread keeping file order, in which
     // Kineto writes a thread's events nearly sorted: a sort only where they are not.
     {
+      // The backward pass runs on the autograd engine's thread while the step's thread waits
+      // in backward(): one chain with the step's thread, forward, then backward, then the
+      // optimizer (HTA merges them too, where its names allow).
+      engine.clear();
+      if (!hta && step_thread[w])
+        for (const auto slot : host)
+          if (const auto& e = event_of(slot); fact(e.name) & k_engine) {
+            const auto t = (std::uint64_t{e.pid} << 32) | e.tid;
+            if (t != step_thread[w] && std::find(engine.begin(), engine.end(), t) == engine.end()) engine.push_back(t);
+          }
       threads.clear();
       thread_of.clear();
+      chain.resize(g.event.size());
       for (const auto slot : host) {
         const auto& e = event_of(slot);
-        const auto t = (std::uint64_t{e.pid} << 32) | e.tid;
+        auto t = (std::uint64_t{e.pid} << 32) | e.tid;
+        if (std::find(engine.begin(), engine.end(), t) != engine.end()) t = step_thread[w];
+        chain[slot] = t;
         std::size_t k = 0;
         while (k < threads.size() && threads[k].first != t) ++k;
         if (k == threads.size()) threads.push_back({t, 0});
@@ -343,7 +365,7 @@ void critical_paths(const model::TraceFile& f, const LaunchIndex& launch_of, con
     for (std::size_t k = 0; k < host.size(); ++k) {
       const auto slot = host[k];
       const auto& e = event_of(slot);
-      if (k > 0 && (event_of(host[k - 1]).pid != e.pid || event_of(host[k - 1]).tid != e.tid)) {
+      if (k > 0 && chain[host[k - 1]] != chain[slot]) {
         while (!stack.empty()) exit_top();
         last = last_top = last_parent = k_none;
       }

@@ -5,6 +5,7 @@
 //   cpath_missing, has_cpath_missing, cpath_sides[] {side, length, parts[] {id, label, share, width}},
 //   cpath_key[] {id, label}, cpath_rows[] {label, href, c, t, delta, cls, c_on, t_on, change},
 //   cpath_what_ifs[] {side, what, href, has_href, saved, saved_pct, on_path, steps}
+#include <algorithm>
 #include <cmath>
 #include <string>
 
@@ -39,6 +40,8 @@ void add_critical_path(const DiffReport& r, const Anchors& a, data& ctx) {
   ctx.set("has_cpath_what_if", !cp.what_if_line.empty());
   ctx.set("cpath_what_if", cp.what_if_line);
 
+  // One scale for both bars: a shorter path is a shorter bar.
+  const double longest = std::max(cp.length.control, cp.length.test);
   data sides = make_list();
   for (const bool test : {false, true}) {
     data side;
@@ -47,12 +50,12 @@ void add_critical_path(const DiffReport& r, const Anchors& a, data& ctx) {
     data parts = make_list();
     for (const auto& b : cp.bounds) {
       const double share = test ? b.test_share : b.control_share;
-      if (share <= 0) continue;
+      if (share < 1) continue;  // under a hundredth of the path: no room to show it
       data p;
       p.set("id", b.id);
       p.set("label", b.label);
       p.set("share", share_text(share));
-      p.set("width", width_pct(share, 100));
+      p.set("width", width_pct(share * (test ? cp.length.test : cp.length.control), 100 * longest));
       parts.push_back(p);
     }
     side.set("parts", parts);
