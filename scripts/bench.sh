@@ -88,8 +88,8 @@ if [[ -f $BUDGET ]]; then
       [[ $b_metric == report_tti_ms || $b_metric == big_tti_ms || $b_metric == trend_tti_ms ]] ||
         die "$BUDGET: unknown metric '$b_metric' of set h (report_tti_ms, big_tti_ms or trend_tti_ms)"
     else
-      [[ $b_metric == ratio || $b_metric == rss_mib || $b_metric == html_kb ]] ||
-        die "$BUDGET: unknown metric '$b_metric' (ratio, rss_mib or html_kb)"
+      [[ $b_metric == ratio || $b_metric == rss_mib || $b_metric == html_kb || $b_metric == critical_path_pct ]] ||
+        die "$BUDGET: unknown metric '$b_metric' (ratio, rss_mib, html_kb or critical_path_pct)"
     fi
     [[ $b_limit =~ ^[0-9]+([.][0-9]+)?$ ]] || die "$BUDGET: limit '$b_limit' of $b_set $b_metric is not a number"
     BUDGET_LINES+=("$b_set $b_metric $b_limit")
@@ -352,7 +352,7 @@ if [[ " ${SET_LIST[*]} " == *" h "* ]]; then
   SET_LIST=("${kept[@]}")
 fi
 
-declare -A ROW HTML_KB EXACT_RATIO
+declare -A ROW HTML_KB EXACT_RATIO CP_PCT
 for s in "${SET_LIST[@]}"; do
   c=${CONTROL[$s]} t=${TEST[$s]}
   out=$OUTDIR/set-$s.html
@@ -362,7 +362,10 @@ for s in "${SET_LIST[@]}"; do
   read -r files in_bytes json_bytes _ < <("$FLOOR" --tsv "$c" "$t") || die "tracediff_floor failed on set $s"
   [[ -n ${json_bytes:-} ]] || die "tracediff_floor printed nothing for set $s"
 
-  td_wall=() td_cpu=() td_user=() td_sys=() td_rss=()
+  td_wall=() td_cpu=() td_user=() td_sys=() td_rss=() nocp_wall=()
+  # The critical path's cost (docs/critical-path.md): the same command without it, interleaved.
+  measure_cp=0
+  for line in "${BUDGET_LINES[@]}"; do [[ $line == "$s critical_path_pct "* ]] && measure_cp=1; done
   fl_wall=() fl_cpu=() fl_read=() fl_infl=() fl_parse=() fl_rss=() fl_readc=() fl_inflc=() fl_parsec=()
   tf=$(mktemp)
   TMPDIRS+=("$tf" "$tf.err" "$tf.out" "$tf.time")
@@ -380,6 +383,14 @@ for s in "${SET_LIST[@]}"; do
       { cat "$tf.err" >&2; die "tracediff failed on set $s (run $i, RSS)"; }
     read -r m <"$tf"
     td_wall+=("$w") td_user+=("$u") td_sys+=("$sy") td_rss+=("$m")
+    if ((measure_cp)); then
+      { time "$TD" "$c" "$t" -o "$out.nocp.html" -q --no-critical-path >/dev/null 2>"$tf.err"; } 2>"$tf.time" ||
+        { cat "$tf.err" >&2; die "tracediff --no-critical-path failed on set $s (run $i)"; }
+      read -r ncw _ _ <"$tf.time"
+      nocp_wall+=("$ncw")
+      printf '%s	%d	no-critical-path	%s									
+' "$s" "$i" "$ncw" >>"$RUNLOG"
+    fi
     td_cpu+=("$(awk -v a="$u" -v b="$sy" 'BEGIN {printf "%.3f", a + b}')")
     printf '%s\t%d\ttracediff\t%s\t%s\t%s\t%s\t\t\t\t\t\t\n' "$s" "$i" "$w" "$u" "$sy" "$m" >>"$RUNLOG"
 
@@ -401,6 +412,11 @@ for s in "${SET_LIST[@]}"; do
   rm -f "$tf.err" "$tf.out" "$tf.time"
 
   tw=$(printf '%s\n' "${td_wall[@]}" | median)
+  if ((measure_cp)); then
+    ncw=$(printf '%s\n' "${nocp_wall[@]}" | median)
+    CP_PCT[$s]=$(awk -v a="$tw" -v b="$ncw" 'BEGIN {printf "%.1f", (b > 0 ? 100 * (a - b) / b : 0)}')
+    echo "   the critical path: ${CP_PCT[$s]} % of the command's wall time without it (medians: $tw s, $ncw s)" >&2
+  fi
   tc=$(printf '%s\n' "${td_cpu[@]}" | median)
   tu=$(printf '%s\n' "${td_user[@]}" | median)
   tsy=$(printf '%s\n' "${td_sys[@]}" | median)
@@ -528,6 +544,7 @@ if ((CHECK)); then
         ratio) value=${EXACT_RATIO[$b_set]} unit="x the floor" ;;
         rss_mib) value=$trss unit="MiB" ;;
         html_kb) value=${HTML_KB[$b_set]} unit="KB" ;;
+        critical_path_pct) value=${CP_PCT[$b_set]} unit="% more wall time" ;;
       esac
     fi
     checked=$((checked + 1))

@@ -21,6 +21,7 @@
 #include "analysis/names/kernel_families.hpp"
 #include "analysis/summarize/critical_path_graph.hpp"
 #include "analysis/summarize/file_pass.hpp"
+#include "util/scratch_buffer.hpp"
 
 namespace tracediff::analysis {
 
@@ -123,7 +124,10 @@ Queues queue_lengths(const model::TraceFile& f, const LaunchIndex& launch_of) {
   return q;
 }
 
-constexpr std::size_t k_what_if_steps = 4;  // steps of a file the rows' what-ifs run in, at most
+constexpr std::size_t k_what_if_steps = 2;
+// What a step's graph takes per slot, at most: its nodes' times, order and distances, about
+// three edges, the sorts' and what-ifs' arrays.
+constexpr std::size_t k_bytes_per_slot = 288;  // steps of a file the rows' what-ifs run in, at most
 
 // What the pass asks of each name, once (HTA's blocking and lock calls, its sync events,
 // the data loader).
@@ -171,8 +175,19 @@ void critical_paths(const model::TraceFile& f, const LaunchIndex& launch_of, con
 
   // The events the graphs take, by step (a counting sort; each step's in file order).
   bool has_sync_events = false;
+  // A runtime call that launches nothing and waits for nothing (cudaFuncSetAttribute,
+  // cudaEventQuery, cudaStreamGetCaptureInfo...: a third of a trace's host events) is its
+  // operator's own time in tracediff's model: no node of its own, the same path.
+  std::vector<bool> launches;
+  if (!hta) {
+    launches.assign(ev.size(), false);
+    for (const auto& e : ev)
+      if (model::is_gpu_work(e.kind) && e.correlation >= 0)
+        if (const auto l = launch_of.find(e.correlation); l >= 0) launches[static_cast<std::size_t>(l)] = true;
+  }
   const auto step_of = [&](std::uint32_t i) -> std::int32_t {
     const auto& e = ev[i];
+    if (e.kind == model::Kind::runtime && !hta && !launches[i] && !waiting.flag[i]) return -1;
     if (e.kind == model::Kind::cpu_op || e.kind == model::Kind::runtime)
       return e.dur_ns > 0 && (hta || (!profiler[i] && !names.step_span(e))) ? windows.step_at[i] : -1;
     if (!model::is_gpu_work(e.kind) && e.kind != model::Kind::cuda_sync) return -1;
@@ -194,9 +209,12 @@ void critical_paths(const model::TraceFile& f, const LaunchIndex& launch_of, con
     if (const auto st = step_of(i); st >= 0) ++count[static_cast<std::size_t>(st) + 1];
   std::size_t largest = 0;
   for (std::size_t k = 0; k < steps; ++k) largest = std::max<std::size_t>(largest, count[k + 1]), count[k + 1] += count[k];
-  // The graphs' arrays on the heap, reserved once for the largest step: not in the file's
-  // arena (past its huge pages there, and huge pages of their own stall on compaction).
-  memory = std::pmr::get_default_resource();
+  // The graphs' arrays in one block, reserved once for the largest step, its pages mapped
+  // up front (a thread's scratch buffer): faulted in one 4 KiB page at a time they cost
+  // more than the graphs (about 10 µs a page in a VM guest); huge pages stall on compaction.
+  ScratchBuffer scratch(largest * k_bytes_per_slot + count.back() * 4 + 4096);
+  std::pmr::monotonic_buffer_resource block(scratch.get(), scratch.size(), std::pmr::get_default_resource());
+  memory = &block;
   std::pmr::vector<std::uint32_t> by_step(count.back(), memory);
   {
     std::vector<std::uint32_t> fill(count.begin(), count.end());
