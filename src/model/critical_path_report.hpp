@@ -69,8 +69,13 @@ struct CriticalPathReport {
   // The bottom line's reading when the bound moved: "the step is now GPU compute-bound:
   // on the critical path, GEMM +9.8 ms"; empty otherwise.
   std::string reading;
-  // Several ranks: the rank whose median path is longest, per side.
+  // "Asked: 'launch*0' → path −1.20 ms a step (Control), −0.80 ms (Test)": the --what-if
+  // results, every view; empty without any.
+  std::string asked_line;
+  // Several ranks: the rank whose median path is longest, per side; and the rank the others'
+  // collectives waited on (the straggler analysis, model/ranks.hpp), where there is one.
   std::optional<int> control_longest_rank, test_longest_rank;
+  std::optional<int> control_waited_on, test_waited_on;
 };
 
 }  // namespace tracediff::model

@@ -30,7 +30,8 @@ void critical_path(JsonEmit& j, const model::DiffReport& r) {
     return;
   }
   j.key("sentence").string(cp.sentence).line(4).key("moved").string(cp.moved);
-  j.line(4).key("what_if_line").string(cp.what_if_line).line(4).key("reading").string(cp.reading);
+  j.line(4).key("what_if_line").string(cp.what_if_line).line(4).key("asked_line").string(cp.asked_line);
+  j.line(4).key("reading").string(cp.reading);
   j.key("control_bound").string(cp.control_bound).key("test_bound").string(cp.test_bound);
   j.key("control_bound_id").string(cp.control_bound_id).key("test_bound_id").string(cp.test_bound_id);
   j.key("bound_moved").boolean(cp.bound_moved).line(4);
@@ -39,6 +40,9 @@ void critical_path(JsonEmit& j, const model::DiffReport& r) {
   j.line(4).key("longest_rank").begin_object();
   optional_rank(j, "control", cp.control_longest_rank);
   optional_rank(j, "test", cp.test_longest_rank);
+  j.end_object().key("waited_on").begin_object();
+  optional_rank(j, "control", cp.control_waited_on);
+  optional_rank(j, "test", cp.test_waited_on);
   j.end_object().line(4).key("bounds");
   list(j, cp.bounds, 6, [&](const model::PathBound& b) {
     j.begin_object().key("bound").string(b.id).key("label").string(b.label);

@@ -260,6 +260,7 @@ std::string headline(const DiffReport& r, const MarkdownOptions& o) {
   if (const auto& cp = r.critical_path; cp.decided) {
     out += "**What bounded it:** " + md_text(cp.sentence) + "." + (cp.moved.empty() ? "" : " " + md_text(cp.moved) + ".");
     if (!cp.what_if_line.empty()) out += "<br>\n<sub>" + md_text(cp.what_if_line) + " (tracediff docs: What bounded the step)</sub>";
+    if (!cp.asked_line.empty()) out += "<br>\n<sub>" + md_text(cp.asked_line) + "</sub>";
     out += "\n\n";
   }
   if (!r.sides_differ.empty()) {

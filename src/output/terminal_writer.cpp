@@ -396,6 +396,7 @@ void write_terminal_summary(const model::DiffReport& r, const TerminalOptions& o
     write_wrapped(out, "What bounded it: " + detail::terminal_safe(cp.sentence) + ".", width);
     if (!cp.moved.empty()) write_wrapped(out, detail::terminal_safe(cp.moved) + ".", width);
     if (!cp.what_if_line.empty()) write_wrapped(out, detail::terminal_safe(cp.what_if_line) + ".", width);
+    if (!cp.asked_line.empty()) write_wrapped(out, detail::terminal_safe(cp.asked_line) + ".", width);
   }
   if (!r.sides_differ.empty()) {
     out << '\n' << (o.color ? k_bold : "");

@@ -142,6 +142,25 @@ BOOST_AUTO_TEST_CASE(asked_what_if_and_off) {
   BOOST_TEST(fam.err.find("no kernel family 'nosuch'") != std::string::npos, fam.err);
 }
 
+// A single-process data loader on the main thread, then moved off it: the first screen of
+// every view says the control was bound by data loading and the test no longer is.
+BOOST_AUTO_TEST_CASE(loader_pair_first_screen) {
+  const auto c = tracegen("cp-loader-c", {"--ranks", "1", "--steps", "6", "--seed", "7", "--loader-on-main", "3"});
+  const auto t = tracegen("cp-loader-t", {"--ranks", "1", "--steps", "6", "--seed", "7"});
+  const auto r = report_json(c, t, {});
+  const auto& cp = r.at("critical_path").as_object();
+  BOOST_TEST(std::string(cp.at("control_bound_id").as_string()) == "data_loading");
+  BOOST_TEST(std::string(cp.at("test_bound_id").as_string()) != "data_loading");
+  BOOST_TEST(cp.at("bound_moved").as_bool());
+  const auto term = run_cli({c, t, "--color", "never", "-o", temp_dir("cp-loader-report") + "/r.html"});
+  BOOST_TEST_REQUIRE(term.exit_code == 0, term.err);
+  // In the first screen: before the headline's table.
+  const auto at = term.out.find("What bounded it: Bound by data loading \xE2\x86\x92 ");
+  BOOST_TEST(at != std::string::npos, term.out);
+  BOOST_TEST(at < term.out.find("Per step (mean)"), term.out);
+  BOOST_TEST(term.out.find("The step is now") != std::string::npos, term.out);
+}
+
 // --perfetto marks the median step's path: its events' time on it adds up to the path's
 // operator and kernel time (the length less launch delays and gaps, which are no event's),
 // and the two tracks hold exactly those events.

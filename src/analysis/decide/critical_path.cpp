@@ -281,8 +281,34 @@ void decide_critical_path(model::DiffReport& r, const NoiseRule& rule, const Com
                        (step > 0 ? " (" + pct_words(100 * best->saved_ns / step) + " of its step)" : std::string());
   }
 
+  // The what-ifs asked, each side's median saving; one that saved nothing in any step names
+  // no work on the path (or none at all): a note says so, as a typo would look the same.
+  std::map<std::string, std::pair<std::optional<double>, std::optional<double>>> asked;
+  std::vector<std::string> order;
+  for (const auto& w : cp.what_if) {
+    if (w.row) continue;
+    if (!asked.count(w.spec)) order.push_back(w.spec);
+    (w.side == "test" ? asked[w.spec].second : asked[w.spec].first) = w.saved_ns;
+  }
+  for (const auto& spec : order) {
+    const auto& [c, t] = asked[spec];
+    cp.asked_line += (cp.asked_line.empty() ? "Asked: '" : "; '") + spec + "' \xE2\x86\x92 path " +
+                     (c ? signed_ms(-*c) : std::string("n/a")) + " a step (" + r.control.label + "), " +
+                     (t ? signed_ms(-*t) : std::string("n/a")) + " (" + r.test.label + ")";
+    bool any = false;
+    for (const bool test : {false, true})
+      for (const auto& a : (test ? r.test : r.control).what_ifs)
+        if (a.spec == spec)
+          for (const auto x : a.saved_ns) any = any || x != 0;
+    if (!any)
+      r.notes.push_back("--what-if '" + spec + "' shortened no step's critical path on either side: the work it names "
+                        "is off the path, or not in the traces (names are matched exactly; families by id).");
+  }
+
   cp.control_longest_rank = longest_rank(r.control);
   cp.test_longest_rank = longest_rank(r.test);
+  if (r.ranks.control_straggler) cp.control_waited_on = r.ranks.control_straggler->rank;
+  if (r.ranks.test_straggler) cp.test_waited_on = r.ranks.test_straggler->rank;
 
   // The bottom line's reading, when the largest bound type changed sides: what of the new
   // bound moved most on the path (a kernel family's rows together, or a host row).

@@ -39,6 +39,8 @@ void add_critical_path(const DiffReport& r, const Anchors& a, data& ctx) {
   ctx.set("cpath_moved", cp.moved);
   ctx.set("has_cpath_what_if", !cp.what_if_line.empty());
   ctx.set("cpath_what_if", cp.what_if_line);
+  ctx.set("has_cpath_asked", !cp.asked_line.empty());
+  ctx.set("cpath_asked", cp.asked_line);
 
   // One scale for both bars: a shorter path is a shorter bar.
   const double longest = std::max(cp.length.control, cp.length.test);
