@@ -63,8 +63,7 @@ class NameFacts;
 void critical_paths(const model::TraceFile& f, const LaunchIndex& launch_of, const StepWindows& windows,
                     const WaitingCalls& waiting, const std::pmr::vector<std::uint8_t>& profiler, NameFacts& names,
                     const CriticalPathOptions& options, const std::function<std::uint32_t(std::uint32_t)>& key_of,
-                    const std::function<bool(std::uint32_t)>& in_rows, model::FileSummary& s,
-                    std::pmr::memory_resource* memory);
+                    const std::function<bool(std::uint32_t)>& in_rows, model::FileSummary& s);
 
 }  // namespace detail
 }  // namespace tracediff::analysis

@@ -613,7 +613,7 @@ model::FileSummary summarize_file(const model::TraceFile& f, const SummarizeOpti
         return windows.step_at[i] >= 0 && (model::is_gpu_work(ev[i].kind) || (is_host(ev[i].kind) && !nesting.profiler[i])) &&
                !names.step_span(ev[i], true);
       },
-      s, arena.get());
+      s);
   std::sort(s.cells.begin(), s.cells.end(),
             [](const model::Cell& a, const model::Cell& b) { return std::tie(a.key, a.step) < std::tie(b.key, b.step); });
   if (!shaped_launchers) s.launcher_shapes.clear();
