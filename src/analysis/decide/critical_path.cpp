@@ -49,7 +49,10 @@ double share(const std::vector<double>& part, const std::vector<double>& whole) 
 }
 
 // "71 %", the space a non-breaking one: a wrapped line never starts with "%".
-std::string pct_words(double pct) { return std::to_string(static_cast<long long>(std::llround(pct))) + "\xC2\xA0%"; }
+std::string pct_words(double pct) {
+  pct = std::clamp(pct, -1e15, 1e15);  // a hostile trace's shares: whatever they are, they fit
+  return std::to_string(static_cast<long long>(std::llround(pct))) + "\xC2\xA0%";
+}
 
 bool comm_family(std::string_view f) {
   return f == "all_reduce" || f == "all_gather" || f == "reduce_scatter" || f == "send_recv" || f == "all_to_all" ||

@@ -136,8 +136,10 @@ class Graph {
           auto* dv = &dist[std::size_t{e.to} * lanes];
           const auto m = mask[k] >> first;
           for (std::size_t l = 0; l < lanes; ++l) {
+            // Scaled in double and capped before rounding: 2^61 ns times 100 fits no int64.
+            const double scaled = static_cast<double>(e.weight) * factor[first + l];
             const std::int64_t w =
-                (m >> l) & 1 ? std::min<std::int64_t>(k_cap, std::llround(static_cast<double>(e.weight) * factor[first + l])) : e.weight;
+                (m >> l) & 1 ? (scaled >= static_cast<double>(k_cap) ? k_cap : std::llround(scaled)) : e.weight;
             dv[l] = std::max(dv[l], capped_sum(du[l], w));
           }
         }

@@ -20,7 +20,7 @@ void Pass::what_ifs(std::size_t step, std::int64_t length, const std::vector<OnP
   std::vector<OnPath> rows(on_path);
   std::sort(rows.begin(), rows.end(), [](const OnPath& a, const OnPath& b) { return a.ns != b.ns ? a.ns > b.ns : a.key < b.key; });
   if (rows.size() > m_options.auto_rows) rows.resize(m_options.auto_rows);
-  while (!rows.empty() && rows.back().ns * 100 < length) rows.pop_back();
+  while (!rows.empty() && length > 0 && rows.back().ns <= (length - 1) / 100) rows.pop_back();  // ns * 100 < length
   const auto steps = m_count.size() - 1;
   if (steps > k_what_if_steps && ((step + 1) * k_what_if_steps) % steps >= k_what_if_steps) rows.clear();
   m_lanes.clear();
