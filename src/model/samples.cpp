@@ -23,6 +23,7 @@ void Samples::settle() {
       m_values[kept++] = m_values[i];
   }
   m_values.resize(kept);
+  m_values.shrink_to_fit();
 }
 
 void Samples::add_all(const Samples& other) {

@@ -169,12 +169,13 @@ void figures(model::DiffReport& r, const NoiseRule& rule) {
   }
 }
 
-// A rank's per-step time waiting for the last arrival (analysis/summarize/collectives.hpp).
-std::vector<double> rank_waits(const model::SideSummary& s, int rank) {
+// A rank's per-step time waiting for the last arrival (analysis/summarize/collectives.hpp):
+// wait_ns is by step unit, and a rank's units are [first, last) of the step details
+// (sorted by rank), so a rank costs its own steps, not the side's.
+std::vector<double> rank_waits(const model::SideSummary& s, std::size_t first, std::size_t last) {
   std::vector<double> v;
   const auto& w = s.collectives.wait_ns;
-  for (std::size_t i = 0; i < s.step_details.size() && i < w.size(); ++i)
-    if (s.step_details[i].rank == rank) v.push_back(static_cast<double>(w[i]));
+  for (std::size_t i = first; i < last && i < w.size(); ++i) v.push_back(static_cast<double>(w[i]));
   return v;
 }
 
@@ -290,8 +291,8 @@ void ranks(model::DiffReport& r, const NoiseRule& all_rule) {
     row.gpu_busy = compare_samples(a ? of_rank(r.control.step_details, a->rank, &StepDetail::gpu_busy_ns) : std::vector<double>{},
                                    b ? of_rank(r.test.step_details, b->rank, &StepDetail::gpu_busy_ns) : std::vector<double>{},
                                    rule);
-    row.wait = compare_samples(a ? rank_waits(r.control, a->rank) : std::vector<double>{},
-                               b ? rank_waits(r.test, b->rank) : std::vector<double>{}, rule);
+    row.wait = compare_samples(a ? rank_waits(r.control, cf, cl) : std::vector<double>{},
+                               b ? rank_waits(r.test, tf, tl) : std::vector<double>{}, rule);
     if (a) row.control_last = last_arrivals(r.control, a->rank);
     if (b) row.test_last = last_arrivals(r.test, b->rank);
     for (auto* v : {&row.step_time, &row.gpu_busy, &row.wait})
