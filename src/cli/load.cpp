@@ -59,7 +59,7 @@ std::vector<std::string> input_files(const Options& o) {
 model::SetSummary load_set_summary(const std::string& label, const std::vector<std::string>& inputs,
                                    unsigned threads, const reading::ReadProgressFn& progress,
                                    const analysis::SummarizeOptions& summarize,
-                                   const std::vector<std::uint32_t>& input_runs) {
+                                   const std::vector<std::uint32_t>& input_runs, bool parts) {
   const auto in = split(inputs, input_runs);
   model::SetSummary set;
   set.label = label;
@@ -76,7 +76,7 @@ model::SetSummary load_set_summary(const std::string& label, const std::vector<s
     const auto& path = in.summaries[k];
     std::uint64_t part_figures = figures;
     reading::ContentKey key;
-    auto part = reading::read_summary_file(path, &part_figures, &key);
+    auto part = reading::read_summary_file(path, &part_figures, &key, parts);
     if (const auto [it, fresh] = seen.try_emplace(key, path); !fresh) {
       set.diagnostics.report(model::DiagId::input_duplicate, path, 0,
                              "the same summary as " + it->second + " (the same content); read once");
@@ -96,7 +96,12 @@ model::SetSummary load_set_summary(const std::string& label, const std::vector<s
   std::stable_sort(set.files.begin(), set.files.end(), [](const auto& a, const auto& b) {
     return a.rank != b.rank ? a.rank < b.rank : a.path < b.path;
   });
-  model::bound_durations(set);  // traces and summaries together: their sum is bounded too
+  // Traces and summaries together: their sum is bounded too. A side past 2^61 ns has its
+  // deferred rows read back first, so that they are clamped as the rest.
+  std::uint64_t total = 0;
+  for (const auto& f : set.files) total = std::min(total + model::duration_total(f), model::k_max_durations);
+  if (total >= model::k_max_durations) model::undefer_rows(set);
+  model::bound_durations(set);
   return set;
 }
 
@@ -131,7 +136,7 @@ model::DiffReport load_and_compare(const Options& o, const reading::ReadProgress
                                        analysis::summarize_set(std::move(sets[1]), sides[1]), o.compare);
   }
   const auto load_test = [&] {
-    return load_set_summary(o.label_test, o.test_inputs, o.threads, progress, sides[1], o.test_input_runs);
+    return load_set_summary(o.label_test, o.test_inputs, o.threads, progress, sides[1], o.test_input_runs, true);
   };
   // Summaries alone: the test side is read on the second core while this one reads the
   // control (traces among them use the reading threads already). A control that fails
@@ -140,7 +145,7 @@ model::DiffReport load_and_compare(const Options& o, const reading::ReadProgress
   const unsigned cores = o.threads ? o.threads : std::thread::hardware_concurrency();
   if (cores > 1 && control.traces.empty() && test.traces.empty())
     test_set = std::async(std::launch::async, load_test);
-  const auto c = load_set_summary(o.label_control, o.control_inputs, o.threads, progress, sides[0], o.control_input_runs);
+  const auto c = load_set_summary(o.label_control, o.control_inputs, o.threads, progress, sides[0], o.control_input_runs, true);
   const auto t = test_set.valid() ? test_set.get() : load_test();
   return analysis::compare_summaries(c, t, o.compare);
 }

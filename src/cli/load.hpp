@@ -22,6 +22,9 @@ model::DiffReport load_and_compare(const Options& options, const reading::ReadPr
 model::SetSummary load_set_summary(const std::string& label, const std::vector<std::string>& inputs,
                                    unsigned threads, const reading::ReadProgressFn& progress,
                                    const analysis::SummarizeOptions& summarize = {},
-                                   const std::vector<std::uint32_t>& input_runs = {});
+                                   const std::vector<std::uint32_t>& input_runs = {},
+                                   // Summaries read part by part (reading::read_summary_file): a comparison's
+                                   // passes read each file's rows through model::WithRows.
+                                   bool parts = false);
 
 }  // namespace tracediff::cli

@@ -2,6 +2,9 @@
 // A figure's value in each step unit of one side, stored sparsely: only the units a
 // name occurs in hold a value, the others are 0. A run of 10,000 steps over 40,000
 // names that each occur in a few steps keeps a few values per name, not 10,000.
+// Settled, a figure listed in most units is kept densely (a value per unit and a bit
+// for whether it is listed): 8 bytes a unit instead of 12, for the rows, launches and
+// call-tree nodes that occur in every step of every rank.
 #include <cstdint>
 #include <utility>
 #include <vector>
@@ -10,12 +13,42 @@ namespace tracediff::model {
 
 class Samples {
  public:
-  // A unit's value, packed: 12 bytes instead of a pair's 16 (a side of 8,000 step units
-  // holds a value per unit for each of its rows and tree nodes). Named as a pair's
-  // members, so that code reads it as one.
+  // A unit's value, packed: 12 bytes instead of a pair's 16. Named as a pair's members,
+  // so that code reads it as one.
   struct [[gnu::packed]] Value {
     std::uint32_t first;
     double second;
+  };
+
+  // The listed (unit, value)s, unit ascending: what values() gives.
+  class View {
+   public:
+    class Iterator {
+     public:
+      Iterator(const Samples* s, std::size_t at) : m_s(s), m_at(at) {}
+      Value operator*() const {
+        return m_s->m_dense.empty() ? m_s->m_values[m_at] : Value{static_cast<std::uint32_t>(m_at), m_s->m_dense[m_at]};
+      }
+      Iterator& operator++() {
+        ++m_at;
+        if (!m_s->m_dense.empty()) m_at = m_s->next_listed(m_at);
+        return *this;
+      }
+      bool operator==(const Iterator& o) const { return m_at == o.m_at; }
+      bool operator!=(const Iterator& o) const { return m_at != o.m_at; }
+
+     private:
+      const Samples* m_s;
+      std::size_t m_at;  // sparse: index into m_values; dense: the unit
+    };
+    explicit View(const Samples* s) : m_s(s) {}
+    Iterator begin() const { return {m_s, m_s->m_dense.empty() ? 0 : m_s->next_listed(0)}; }
+    Iterator end() const { return {m_s, m_s->m_dense.empty() ? m_s->m_values.size() : m_s->m_dense.size()}; }
+    std::size_t size() const { return m_s->m_dense.empty() ? m_s->m_values.size() : m_s->m_listed_count; }
+    bool empty() const { return size() == 0; }
+
+   private:
+    const Samples* m_s;
   };
 
   Samples() = default;
@@ -24,23 +57,40 @@ class Samples {
   static Samples dense(const std::vector<double>& v);
 
   std::size_t units() const { return m_units; }
-  void set_units(std::size_t n) { m_units = n; }
+  void set_units(std::size_t n) {
+    to_sparse();
+    m_units = n;
+  }
   // Adds v to unit u. Values may come in any order, a unit more than once; call
   // settle() before reading.
-  void add(std::uint32_t u, double v) { m_values.push_back({u, v}); }
-  // Sorts by unit, sums the values of each unit and gives back the spare capacity.
+  void add(std::uint32_t u, double v) {
+    to_sparse();
+    m_values.push_back({u, v});
+  }
+  // Sorts by unit, sums the values of each unit and gives back the spare capacity
+  // (or keeps the values densely, when most units are listed).
   void settle();
   // Appends another side's values (same unit numbering); settle() afterwards.
   void add_all(const Samples& other);
 
   // (unit, value), unit ascending, once each after settle(); units not listed are 0.
-  const std::vector<Value>& values() const { return m_values; }
+  View values() const { return View(this); }
   double sum() const;
   std::vector<double> to_dense() const;
 
  private:
+  void to_sparse();
+  std::size_t next_listed(std::size_t u) const {
+    while (u < m_listed.size() && !m_listed[u]) ++u;
+    return u;
+  }
+
   std::size_t m_units = 0;
-  std::vector<Value> m_values;
+  std::vector<Value> m_values;  // sparse
+  // Dense (settled, most units listed): each unit's value, and whether it is listed.
+  std::vector<double> m_dense;
+  std::vector<bool> m_listed;
+  std::size_t m_listed_count = 0;
 };
 
 }  // namespace tracediff::model

@@ -4,6 +4,7 @@
 // It is also what `tracediff summarize` stores, so comparing summaries gives the
 // same report as comparing the traces.
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -175,6 +176,18 @@ enum class StepMarkerShape : std::uint8_t {
   markers,  // a step from the start of one match to the start of the next
 };
 
+// The rows of a summary's files, decoded again when a comparison reaches each file
+// (reading/summary_reader.cpp): a side of 1,000 ranks holds its files' headers and the
+// summary's bytes, not every rank's rows at once (docs/summaries.md "Reading a summary").
+struct FileSummary;
+struct SetSummary;
+class DeferredRows {
+ public:
+  virtual ~DeferredRows() = default;
+  // File `index` of the summary, whole, as the summary reader makes it.
+  virtual FileSummary file(std::uint32_t index) const = 0;
+};
+
 struct FileSummary {
   std::string path;
   int rank = 0;
@@ -241,7 +254,35 @@ struct FileSummary {
   // telemetry thread, a progress bar's monitor): no cause of the GPU's idle time. Empty in
   // a file without GPU launches, and in a summary written before tracediff kept it.
   std::vector<std::uint32_t> off_launch_keys;
+  // Set when the rows (cells, tree cells, memory, work, path and what-if cells) were left
+  // in the summary: `deferred->file(deferred_index)` gives them (model::WithRows), and
+  // deferred_ns is what their durations add up to (bound_durations' check).
+  std::shared_ptr<const DeferredRows> deferred;
+  std::uint32_t deferred_index = 0;
+  std::uint64_t deferred_ns = 0;
 };
+
+// A file with its rows: the file itself, or, when they were deferred, the file decoded
+// again, held while this lives (one file at a time, in the passes that read rows).
+class WithRows {
+ public:
+  explicit WithRows(const FileSummary& f);
+  const FileSummary& operator*() const { return *m_file; }
+  const FileSummary* operator->() const { return m_file; }
+
+ private:
+  std::optional<FileSummary> m_own;
+  const FileSummary* m_file;
+};
+
+// The rows that a summary read part by part leaves in it (the heavy ones), dropped
+// from `file` and their durations added up.
+void defer_rows(FileSummary& file, std::shared_ptr<const DeferredRows> source, std::uint32_t index);
+// Every file's rows in memory again (a side whose durations need bounding).
+void undefer_rows(SetSummary& set);
+// A file's durations as bound_durations adds them up (saturating): steps, cells,
+// launches and tree cells, the deferred ones included.
+std::uint64_t duration_total(const FileSummary& file);
 
 struct SetSummary {
   std::string label;

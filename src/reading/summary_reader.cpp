@@ -7,6 +7,8 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <memory>
+#include <optional>
 #include <tuple>
 #include <array>
 #include <cerrno>
@@ -725,6 +727,184 @@ struct Reader {
   }
 };
 
+// The document's own fields (all but its files): the format and its version first.
+model::SetSummary read_top(Reader& r, const json::object& top) {
+  const auto& path = r.path;
+  if (r.string(r.at(top, "format"), "format") != "tracediff-summary") r.fail("format is not \"tracediff-summary\"");
+  const auto version = r.integer(r.at(top, "schema_version"), "schema_version");
+  if (version > model::k_summary_schema_version)
+    throw Fatal(path + ": summary schema version " + std::to_string(version) +
+                " is newer than this tracediff reads (" + std::to_string(model::k_summary_schema_version) +
+                "); upgrade tracediff or summarize again");
+  if (version < 1) r.fail("schema_version " + std::to_string(version));
+  r.version = version;
+  // Older summaries lack figures this one compares (3: the call tree; 4: GPU work
+  // without a recorded launch; 5: the step's timeline split): they would compare
+  // unlike their traces; 5's layout is not 6's.
+  if (version < model::k_summary_schema_version)
+    throw Fatal(path + ": summary schema version " + std::to_string(version) +
+                " was written by an older tracediff; this one reads version " +
+                std::to_string(model::k_summary_schema_version) +
+                (version == 5 ? " (the same figures in a compact layout, a fraction of the size)"
+                              : " (it adds the step's timeline split: GPU parts, idle by cause, exposed communication, "
+                                "the host waiting for the GPU)") +
+                ": summarize the traces again");
+  model::SetSummary s;
+  s.label = r.string(r.at(top, "label"), "label");
+  s.inputs = r.strings(r.at(top, "inputs"), "inputs");
+  s.diagnostics = r.diagnostics(r.at(top, "diagnostics"));
+  r.table = r.strings(r.at(top, "strings"), "strings");
+  return s;
+}
+
+
+// A summary read part by part (read_summary_file's `parts`): the document's own fields,
+// then each file on its own, whose rows are left in the bytes (model::defer_rows) and
+// decoded again when a comparison reaches the file. The files are read as the whole
+// document reads them (Reader::file), so a summary reads the same either way; what this
+// reader does not expect (a JSON error, a key twice, the files before the strings,
+// durations past 2^61) it leaves to the whole document's read, which says it.
+class SummaryParts final : public model::DeferredRows, public std::enable_shared_from_this<SummaryParts> {
+ public:
+  SummaryParts(std::string bytes, const std::string& path)
+      : m_bytes(std::move(bytes)), m_size(m_bytes.size()), m_path(path) {}
+  std::string_view bytes() const { return m_bytes; }
+
+  std::optional<model::SetSummary> read(std::uint64_t* figures) {
+    std::size_t at = 0;
+    const auto ws = [&] {
+      while (at < m_bytes.size() && std::strchr(" \t\r\n", m_bytes[at]) && m_bytes[at] != '\0') ++at;
+    };
+    const auto next = [&](char c) {
+      ws();
+      if (at >= m_bytes.size() || m_bytes[at] != c) return false;
+      ++at;
+      return true;
+    };
+    Reader r{m_path};
+    r.total = std::min(*figures, k_max_total);
+    r.shared = *figures > 0;
+    r.bytes = m_size;
+    json::object top;
+    model::SetSummary s;
+    bool files = false;
+    std::uint64_t total = 0;  // the files' durations (bound_durations)
+    if (!next('{')) return std::nullopt;
+    do {
+      ws();
+      auto key = value(at, 1, {});
+      if (!key || !key->is_string() || !next(':')) return std::nullopt;
+      if (key->get_string() != "files") {
+        auto v = value(at, k_depth - 1, {});
+        if (!v || !top.emplace(key->get_string(), std::move(*v)).second) return std::nullopt;
+        continue;
+      }
+      if (files) return std::nullopt;
+      files = true;
+      s = read_top(r, top);
+      if (!next('[')) return std::nullopt;
+      if (next(']')) continue;
+      do {
+        ws();
+        const auto begin = at;
+        json::monotonic_resource mr(k_block);  // a file's DOM, given back whole
+        const auto v = value(at, k_depth - 2, json::storage_ptr(&mr));
+        if (!v) return std::nullopt;
+        r.file_no = s.files.size();
+        auto f = r.file(*v);
+        // Below 2^61 ns in all, bound_durations clamps nothing, and the rows read again
+        // are the rows read now; past it, the whole document's read bounds them one by one.
+        model::defer_rows(f, shared_from_this(), static_cast<std::uint32_t>(m_ranges.size()));
+        total = std::min(total + model::duration_total(f), model::k_max_durations);
+        if (total >= model::k_max_durations) return std::nullopt;
+        s.files.push_back(std::move(f));
+        m_ranges.push_back({begin, at - begin});
+      } while (next(','));
+      if (!next(']')) return std::nullopt;
+    } while (next(','));
+    if (!next('}')) return std::nullopt;
+    ws();
+    if (at != m_bytes.size() || !files || s.files.empty()) return std::nullopt;
+    r.file_no = Reader::k_none;
+    m_version = r.version;
+    m_table = r.table;
+    *figures = r.total;
+    model::bound_durations(s);
+    // The rows are read again from the file, a file's bytes at a time, and checked
+    // against what was read now: the side does not hold the summary's bytes.
+    for (const auto& [begin, size] : m_ranges) m_hashes.push_back(std::hash<std::string_view>{}(bytes().substr(begin, size)));
+    std::string().swap(m_bytes);
+    return s;
+  }
+
+  model::FileSummary file(std::uint32_t index) const override {
+    Reader r{m_path};
+    r.version = m_version;
+    r.table = m_table;
+    r.bytes = m_size;
+    r.file_no = index;
+    const auto [begin, size] = m_ranges.at(index);
+    const auto bytes = read_range(begin, size);
+    if (std::hash<std::string_view>{}(bytes) != m_hashes.at(index))
+      throw Fatal(m_path + ": changed while tracediff was reading it; run the comparison again");
+    std::size_t at = 0;
+    json::monotonic_resource mr(k_block);
+    const auto v = value(bytes, at, k_depth - 2, json::storage_ptr(&mr));
+    if (!v) throw Fatal(m_path + ": changed while tracediff was reading it; run the comparison again");
+    auto f = r.file(*v);
+    std::uint64_t total = 0;
+    model::bound_durations(f, total);  // as the first read left it: negatives 0, nothing clamped
+    return f;
+  }
+
+ private:
+  static constexpr unsigned k_depth = 32;  // the whole document's parser's limit (Boost.JSON's default)
+  static constexpr std::size_t k_block = 64 * 1024;  // a rank's file is a few KB of JSON
+
+  // `size` bytes of the file from `begin`.
+  std::string read_range(std::size_t begin, std::size_t size) const {
+    std::string error;
+    const int fd = open_regular_file(m_path, error);
+    if (fd < 0) throw Fatal(m_path + ": cannot read: " + error);
+    std::string out(size, '\0');
+    std::size_t got = 0;
+    while (got < size) {
+      const ssize_t n = ::pread(fd, out.data() + got, size - got, static_cast<off_t>(begin + got));
+      if (n < 0 && errno == EINTR) continue;
+      if (n <= 0) break;
+      got += static_cast<std::size_t>(n);
+    }
+    ::close(fd);
+    out.resize(got);
+    return out;
+  }
+
+  std::optional<json::value> value(std::size_t& at, unsigned depth, json::storage_ptr sp) const {
+    return value(m_bytes, at, depth, std::move(sp));
+  }
+  // The JSON value at `at` of `bytes`, `at` moved past it; nullopt where there is none.
+  static std::optional<json::value> value(std::string_view bytes, std::size_t& at, unsigned depth, json::storage_ptr sp) {
+    json::parse_options options;
+    options.allow_invalid_utf8 = true;
+    options.max_depth = depth;
+    json::stream_parser parser({}, options);
+    parser.reset(std::move(sp));
+    boost::system::error_code ec;
+    const auto used = parser.write_some(bytes.data() + at, bytes.size() - at, ec);
+    if (ec || !parser.done()) return std::nullopt;
+    at += used;
+    return parser.release();
+  }
+
+  std::string m_bytes;  // until read() has read them
+  std::size_t m_size;   // of the document
+  std::string m_path;
+  std::int64_t m_version = model::k_summary_schema_version;
+  std::vector<std::string> m_table;
+  std::vector<std::pair<std::size_t, std::size_t>> m_ranges;  // each file's bytes
+  std::vector<std::size_t> m_hashes;                           // and their hash
+};
+
 }  // namespace
 
 bool is_summary_path(const std::string& path) {
@@ -738,7 +918,7 @@ ContentKey content_key(std::string_view bytes) {
   return {bytes.size(), std::hash<std::string_view>{}(bytes), fnv};
 }
 
-model::SetSummary read_summary_file(const std::string& path, std::uint64_t* figures, ContentKey* key) {
+model::SetSummary read_summary_file(const std::string& path, std::uint64_t* figures, ContentKey* key, bool parts) {
   // Regular files only (a FIFO or /dev/zero would block or never end), and what is
   // not JSON is refused at its first bytes, not once it is all in memory.
   std::string error;
@@ -775,7 +955,18 @@ model::SetSummary read_summary_file(const std::string& path, std::uint64_t* figu
   }
   ::close(fd);
   if (key) *key = content_key(bytes);
-  return read_summary_bytes(bytes, path, figures);
+  if (!parts) return read_summary_bytes(bytes, path, figures);
+  auto reader = std::make_shared<SummaryParts>(std::move(bytes), path);
+  std::uint64_t part_figures = figures ? *figures : 0;
+  try {
+    if (auto s = reader->read(&part_figures)) {
+      if (figures) *figures = part_figures;
+      return std::move(*s);
+    }
+  } catch (const Fatal&) {
+    // Read whole below, which says what is wrong where it first is.
+  }
+  return read_summary_bytes(reader->bytes(), path, figures);
 }
 
 model::SetSummary read_summary_bytes(std::string_view bytes, const std::string& path, std::uint64_t* figures) {
@@ -801,31 +992,8 @@ model::SetSummary read_summary_bytes(std::string_view bytes, const std::string& 
   if (ec) r.fail("JSON error at byte " + std::to_string(used) + ": " + ec.message());
   const auto doc = parser.release();
   const auto& top = r.object(doc, "the document");
-  if (r.string(r.at(top, "format"), "format") != "tracediff-summary") r.fail("format is not \"tracediff-summary\"");
-  const auto version = r.integer(r.at(top, "schema_version"), "schema_version");
-  if (version > model::k_summary_schema_version)
-    throw Fatal(path + ": summary schema version " + std::to_string(version) +
-                " is newer than this tracediff reads (" + std::to_string(model::k_summary_schema_version) +
-                "); upgrade tracediff or summarize again");
-  if (version < 1) r.fail("schema_version " + std::to_string(version));
-  r.version = version;
-  // Older summaries lack figures this one compares (3: the call tree; 4: GPU work
-  // without a recorded launch; 5: the step's timeline split): they would compare
-  // unlike their traces; 5's layout is not 6's.
-  if (version < model::k_summary_schema_version)
-    throw Fatal(path + ": summary schema version " + std::to_string(version) +
-                " was written by an older tracediff; this one reads version " +
-                std::to_string(model::k_summary_schema_version) +
-                (version == 5 ? " (the same figures in a compact layout, a fraction of the size)"
-                              : " (it adds the step's timeline split: GPU parts, idle by cause, exposed communication, "
-                                "the host waiting for the GPU)") +
-                ": summarize the traces again");
-  model::SetSummary s;
-  s.label = r.string(r.at(top, "label"), "label");
-  s.inputs = r.strings(r.at(top, "inputs"), "inputs");
-  s.diagnostics = r.diagnostics(r.at(top, "diagnostics"));
   r.bytes = bytes.size();
-  r.table = r.strings(r.at(top, "strings"), "strings");
+  auto s = read_top(r, top);
   for (const auto& f : r.array(r.at(top, "files"), "files")) {
     r.file_no = s.files.size();
     s.files.push_back(r.file(f));

@@ -23,9 +23,11 @@ struct ContentKey {
 };
 ContentKey content_key(std::string_view bytes);
 
-// `key`, when given, gets the file's content_key.
+// `key`, when given, gets the file's content_key. `parts`: the files' rows stay in the
+// summary's bytes, decoded again file by file when a pass reads them (model::WithRows):
+// a comparison's side then holds its ranks' headers, not every rank's rows at once.
 model::SetSummary read_summary_file(const std::string& path, std::uint64_t* figures = nullptr,
-                                    ContentKey* key = nullptr);
+                                    ContentKey* key = nullptr, bool parts = false);
 // The same on bytes already in memory; `path` names them in errors (the fuzz target).
 model::SetSummary read_summary_bytes(std::string_view bytes, const std::string& path,
                                      std::uint64_t* figures = nullptr);

@@ -369,6 +369,75 @@ BOOST_AUTO_TEST_CASE(summaries_of_one_side_share_the_limit) {
   BOOST_TEST(r.exit_code == 0, r.err);
 }
 
+// A comparison reads its summaries part by part (read_summary_file's `parts`): each
+// file's header, its rows left in the file and read again, a file at a time, when the
+// comparison reaches them. It must read as the whole document does.
+BOOST_AUTO_TEST_CASE(a_summary_read_in_parts_reads_as_the_whole_document) {
+  namespace model = tracediff::model;
+  using tracediff::reading::read_summary_file;
+  const auto gen = tracegen("parts-gen", {"--ranks", "3", "--steps", "4", "--memory", "--jitter", "2"});
+  const auto dir = temp_dir("parts");
+  BOOST_REQUIRE(run_cli({"summarize", gen, "-o", dir + "/c.tdsum.json", "-q"}).exit_code == 0);
+  const auto gen_t = tracegen("parts-gen-t", {"--ranks", "3", "--steps", "4", "--memory", "--seed", "2", "--slowdown", "aten::mm=1.3"});
+  BOOST_REQUIRE(run_cli({"summarize", gen_t, "-o", dir + "/t.tdsum.json", "-q"}).exit_code == 0);
+  const auto whole_c = read_summary_file(dir + "/c.tdsum.json"), whole_t = read_summary_file(dir + "/t.tdsum.json");
+  auto parts_c = read_summary_file(dir + "/c.tdsum.json", nullptr, nullptr, true);
+  const auto parts_t = read_summary_file(dir + "/t.tdsum.json", nullptr, nullptr, true);
+  // The rows were left in the file (else this test would compare the whole read with itself).
+  BOOST_REQUIRE(parts_c.files.size() == 3u);
+  for (const auto& f : parts_c.files) {
+    BOOST_TEST(f.deferred != nullptr);
+    BOOST_TEST(f.cells.empty());
+    BOOST_TEST(f.tree_cells.empty());
+    const model::WithRows rows(f);
+    BOOST_TEST(!rows->cells.empty());
+    BOOST_TEST(!rows->memory_cells.empty());
+  }
+  // The same comparison, to the byte.
+  const auto json_of = [](const model::DiffReport& r) {
+    std::ostringstream out;
+    tracediff::output::write_json(r, out);
+    return out.str();
+  };
+  BOOST_TEST(json_of(tracediff::analysis::compare_summaries(parts_c, parts_t, {})) ==
+             json_of(tracediff::analysis::compare_summaries(whole_c, whole_t, {})));
+  // And, its rows read back, the same summary.
+  model::undefer_rows(parts_c);
+  BOOST_TEST(parts_c.files[0].deferred == nullptr);
+  BOOST_TEST(summary_text(parts_c) == summary_text(whole_c));
+
+  // What the part-by-part read does not expect (here the files before the strings) is
+  // read whole, and reads the same.
+  auto bytes = read_file(dir + "/c.tdsum.json");
+  const auto strings_at = bytes.find("\"strings\":"), files_at = bytes.find("\"files\":");
+  BOOST_REQUIRE(strings_at < files_at);
+  const auto strings = bytes.substr(strings_at, files_at - strings_at);  // "strings": [...],
+  auto reordered = bytes;
+  reordered.erase(strings_at, strings.size());
+  const auto last = reordered.rfind('}');
+  reordered.insert(last, ", " + strings.substr(0, strings.find_last_of(',')));
+  write_file(dir + "/r.tdsum.json", reordered);
+  const auto fallback = read_summary_file(dir + "/r.tdsum.json", nullptr, nullptr, true);
+  BOOST_TEST(fallback.files[0].deferred == nullptr);
+  BOOST_TEST(summary_text(fallback) == summary_text(whole_c));
+
+  // A summary changed between its two reads is an error naming it, never other figures.
+  write_file(dir + "/x.tdsum.json", bytes);
+  const auto early = read_summary_file(dir + "/x.tdsum.json", nullptr, nullptr, true);
+  const auto rank_at = bytes.find("\"rank\":", files_at);  // file 0's
+  const auto digit = bytes.find_first_of("0123456789", rank_at);
+  BOOST_REQUIRE(digit < bytes.find("\"keys\"", rank_at));
+  bytes[digit] = bytes[digit] == '7' ? '8' : '7';  // one byte of file 0, the size unchanged
+  write_file(dir + "/x.tdsum.json", bytes);
+  try {
+    const model::WithRows rows(early.files[0]);
+    BOOST_TEST(false, "read a changed file");
+  } catch (const tracediff::Fatal& e) {
+    BOOST_TEST(std::string(e.what()) ==
+               dir + "/x.tdsum.json: changed while tracediff was reading it; run the comparison again");
+  }
+}
+
 BOOST_AUTO_TEST_CASE(a_summary_file_reads_as_its_bytes_do_and_writes_back_unchanged) {
   const auto gen = temp_dir("sumrt-gen");
   BOOST_REQUIRE(std::system((std::string("'") + TRACEGEN_BINARY + "' --out '" + gen +

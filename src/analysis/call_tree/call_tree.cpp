@@ -220,24 +220,25 @@ std::uint32_t SideTree::child(std::uint32_t parent, std::string_view name, std::
   return it->second;
 }
 
-void SideTree::add_file(const model::FileSummary& f, const std::vector<std::int64_t>& unit_of_step, bool gpu,
+void SideTree::add_file(const model::FileSummary& f, const std::vector<model::SummaryKey>& keys,
+                        const std::vector<std::int64_t>& unit_of_step, bool gpu,
                         const std::vector<std::string_view>* names) {
   constexpr std::uint32_t k_skip = ~0u - 1;
   std::vector<std::uint32_t> mine(f.tree.size(), k_skip);
-  std::vector<std::size_t> key_hash(f.keys.size() + 2, 0);  // per key, then the two "(other)"s
-  std::vector<bool> hashed(f.keys.size() + 2, false);
+  std::vector<std::size_t> key_hash(keys.size() + 2, 0);  // per key, then the two "(other)"s
+  std::vector<bool> hashed(keys.size() + 2, false);
   for (std::size_t i = 0; i < f.tree.size(); ++i) {
     const auto& t = f.tree[i];
     const bool other = t.key == model::k_tree_other || t.key == model::k_tree_other_gpu;
-    const bool is_gpu = t.key == model::k_tree_other_gpu || (!other && model::is_gpu_work(f.keys[t.key].kind));
+    const bool is_gpu = t.key == model::k_tree_other_gpu || (!other && model::is_gpu_work(keys[t.key].kind));
     const auto parent = t.parent == k_top ? k_top : mine[t.parent];
     if ((is_gpu && !gpu) || parent == k_skip) continue;
     const std::string_view name = t.key == model::k_tree_other ? k_other_name
                                   : t.key == model::k_tree_other_gpu ? k_other_gpu_name
                                   : names ? (*names)[t.key]
-                                                                     : std::string_view(f.keys[t.key].name);
-    const std::string_view category = other ? std::string_view() : std::string_view(f.keys[t.key].category);
-    const std::size_t h = t.key == model::k_tree_other ? f.keys.size() : t.key == model::k_tree_other_gpu ? f.keys.size() + 1 : t.key;
+                                                                     : std::string_view(keys[t.key].name);
+    const std::string_view category = other ? std::string_view() : std::string_view(keys[t.key].category);
+    const std::size_t h = t.key == model::k_tree_other ? keys.size() : t.key == model::k_tree_other_gpu ? keys.size() + 1 : t.key;
     if (!hashed[h]) key_hash[h] = std::hash<std::string_view>()(name), hashed[h] = true;
     mine[i] = child(parent, name, key_hash[h], category, is_gpu, other);
   }

@@ -61,9 +61,12 @@ class SideTree {
   explicit SideTree(std::size_t units = 0) : m_units(units) {}
   // Adds a file's tree; unit_of_step[s] is the unit of the file's step s, or -1 when
   // that step is not compared. GPU nodes only when `gpu`.
+  // `keys`: f's keys as the side holds them (its nodes view their names, so they outlive
+  // the tree; f may be the file's rows decoded for the moment, model::WithRows).
   // names: per key of f, the name its nodes are matched by (names paired across the
   // sides, analysis/names/name_match.hpp); null: the keys' own names.
-  void add_file(const model::FileSummary& f, const std::vector<std::int64_t>& unit_of_step, bool gpu,
+  void add_file(const model::FileSummary& f, const std::vector<model::SummaryKey>& keys,
+                const std::vector<std::int64_t>& unit_of_step, bool gpu,
                 const std::vector<std::string_view>* names = nullptr);
   // Folds the merged tree to the budget and settles the samples.
   void finish(std::size_t budget);

@@ -12,10 +12,13 @@
 
 namespace tracediff::analysis::detail {
 
+// File `fi` of its side (with its rows: model::WithRows), its accounting with the rows
+// not compared moved to their reason; the side's is the sum of its files'.
 // `compared(file, step)`: the (file index, step index) is a step unit of the comparison;
 // `warm`: the warm-up ones; `kept(key)`: the key's device and category are compared.
-void account_side(const model::SetSummary& set, const std::function<bool(std::size_t, std::uint32_t)>& compared,
-                  const std::set<std::pair<std::size_t, std::uint32_t>>& warm,
-                  const std::function<bool(const model::SummaryKey&)>& kept, model::SideSummary& summary);
+model::Accounting account_file(const model::FileSummary& f, std::size_t fi,
+                               const std::function<bool(std::size_t, std::uint32_t)>& compared,
+                               const std::set<std::pair<std::size_t, std::uint32_t>>& warm,
+                               const std::function<bool(const model::SummaryKey&)>& kept);
 
 }  // namespace tracediff::analysis::detail

@@ -307,9 +307,6 @@ SideData collect(const model::SetSummary& set, const Selection& sel, const Compa
 
   std::map<std::pair<std::size_t, std::uint32_t>, std::size_t> unit_of;
   for (std::size_t u = 0; u < units.size(); ++u) unit_of[{units[u].file, units[u].step}] = u;
-  detail::account_side(
-      set, [&](std::size_t fi, std::uint32_t step) { return unit_of.count({fi, step}) > 0; }, warm,
-      [&](const model::SummaryKey& k) { return keep_key(k, model::device_of(k.kind), options); }, summary);
   for (std::size_t u = 0; u < units.size(); ++u) {
     const auto& f = set.files[units[u].file];
     auto d = f.steps[units[u].step].detail;
@@ -328,14 +325,28 @@ SideData collect(const model::SetSummary& set, const Selection& sel, const Compa
     detail::collect_memory(set, file_steps, summary);
   }
 
+  // Each file's rows once (a summary read part by part decodes them here, a file at a
+  // time): its accounting, then, when its rank and steps are compared, its rows.
+  const auto compared = [&](std::size_t fi, std::uint32_t step) { return unit_of.count({fi, step}) > 0; };
+  const auto kept = [&](const model::SummaryKey& k) { return keep_key(k, model::device_of(k.kind), options); };
+  model::Accounting accounting;
   for (std::size_t fi = 0; fi < set.files.size(); ++fi) {
-    const auto& f = set.files[fi];
+    // `h` names (its keys and launchers live as long as the comparison: rows and tree
+    // nodes view them); `f` has the rows, which may be the file decoded again.
+    const auto& h = set.files[fi];
+    const model::WithRows whole(h);
+    const auto& f = *whole;
+    {
+      auto a = detail::account_file(f, fi, compared, warm, kept);
+      accounting += a;
+      if (fi < summary.files.size()) summary.files[fi].accounting = std::move(a);
+    }
     if (!rank_set.count(f.rank) || f.has_steps != any_steps) continue;
     // Row keys of this file's keys, resolved once (short names are not cheap).
     std::vector<const Key*> key_of;
     std::vector<SideAgg*> agg_of;
     std::vector<std::string_view> tree_names;  // per key: the name it is matched by
-    for (const auto& k : f.keys) {
+    for (const auto& k : h.keys) {
       const model::Device device = model::device_of(k.kind);
       const Rename* r = renames.find(k.category, k.name);
       std::string_view category = r ? std::string_view(r->category) : std::string_view(k.category);
@@ -437,16 +448,16 @@ SideData collect(const model::SetSummary& set, const Selection& sel, const Compa
       add_sat(a->bytes_ns, c.bytes_ns);
     }
     // --by-shape: launchers by name and shapes, as the operators' rows are keyed.
-    const bool shaped_launchers = options.by_shape && f.launcher_shapes.size() == f.launchers.size();
-    std::vector<std::string_view> shaped_launcher(shaped_launchers ? f.launchers.size() : 0);
+    const bool shaped_launchers = options.by_shape && h.launcher_shapes.size() == h.launchers.size();
+    std::vector<std::string_view> shaped_launcher(shaped_launchers ? h.launchers.size() : 0);
     for (const auto& l : f.launches) {
       const auto u = unit_of.find({fi, l.step});
       if (u == unit_of.end()) continue;
-      std::string_view who = f.launchers[l.launcher];
+      std::string_view who = h.launchers[l.launcher];
       if (const Rename* r = renames.find_host(who)) who = r->to;
-      if (shaped_launchers && !f.launcher_shapes[l.launcher].empty()) {
+      if (shaped_launchers && !h.launcher_shapes[l.launcher].empty()) {
         auto& s = shaped_launcher[l.launcher];
-        if (s.empty()) s = data.short_names.emplace_back(model::shaped_name(who, f.launcher_shapes[l.launcher]));
+        if (s.empty()) s = data.short_names.emplace_back(model::shaped_name(who, h.launcher_shapes[l.launcher]));
         who = s;
       }
       if (options.by_shape) data.launched_ns[who] += static_cast<double>(l.total_ns);
@@ -460,9 +471,10 @@ SideData collect(const model::SetSummary& set, const Selection& sel, const Compa
     std::vector<std::int64_t> unit_of_step(f.steps.size(), -1);
     for (auto u = unit_of.lower_bound({fi, 0}); u != unit_of.end() && u->first.first == fi; ++u)
       unit_of_step[u->first.second] = static_cast<std::int64_t>(u->second);
-    data.tree.add_file(f, unit_of_step, options.device != DeviceFilter::cpu,
+    data.tree.add_file(f, h.keys, unit_of_step, options.device != DeviceFilter::cpu,
                        renames.empty() && !options.by_shape ? nullptr : &tree_names);
   }
+  summary.accounting = std::move(accounting);
   data.tree.finish(k_tree_budget);
   for (auto& [key, a] : data.rows) {
     a.per_unit.settle();
@@ -704,10 +716,13 @@ model::DiffReport compare_default(const model::SetSummary& control, const model:
   model::DiffReport report;
   // Outlives c and t: their keys view its names.
   const Renames renames = options.match_names ? plan_renames(control, test) : Renames{};
-  // Not const: each row's samples move into its DiffRow (a copy was a tenth of the peak
-  // at 1,000 ranks).
-  auto c = collect(control, options.control, options, Renames{}, report.control);
-  auto t = collect(test, options.test, options, renames, report.test);
+  // Each side on its own core (a side's files are read again there when their rows were
+  // left in a summary); the control's error, if both have one, is the one said. Not
+  // const: each row's samples move into its DiffRow.
+  const Renames none;
+  auto test_side = std::async(std::launch::async, [&] { return collect(test, options.test, options, renames, report.test); });
+  auto c = collect(control, options.control, options, none, report.control);
+  auto t = test_side.get();
 
   const NoiseRule rule = noise_rule_for(options, report);
   report.between_runs = rule.between_runs();

@@ -129,7 +129,7 @@ BOOST_AUTO_TEST_CASE(html_text_shows_controls_visibly) {
 
 BOOST_AUTO_TEST_CASE(csv_text_cells_are_guarded_against_formulas) {
   BOOST_TEST(csv_formula_guard("=1+2") == "'=1+2");
-  for (const std::string lead : std::vector<std::string>{"=", "+", "-", "@", "\t", "\r", std::string(1, '\0'),
+  for (const std::string& lead : std::vector<std::string>{"=", "+", "-", "@", "\t", "\r", std::string(1, '\0'),
                                  "\xEF\xBC\x9D", "\xEF\xBC\x8B", "\xEF\xBC\x8D", "\xEF\xBC\xA0"})  // ＝ ＋ － ＠
     BOOST_TEST(csv_formula_guard(lead + "x") == "'" + lead + "x");
   BOOST_TEST(csv_formula_guard("\xEF\xBC\xA1x") == "\xEF\xBC\xA1x");  // Ａ: a letter, not a lead
