@@ -6,6 +6,7 @@
 //
 // Arithmetic is modulo 2^64 (a figure is written as figure - prediction, wrapped to
 // int64, and read back as prediction + that), so a hostile summary cannot overflow.
+#include <algorithm>
 #include <cstdint>
 #include <numeric>
 #include <unordered_map>
@@ -52,23 +53,52 @@ inline std::uint64_t node_step(std::uint32_t node, std::uint32_t step) {
   return std::uint64_t{node} << 32 | step;
 }
 
+// A table by (index, step): an array where indices x steps is small beside the entries
+// (a rank's keys or call paths by its steps), hashed otherwise and for what lies outside.
+// The reader fills one per file it reads, twice for a summary read part by part.
+template <class T>
+class ByIndexStep {
+ public:
+  ByIndexStep(std::size_t indices, std::size_t steps, std::size_t entries) {
+    const std::size_t room = std::max<std::size_t>(4 * entries, 4096);
+    if (steps > 0 && indices <= room / steps) {
+      m_indices = indices;
+      m_steps = steps;
+      m_dense.assign(indices * steps, T{});
+    }
+  }
+  T& at(std::uint32_t index, std::uint32_t step) {
+    return inside(index, step) ? m_dense[std::size_t{index} * m_steps + step] : m_hashed[node_step(index, step)];
+  }
+  T get(std::uint32_t index, std::uint32_t step) const {
+    if (inside(index, step)) return m_dense[std::size_t{index} * m_steps + step];
+    const auto it = m_hashed.find(node_step(index, step));
+    return it == m_hashed.end() ? T{} : it->second;
+  }
+
+ private:
+  bool inside(std::uint32_t index, std::uint32_t step) const { return index < m_indices && step < m_steps; }
+  std::size_t m_indices = 0, m_steps = 0;
+  std::vector<T> m_dense;
+  std::unordered_map<std::uint64_t, T> m_hashed;
+};
+
 // Per tree cell, the prediction of (total - self) in units: its host children's
 // totals in the same step (a host call's time is its own plus its callees'). Needs
 // only the tree and the cells' nodes, steps and totals.
 inline std::vector<std::uint64_t> tree_child_time(const FileSummary& f, std::uint64_t unit) {
-  std::unordered_map<std::uint64_t, std::uint64_t> children;
+  ByIndexStep<std::uint64_t> children(f.tree.size(), f.steps.size(), f.tree_cells.size());
   for (const auto& c : f.tree_cells) {
     if (c.node >= f.tree.size()) continue;
     const auto& n = f.tree[c.node];
     if (n.parent == k_tree_top || gpu_node(f, n)) continue;
-    children[node_step(n.parent, c.step)] += in_units(c.total_ns, unit);
+    children.at(n.parent, c.step) += in_units(c.total_ns, unit);
   }
   std::vector<std::uint64_t> out;
   out.reserve(f.tree_cells.size());
   for (const auto& c : f.tree_cells) {
     const bool host = c.node < f.tree.size() && !gpu_node(f, f.tree[c.node]);
-    const auto it = host ? children.find(node_step(c.node, c.step)) : children.end();
-    out.push_back(it == children.end() ? 0 : it->second);
+    out.push_back(host ? children.get(c.node, c.step) : 0);
   }
   return out;
 }
@@ -78,11 +108,11 @@ inline std::vector<std::uint64_t> tree_child_time(const FileSummary& f, std::uin
 struct CellGuess {
   std::uint64_t count = 0, total = 0, self = 0;
 };
-inline std::unordered_map<std::uint64_t, CellGuess> cell_guesses(const FileSummary& f, std::uint64_t unit) {
-  std::unordered_map<std::uint64_t, CellGuess> out;
+inline ByIndexStep<CellGuess> cell_guesses(const FileSummary& f, std::uint64_t unit) {
+  ByIndexStep<CellGuess> out(f.keys.size(), f.steps.size(), f.cells.size() + f.tree_cells.size());
   for (const auto& c : f.tree_cells) {
     if (c.node >= f.tree.size() || f.tree[c.node].key >= f.keys.size()) continue;
-    auto& g = out[node_step(f.tree[c.node].key, c.step)];
+    auto& g = out.at(f.tree[c.node].key, c.step);
     g.count += c.count;
     g.total += in_units(c.total_ns, unit);
     g.self += in_units(c.self_ns, unit);

@@ -204,8 +204,7 @@ void write_file(JsonEmit& j, const model::FileSummary& f, const Str& str) {
     Column count, total, self, wait, nested;
     for (std::size_t i = 0; i < f.cells.size(); ++i) {
       const auto& c = f.cells[i];
-      const auto it = guesses.find(sf::node_step(c.key, c.step));
-      const auto g = it == guesses.end() ? sf::CellGuess{} : it->second;
+      const auto g = guesses.get(c.key, c.step);
       count.sparse(i, c.count - g.count);
       total.sparse(i, u(c.total_ns) - g.total);
       self.sparse(i, u(c.self_ns) - g.self);

@@ -482,8 +482,7 @@ struct Reader {
         auto& c = f.cells[r];
         c.key = rows[r][0];
         c.step = rows[r][1];
-        const auto it = guesses.find(sf::node_step(c.key, c.step));
-        const auto g = it == guesses.end() ? sf::CellGuess{} : it->second;
+        const auto g = guesses.get(c.key, c.step);
         c.count = cell_count(g.count + col[0][r], counted, "cell");
         c.total_ns = scaled(g.total + col[1][r], "total");
         c.self_ns = scaled(g.self + col[2][r], "self");

@@ -342,6 +342,11 @@ SideData collect(const model::SetSummary& set, const Selection& sel, const Compa
       if (fi < summary.files.size()) summary.files[fi].accounting = std::move(a);
     }
     if (!rank_set.count(f.rank) || f.has_steps != any_steps) continue;
+    // Each step's unit, -1 where it is not compared.
+    std::vector<std::int64_t> unit_of_step(f.steps.size(), -1);
+    for (auto u = unit_of.lower_bound({fi, 0}); u != unit_of.end() && u->first.first == fi; ++u)
+      unit_of_step[u->first.second] = static_cast<std::int64_t>(u->second);
+    const auto unit_at = [&](std::uint32_t step) { return step < unit_of_step.size() ? unit_of_step[step] : -1; };
     // Row keys of this file's keys, resolved once (short names are not cheap).
     std::vector<const Key*> key_of;
     std::vector<SideAgg*> agg_of;
@@ -391,21 +396,21 @@ SideData collect(const model::SetSummary& set, const Selection& sel, const Compa
     for (const auto& c : f.cells) {
       auto* a = agg_of[c.key];
       if (!a) continue;
-      const auto u = unit_of.find({fi, c.step});
-      if (u == unit_of.end()) continue;
+      const auto u = unit_at(c.step);
+      if (u < 0) continue;
       add_sat(a->stats.count, c.count);
       add_sat(a->stats.total_ns, c.total_ns);
       add_sat(a->stats.self_ns, c.self_ns);
       add_sat(a->stats.wait_ns, c.wait_ns);
       a->stats.nested += c.nested;
-      a->per_unit.add(static_cast<std::uint32_t>(u->second), static_cast<double>(c.total_ns));
+      a->per_unit.add(static_cast<std::uint32_t>(u), static_cast<double>(c.total_ns));
     }
     data.memory |= !f.memory.empty();
     for (const auto& c : f.memory_cells) {
       auto* a = c.key < agg_of.size() ? agg_of[c.key] : nullptr;
       if (!a) continue;
-      const auto u = unit_of.find({fi, c.step});
-      if (u == unit_of.end()) continue;
+      const auto u = unit_at(c.step);
+      if (u < 0) continue;
       add_sat(a->alloc_self_bytes, c.self_bytes);
       add_sat(a->alloc_bytes, c.bytes);
       add_sat(a->held_bytes, c.held_bytes);
@@ -413,20 +418,20 @@ SideData collect(const model::SetSummary& set, const Selection& sel, const Compa
       add_sat(a->alloc_count, c.count);
       if (c.self_bytes) {
         a->alloc_per_unit.set_units(units.size());
-        a->alloc_per_unit.add(static_cast<std::uint32_t>(u->second), static_cast<double>(c.self_bytes));
+        a->alloc_per_unit.add(static_cast<std::uint32_t>(u), static_cast<double>(c.self_bytes));
       }
     }
     for (const auto& c : f.path_cells) {
       auto* a = c.key < agg_of.size() ? agg_of[c.key] : nullptr;
-      const auto u = unit_of.find({fi, c.step});
-      if (!a || u == unit_of.end()) continue;
+      const auto u = unit_at(c.step);
+      if (!a || u < 0) continue;
       a->path_per_unit.set_units(units.size());
-      a->path_per_unit.add(static_cast<std::uint32_t>(u->second), static_cast<double>(c.ns));
+      a->path_per_unit.add(static_cast<std::uint32_t>(u), static_cast<double>(c.ns));
     }
     for (const auto& c : f.what_if_cells) {
       const auto& what = f.what_ifs[c.what];
-      const auto u = unit_of.find({fi, c.step});
-      if (u == unit_of.end()) continue;
+      const auto u = unit_at(c.step);
+      if (u < 0) continue;
       if (what.key >= 0) {
         auto* a = static_cast<std::size_t>(what.key) < agg_of.size() ? agg_of[static_cast<std::size_t>(what.key)] : nullptr;
         if (!a) continue;
@@ -441,7 +446,7 @@ SideData collect(const model::SetSummary& set, const Selection& sel, const Compa
     }
     for (const auto& c : f.work_cells) {
       auto* a = c.key < agg_of.size() ? agg_of[c.key] : nullptr;
-      if (!a || unit_of.find({fi, c.step}) == unit_of.end()) continue;
+      if (!a || unit_at(c.step) < 0) continue;
       add_sat(a->flop, c.flop);
       add_sat(a->flop_ns, c.flop_ns);
       add_sat(a->bytes, c.bytes);
@@ -451,8 +456,8 @@ SideData collect(const model::SetSummary& set, const Selection& sel, const Compa
     const bool shaped_launchers = options.by_shape && h.launcher_shapes.size() == h.launchers.size();
     std::vector<std::string_view> shaped_launcher(shaped_launchers ? h.launchers.size() : 0);
     for (const auto& l : f.launches) {
-      const auto u = unit_of.find({fi, l.step});
-      if (u == unit_of.end()) continue;
+      const auto u = unit_at(l.step);
+      if (u < 0) continue;
       std::string_view who = h.launchers[l.launcher];
       if (const Rename* r = renames.find_host(who)) who = r->to;
       if (shaped_launchers && !h.launcher_shapes[l.launcher].empty()) {
@@ -466,11 +471,8 @@ SideData collect(const model::SetSummary& set, const Selection& sel, const Compa
         data.graph_launchers.insert(who);
       auto& per_unit = data.launches[who][*key_of[l.key]];
       per_unit.set_units(units.size());
-      per_unit.add(static_cast<std::uint32_t>(u->second), static_cast<double>(l.total_ns));
+      per_unit.add(static_cast<std::uint32_t>(u), static_cast<double>(l.total_ns));
     }
-    std::vector<std::int64_t> unit_of_step(f.steps.size(), -1);
-    for (auto u = unit_of.lower_bound({fi, 0}); u != unit_of.end() && u->first.first == fi; ++u)
-      unit_of_step[u->first.second] = static_cast<std::int64_t>(u->second);
     data.tree.add_file(f, h.keys, unit_of_step, options.device != DeviceFilter::cpu,
                        renames.empty() && !options.by_shape ? nullptr : &tree_names);
   }
