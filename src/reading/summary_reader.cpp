@@ -4,6 +4,7 @@
 
 #include <boost/json.hpp>
 
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -116,7 +117,7 @@ struct Reader {
     std::vector<std::pair<std::uint32_t, std::uint32_t>> at;
     at.reserve(v.size());
     for (const auto& x : v) at.push_back(pair_of(x));
-    std::sort(at.begin(), at.end());
+    if (!std::is_sorted(at.begin(), at.end())) std::sort(at.begin(), at.end());  // runs give them sorted
     unique_cells(at, [](const auto& p) { return p; }, what);
   }
   // A duration: any int64 from 0 (summarising saturates there); bound_durations
@@ -924,6 +925,9 @@ model::SetSummary read_summary_file(const std::string& path, std::uint64_t* figu
   const int fd = open_regular_file(path, error);
   if (fd < 0) throw Fatal(path + ": cannot read: " + error);
   std::string bytes;
+  // Room for the whole file at once (a regular file's size; it may still grow).
+  if (struct stat st{}; ::fstat(fd, &st) == 0 && st.st_size > 0)
+    bytes.reserve(static_cast<std::size_t>(st.st_size) + (std::size_t{1} << 16));
   std::size_t checked = 0;  // bytes known to be JSON whitespace
   for (;;) {
     const std::size_t have = bytes.size();

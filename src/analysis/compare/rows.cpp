@@ -327,7 +327,6 @@ SideData collect(const model::SetSummary& set, const Selection& sel, const Compa
 
   // Each file's rows once (a summary read part by part decodes them here, a file at a
   // time): its accounting, then, when its rank and steps are compared, its rows.
-  const auto compared = [&](std::size_t fi, std::uint32_t step) { return unit_of.count({fi, step}) > 0; };
   const auto kept = [&](const model::SummaryKey& k) { return keep_key(k, model::device_of(k.kind), options); };
   model::Accounting accounting;
   for (std::size_t fi = 0; fi < set.files.size(); ++fi) {
@@ -336,17 +335,17 @@ SideData collect(const model::SetSummary& set, const Selection& sel, const Compa
     const auto& h = set.files[fi];
     const model::WithRows whole(h);
     const auto& f = *whole;
+    // Each step's unit, -1 where it is not compared.
+    std::vector<std::int64_t> unit_of_step(f.steps.size(), -1);
+    for (auto u = unit_of.lower_bound({fi, 0}); u != unit_of.end() && u->first.first == fi; ++u)
+      if (u->first.second < unit_of_step.size()) unit_of_step[u->first.second] = static_cast<std::int64_t>(u->second);
+    const auto unit_at = [&](std::uint32_t step) { return step < unit_of_step.size() ? unit_of_step[step] : -1; };
     {
-      auto a = detail::account_file(f, fi, compared, warm, kept);
+      auto a = detail::account_file(f, fi, [&](std::size_t, std::uint32_t step) { return unit_at(step) >= 0; }, warm, kept);
       accounting += a;
       if (fi < summary.files.size()) summary.files[fi].accounting = std::move(a);
     }
     if (!rank_set.count(f.rank) || f.has_steps != any_steps) continue;
-    // Each step's unit, -1 where it is not compared.
-    std::vector<std::int64_t> unit_of_step(f.steps.size(), -1);
-    for (auto u = unit_of.lower_bound({fi, 0}); u != unit_of.end() && u->first.first == fi; ++u)
-      unit_of_step[u->first.second] = static_cast<std::int64_t>(u->second);
-    const auto unit_at = [&](std::uint32_t step) { return step < unit_of_step.size() ? unit_of_step[step] : -1; };
     // Row keys of this file's keys, resolved once (short names are not cheap).
     std::vector<const Key*> key_of;
     std::vector<SideAgg*> agg_of;
