@@ -15,6 +15,7 @@
 #include "model/input_diagnostics.hpp"
 #include "model/critical_path.hpp"
 #include "model/memory_report.hpp"
+#include "model/name.hpp"
 #include "model/step_detail.hpp"
 #include "model/trace.hpp"
 
@@ -44,17 +45,18 @@ inline std::string unrecorded_launcher(std::string_view stream) {
 
 constexpr std::int64_t k_whole_trace_step = -1;  // the one pseudo-step of a file without steps
 
+// Its names are interned (model::Name): a side's ranks share one copy of each.
 struct SummaryKey {
   // A constructor, so that keys made with three fields (most) need no fourth.
   SummaryKey() = default;
-  SummaryKey(std::string category_, std::string name_, Kind kind_, std::string shape_ = {})
-      : category(std::move(category_)), name(std::move(name_)), kind(kind_), shape(std::move(shape_)) {}
-  std::string category;  // normalised
-  std::string name;
+  SummaryKey(std::string_view category_, std::string_view name_, Kind kind_, std::string_view shape_ = {})
+      : category(category_), name(name_), kind(kind_), shape(shape_) {}
+  Name category;  // normalised
+  Name name;
   Kind kind = Kind::other_host;
   // --by-shape: a cpu_op's input dims and types, "[[64,1024],[1024,4096]] (float,float)";
   // empty without (JSON: written only when set).
-  std::string shape;
+  Name shape;
 };
 
 // A key's name as --by-shape shows and matches it: "aten::mm [[64,1024],[1024,4096]] (float,float)".
