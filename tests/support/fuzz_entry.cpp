@@ -2,9 +2,14 @@
 
 #include <boost/json.hpp>
 
+#include <unistd.h>
+
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <optional>
 #include <sstream>
 #include <string>
 
@@ -193,6 +198,31 @@ void fuzz_pipeline(std::string_view bytes) {
   write_all(report, (bytes.size() / 12) % 3 == 0);
 }
 
+// A comparison reads summaries part by part (reading::read_summary_file's `parts`): it
+// must accept what the whole read accepts, refuse what it refuses, and, its rows read
+// back, hold the same summary.
+static void check_parts(std::string_view bytes, const model::SetSummary* whole) {
+  const auto path = (std::filesystem::temp_directory_path() /
+                     ("tracediff-fuzz-" + std::to_string(::getpid()) + ".tdsum.json")).string();
+  {
+    std::ofstream out(path, std::ios::binary | std::ios::trunc);
+    out.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
+  }
+  std::optional<model::SetSummary> parts;
+  try {
+    parts = reading::read_summary_file(path, nullptr, nullptr, true);
+  } catch (const Fatal& e) {
+    FUZZ_CHECK(std::string_view(e.what()).starts_with(path + ": "));
+  }
+  FUZZ_CHECK(parts.has_value() == (whole != nullptr));
+  if (parts && whole) {  // the rows are read again from the file: it is removed after
+    for (auto& f : parts->files) FUZZ_CHECK(model::WithRows(f)->cells.size() >= f.cells.size());
+    model::undefer_rows(*parts);
+    FUZZ_CHECK(summary_text(*parts) == summary_text(*whole));
+  }
+  std::filesystem::remove(path);
+}
+
 void fuzz_summary(std::string_view bytes) {
   const std::string path = "fuzz.tdsum.json";
   model::SetSummary summary;
@@ -200,8 +230,10 @@ void fuzz_summary(std::string_view bytes) {
     summary = reading::read_summary_bytes(bytes, path);
   } catch (const Fatal& e) {
     FUZZ_CHECK(std::string_view(e.what()).starts_with(path + ": "));  // the message names the file
+    check_parts(bytes, nullptr);
     return;
   }
+  check_parts(bytes, &summary);
 
   // What the reader accepts, the writer writes back and the reader takes again, and
   // from then on the bytes stay the same (the first writing may normalise: spacing,

@@ -282,7 +282,7 @@ Options parse_options(int argc, char** argv) {
       o.out_dir = std::string(v);
       have_out = !v.empty();
     } else if (a == "--ranks") {
-      o.ranks = static_cast<int>(parse_int(a, v, 1, 4096));
+      o.ranks = static_cast<int>(parse_int(a, v, 1, 65536));  // bench set k: 10,000
     } else if (a == "--steps") {
       o.steps = static_cast<int>(parse_int(a, v, 1, 10000000));
       o.steps_set = true;
