@@ -29,7 +29,7 @@ BUDGET=$ROOT/bench/budget.tsv
 
 usage() {
   cat <<EOF
-usage: bash scripts/bench.sh [--runs N] [--quick] [--sets a,b,c,d,e,f,g,h] [--no-build] [--check]
+usage: bash scripts/bench.sh [--runs N] [--quick] [--sets a,b,c,d,e,f,g,h,k] [--no-build] [--check]
 
   --runs N      timed runs of tracediff and of the floor per set (default 5)
   --quick       only set (a); same as --sets a
@@ -48,6 +48,9 @@ usage: bash scripts/bench.sh [--runs N] [--quick] [--sets a,b,c,d,e,f,g,h] [--no
                      10 % shift at run 700, each run summarised once; cached in bench/data/):
                      wall, peak RSS and page size against 5 s, 512 MiB, 5 MB (issue 30).
                      Not in the default sets.
+                  k  10,000 ranks x 8 steps per side, as set e (tracegen, cached in bench/data/ranks10k/,
+                     about 15 minutes to make the first time): the 20,000 traces compared directly,
+                     and the two merged summaries compared. Not in the default sets
                   h  the pages in headless Chromium, time to interactive (median of R opens, each
                      in a fresh context; tests/browser/interactive.mjs): set a's report, a report
                      of 100,000 names a side (tracegen --many-names, cached in bench/data/) and
@@ -57,7 +60,8 @@ usage: bash scripts/bench.sh [--runs N] [--quick] [--sets a,b,c,d,e,f,g,h] [--no
   --no-build    use the binaries already in the build directory
   --check       measure the sets bench/budget.tsv names (unless --sets) and exit 1 when a
                 median passes its budget there (wall/floor ratio, peak RSS, report size, set h's
-                times to interactive)
+                times to interactive, sets e and k's summaries' wall time and RSS); it says on
+                which machine the budgets were set and what the floor takes on this one
 Environment: BENCH_BUILD_DIR (default build-bench), CHROMIUM (set h; default /usr/bin/chromium).
 EOF
 }
@@ -80,16 +84,19 @@ done
 [[ $RUNS =~ ^[1-9][0-9]*$ ]] || die "--runs: expected a positive integer, got '$RUNS'"
 # Budget lines: set, metric, limit (tab-separated; # comments).
 BUDGET_LINES=()
+BUDGET_MACHINE="(budget.tsv does not say)"
 ((CHECK)) && [[ ! -f $BUDGET ]] && die "--check: $BUDGET not found"
 if [[ -f $BUDGET ]]; then
   while IFS=$'\t' read -r b_set b_metric b_limit _; do
+    if [[ $b_set == "# machine:"* ]]; then BUDGET_MACHINE=${b_set#"# machine: "}; continue; fi
     [[ -z $b_set || $b_set == \#* ]] && continue
     if [[ $b_set == h ]]; then
       [[ $b_metric == report_tti_ms || $b_metric == big_tti_ms || $b_metric == trend_tti_ms ]] ||
         die "$BUDGET: unknown metric '$b_metric' of set h (report_tti_ms, big_tti_ms or trend_tti_ms)"
     else
-      [[ $b_metric == ratio || $b_metric == rss_mib || $b_metric == html_kb || $b_metric == critical_path_pct ]] ||
-        die "$BUDGET: unknown metric '$b_metric' (ratio, rss_mib, html_kb or critical_path_pct)"
+      [[ $b_metric == ratio || $b_metric == rss_mib || $b_metric == html_kb || $b_metric == critical_path_pct ||
+         $b_metric == summaries_wall_s || $b_metric == summaries_rss_mib ]] ||
+        die "$BUDGET: unknown metric '$b_metric' (ratio, rss_mib, html_kb, critical_path_pct, summaries_wall_s or summaries_rss_mib)"
     fi
     [[ $b_limit =~ ^[0-9]+([.][0-9]+)?$ ]] || die "$BUDGET: limit '$b_limit' of $b_set $b_metric is not a number"
     BUDGET_LINES+=("$b_set $b_metric $b_limit")
@@ -102,7 +109,7 @@ fi
 IFS=, read -r -a SET_LIST <<<"$SETS"
 ((${#SET_LIST[@]})) || die "--sets: empty"
 for s in "${SET_LIST[@]}"; do
-  [[ $s == a || $s == b || $s == c || $s == d || $s == e || $s == f || $s == g || $s == h ]] || die "--sets: unknown set '$s' (expected a, b, c, d, e, f, g or h)"
+  [[ $s == a || $s == b || $s == c || $s == d || $s == e || $s == f || $s == g || $s == h || $s == k ]] || die "--sets: unknown set '$s' (expected a, b, c, d, e, f, g, h or k)"
 done
 
 # --- Tools ------------------------------------------------------------------
@@ -158,6 +165,22 @@ gen_side() {
 }
 
 declare -A CONTROL TEST LABEL RSS_TARGET RATIO_TARGET WALL_TARGET
+
+# make_summaries SET: one summary per side of the set's traces, remade whenever the
+# traces or tracediff are newer (the layout may have changed).
+make_summaries() {
+  local set=$1 side sum
+  mkdir -p "${SUMMARIES[$set]}"
+  for side in control test; do
+    sum=${SUMMARIES[$set]}/$side.tdsum.json
+    local traces=${CONTROL[$set]}
+    [[ $side == test ]] && traces=${TEST[$set]}
+    if [[ ! -f $sum || $sum -ot $TD || $sum -ot $traces/.tracegen-args ]]; then
+      echo "== summarizing set $set's $side" >&2
+      "$TD" summarize "$traces" -o "$sum" -q || die "tracediff summarize failed on set $set"
+    fi
+  done
+}
 LABEL[a]="hta-trace-diff (real)"
 CONTROL[a]=$SHARED/traces/hta-trace-diff/control
 TEST[a]=$SHARED/traces/hta-trace-diff/test
@@ -183,10 +206,15 @@ LABEL[f]="8 ranks x 35 MB, memory"
 CONTROL[f]=$DATA/memory/control
 TEST[f]=$DATA/memory/test
 RSS_TARGET[f]=128
-# Set e's summaries (tracediff summarize, one per side) and their comparison's targets.
-E_SUMMARIES=$DATA/ranks/summaries
-E_SUM_WALL_TARGET=0.5
-E_SUM_RSS_TARGET=128
+LABEL[k]="10000 ranks x 8 steps, gz"
+CONTROL[k]=$DATA/ranks10k/control
+TEST[k]=$DATA/ranks10k/test
+RSS_TARGET[k]=2048
+# Sets e and k's summaries (tracediff summarize, one per side) and their comparison's targets
+# (issue 28: 1,000 ranks; issue 44: 10,000).
+declare -A SUMMARIES SUM_WALL_TARGET SUM_RSS_TARGET SUM_ROW SUM_WALL SUM_RSS
+SUMMARIES[e]=$DATA/ranks/summaries SUM_WALL_TARGET[e]=0.5 SUM_RSS_TARGET[e]=128
+SUMMARIES[k]=$DATA/ranks10k/summaries SUM_WALL_TARGET[k]=2 SUM_RSS_TARGET[k]=256
 # Set g: a trend over 1,000 summaries (issue 30 item 3).
 G_DIR=$DATA/series
 G_WALL_TARGET=5
@@ -263,15 +291,12 @@ for s in "${SET_LIST[@]}"; do
     e)
       gen_side "${CONTROL[e]}" --ranks 1000 --steps 8 --jitter 3 --seed 1 --gzip
       gen_side "${TEST[e]}" --ranks 1000 --steps 8 --jitter 3 --seed 2 --gzip --slowdown aten::mm=1.2
-      # Remade whenever the traces or tracediff are newer (the layout may have changed).
-      mkdir -p "$E_SUMMARIES"
-      for side in control test; do
-        sum=$E_SUMMARIES/$side.tdsum.json
-        if [[ ! -f $sum || $sum -ot $TD || $sum -ot $DATA/ranks/$side/.tracegen-args ]]; then
-          echo "== summarizing set e's $side" >&2
-          "$TD" summarize "$DATA/ranks/$side" -o "$sum" -q || die "tracediff summarize failed on set e"
-        fi
-      done
+      make_summaries e
+      ;;
+    k)
+      gen_side "${CONTROL[k]}" --ranks 10000 --steps 8 --jitter 3 --seed 1 --gzip
+      gen_side "${TEST[k]}" --ranks 10000 --steps 8 --jitter 3 --seed 2 --gzip --slowdown aten::mm=1.2
+      make_summaries k
       ;;
   esac
 done
@@ -443,34 +468,34 @@ for s in "${SET_LIST[@]}"; do
   EXACT_RATIO[$s]=$(awk -v tw="$tw" -v fw="$fw" 'BEGIN {printf "%.4f", tw / fw}')
 done
 
-# Set e's summaries compared, R times (wall from bash's time, RSS from GNU time).
-E_ROW=
-if [[ " ${SET_LIST[*]} " == *" e "* ]]; then
-  echo "== set e: the two summaries compared" >&2
-  ec=$E_SUMMARIES/control.tdsum.json et=$E_SUMMARIES/test.tdsum.json
+# Sets e and k's summaries compared, R times (wall from bash's time, RSS from GNU time).
+for es in e k; do
+  [[ " ${SET_LIST[*]} " == *" $es "* ]] || continue
+  echo "== set $es: the two summaries compared" >&2
+  ec=${SUMMARIES[$es]}/control.tdsum.json et=${SUMMARIES[$es]}/test.tdsum.json
   e_wall=() e_rss=()
   tf=$(mktemp)
   TMPDIRS+=("$tf" "$tf.time")
   for ((i = 1; i <= RUNS; i++)); do
-    { time "$TD" "$ec" "$et" -o "$OUTDIR/set-e-summaries.html" -q >/dev/null 2>&1; } 2>"$tf.time" ||
-      die "tracediff failed on set e's summaries (run $i)"
+    { time "$TD" "$ec" "$et" -o "$OUTDIR/set-$es-summaries.html" -q >/dev/null 2>&1; } 2>"$tf.time" ||
+      die "tracediff failed on set $es's summaries (run $i)"
     read -r w _ _ <"$tf.time"
-    "$TIME" -o "$tf" -f '%M' "$TD" "$ec" "$et" -o "$OUTDIR/set-e-summaries.html" -q >/dev/null 2>&1 ||
-      die "tracediff failed on set e's summaries (run $i, RSS)"
+    "$TIME" -o "$tf" -f '%M' "$TD" "$ec" "$et" -o "$OUTDIR/set-$es-summaries.html" -q >/dev/null 2>&1 ||
+      die "tracediff failed on set $es's summaries (run $i, RSS)"
     read -r m <"$tf"
     e_wall+=("$w") e_rss+=("$m")
-    printf '%s\t%d\tsummaries\t%s\t\t\t%s\t\t\t\t\t\t\n' e "$i" "$w" "$m" >>"$RUNLOG"
+    printf '%s\t%d\tsummaries\t%s\t\t\t%s\t\t\t\t\t\t\n' "$es" "$i" "$w" "$m" >>"$RUNLOG"
   done
-  ew=$(printf '%s\n' "${e_wall[@]}" | median)
-  erss=$(printf '%s\n' "${e_rss[@]}" | fmax | awk '{printf "%.1f", $1 / 1024}')
+  SUM_WALL[$es]=$(printf '%s\n' "${e_wall[@]}" | median)
+  SUM_RSS[$es]=$(printf '%s\n' "${e_rss[@]}" | fmax | awk '{printf "%.1f", $1 / 1024}')
   # The summaries' size against the JSON they stand for (each file's json_bytes).
   ebytes=$(($(stat -c %s "$ec") + $(stat -c %s "$et")))
   ejson=$(grep -ho '"json_bytes": [0-9]*' "$ec" "$et" | awk '{s += $2} END {print s + 0}')
-  E_ROW=$(awk -v w="$ew" -v r="$erss" -v b="$ebytes" -v j="$ejson" -v wt="$E_SUM_WALL_TARGET" -v rt="$E_SUM_RSS_TARGET" \
-    -v st="$E_SUM_SIZE_TARGET_PCT" 'BEGIN {p = (j > 0 ? 100 * b / j : 0);
-      printf "e   summaries (2 files, %.1f MB, %.2f%% of the JSON): wall %.3f s, RSS %.1f MiB   target: <= %.1f s %s, <= %d MiB %s, <= %d%% %s\n",
-        b / 1e6, p, w, r, wt, (w <= wt ? "ok" : "MISS"), rt, (r <= rt ? "ok" : "MISS"), st, (p <= st ? "ok" : "MISS")}')
-fi
+  SUM_ROW[$es]=$(awk -v s="$es" -v w="${SUM_WALL[$es]}" -v r="${SUM_RSS[$es]}" -v b="$ebytes" -v j="$ejson" \
+    -v wt="${SUM_WALL_TARGET[$es]}" -v rt="${SUM_RSS_TARGET[$es]}" -v st="$E_SUM_SIZE_TARGET_PCT" 'BEGIN {p = (j > 0 ? 100 * b / j : 0);
+      printf "%s   summaries (2 files, %.1f MB, %.2f%% of the JSON): wall %.3f s, RSS %.1f MiB   target: <= %.1f s %s, <= %d MiB %s, <= %d%% %s\n",
+        s, b / 1e6, p, w, r, wt, (w <= wt ? "ok" : "MISS"), rt, (r <= rt ? "ok" : "MISS"), st, (p <= st ? "ok" : "MISS")}')
+done
 
 # --- Report -----------------------------------------------------------------
 
@@ -493,10 +518,12 @@ for s in "${SET_LIST[@]}"; do
     "$(printf %.3f "$fw")" "$(printf %.3f "$fc")" "$(printf %.2fx "$ratio")" "$(printf %.2fx "$cratio")" \
     "$wall_target, <= ${RSS_TARGET[$s]} MiB $(verdict "$rok")"
 done
-if [[ -n $E_ROW ]]; then
-  echo
-  echo "$E_ROW"
-fi
+for es in e k; do
+  if [[ -n ${SUM_ROW[$es]:-} ]]; then
+    echo
+    echo "${SUM_ROW[$es]}"
+  fi
+done
 if [[ -n $G_ROW ]]; then
   echo
   echo "$G_ROW"
@@ -525,6 +552,11 @@ echo "results: ${RESULTS#"$ROOT"/} (medians), ${RUNLOG#"$ROOT"/} (every run); re
 if ((CHECK)); then
   echo
   echo "budgets (${BUDGET#"$ROOT"/}; ${RUNS} runs, medians; RSS: the maximum):"
+  # The ratio is to the floor measured here, now, so it carries across machines; times in
+  # seconds (sets e, k and h) and sizes do not scale, and are the machine's below.
+  echo "  set on: $BUDGET_MACHINE"
+  echo "  here:   $(nproc) cores, ${cpu_model:-unknown CPU}; the floor (one thread: libdeflate + an empty Boost.JSON parse):$(
+    for s in "${SET_LIST[@]}"; do [[ -n ${ROW[$s]:-} ]] && { read -r _ _ _ _ _ _ fw _ <<<"${ROW[$s]}"; printf ' set %s %.3f s;' "$s" "$fw"; }; done)"
   failed=0 checked=0
   for line in "${BUDGET_LINES[@]}"; do
     read -r b_set b_metric b_limit <<<"$line"
@@ -545,7 +577,10 @@ if ((CHECK)); then
         rss_mib) value=$trss unit="MiB" ;;
         html_kb) value=${HTML_KB[$b_set]} unit="KB" ;;
         critical_path_pct) value=${CP_PCT[$b_set]} unit="% more wall time" ;;
+        summaries_wall_s) value=${SUM_WALL[$b_set]:-} unit="s, the two summaries compared" ;;
+        summaries_rss_mib) value=${SUM_RSS[$b_set]:-} unit="MiB, the two summaries compared" ;;
       esac
+      [[ -n $value ]] || die "set $b_set has no $b_metric (only sets e and k have summaries)"
     fi
     checked=$((checked + 1))
     if awk -v v="$value" -v l="$b_limit" 'BEGIN {exit !(v <= l)}'; then

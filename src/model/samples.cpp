@@ -22,7 +22,22 @@ void Samples::to_sparse() {
   m_listed_count = 0;
 }
 
+void Samples::make_dense() {
+  for (const auto& [u, v] : m_values)
+    if (u >= m_units) return;
+  m_dense.assign(m_units, 0.0);
+  m_listed.assign(m_units, false);
+  m_listed_count = 0;
+  for (const auto& [u, v] : m_values) {  // in the order they came: settle()'s sums
+    m_dense[u] += v;
+    if (!m_listed[u]) m_listed[u] = true, ++m_listed_count;
+  }
+  std::vector<Value>().swap(m_values);
+}
+
 void Samples::settle() {
+  // Added up in place already: dense while most units are listed.
+  if (!m_dense.empty() && m_listed_count * sizeof(Value) * 8 > m_units * (sizeof(double) * 8 + 1)) return;
   to_sparse();
   // Values arrive nearly in unit order (a file's cells are sorted by step).
   if (!std::is_sorted(m_values.begin(), m_values.end(), [](auto& a, auto& b) { return a.first < b.first; }))
@@ -37,23 +52,15 @@ void Samples::settle() {
   m_values.resize(kept);
   // Densely when that is smaller: 8 bytes and a bit per unit against 12 per listed one.
   if (kept > 0 && m_values.back().first < m_units && kept * sizeof(Value) * 8 > m_units * (sizeof(double) * 8 + 1)) {
-    m_dense.assign(m_units, 0.0);
-    m_listed.assign(m_units, false);
-    for (const auto& [u, v] : m_values) {
-      m_dense[u] = v;
-      m_listed[u] = true;
-    }
-    m_listed_count = kept;
-    std::vector<Value>().swap(m_values);
+    make_dense();
     return;
   }
   m_values.shrink_to_fit();
 }
 
 void Samples::add_all(const Samples& other) {
-  to_sparse();
-  m_units = std::max(m_units, other.m_units);
-  for (const auto v : other.values()) m_values.push_back(v);
+  set_units(std::max(m_units, other.m_units));
+  for (const auto& [u, v] : other.values()) add(u, v);
 }
 
 double Samples::sum() const {

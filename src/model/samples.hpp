@@ -58,14 +58,22 @@ class Samples {
 
   std::size_t units() const { return m_units; }
   void set_units(std::size_t n) {
+    if (n == m_units) return;
     to_sparse();
     m_units = n;
   }
   // Adds v to unit u. Values may come in any order, a unit more than once; call
-  // settle() before reading.
+  // settle() before reading. Once the values outgrow a value per unit, they are added
+  // up in place (each unit's in the order they came, as settle() would).
   void add(std::uint32_t u, double v) {
+    if (!m_dense.empty() && u < m_dense.size()) {
+      m_dense[u] += v;
+      if (!m_listed[u]) m_listed[u] = true, ++m_listed_count;
+      return;
+    }
     to_sparse();
     m_values.push_back({u, v});
+    if (m_values.size() * sizeof(Value) * 8 > m_units * (sizeof(double) * 8 + 1) && m_values.size() >= 64) make_dense();
   }
   // Sorts by unit, sums the values of each unit and gives back the spare capacity
   // (or keeps the values densely, when most units are listed).
@@ -80,6 +88,7 @@ class Samples {
 
  private:
   void to_sparse();
+  void make_dense();  // where every listed unit is below units()
   std::size_t next_listed(std::size_t u) const {
     while (u < m_listed.size() && !m_listed[u]) ++u;
     return u;

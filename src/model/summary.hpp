@@ -51,6 +51,8 @@ struct SummaryKey {
   SummaryKey() = default;
   SummaryKey(std::string_view category_, std::string_view name_, Kind kind_, std::string_view shape_ = {})
       : category(category_), name(name_), kind(kind_), shape(shape_) {}
+  SummaryKey(Name category_, Name name_, Kind kind_, Name shape_ = {})
+      : category(category_), name(name_), kind(kind_), shape(shape_) {}
   Name category;  // normalised
   Name name;
   Kind kind = Kind::other_host;

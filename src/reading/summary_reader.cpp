@@ -49,6 +49,7 @@ struct Reader {
   std::size_t item_no = 0;
   std::int64_t version = model::k_summary_schema_version;
   std::vector<std::string> table{};  // "strings": what the files' indices name
+  std::vector<model::Name> names{};  // the same, interned once (keys refer to them)
   std::uint64_t bytes = 0;         // of the document: bounds the rows runs may make
   std::uint64_t unit = 1;          // of the file being read
   std::uint64_t events = 0;        // of the file being read
@@ -210,6 +211,15 @@ struct Reader {
            " strings)");
     return table[i];
   }
+  // The same as a Name (set_table() made them).
+  const model::Name& name(const json::value& v, const char* what) const {
+    str(v, what);  // the same checks
+    return names[count(v, what)];
+  }
+  void set_table(std::vector<std::string> t) {
+    table = std::move(t);
+    names.assign(table.begin(), table.end());
+  }
   // A flat array of integers in tuples of n.
   const json::array& flat(const json::value& v, std::size_t n, const char* what) const {
     const auto& a = array(v, what);
@@ -344,7 +354,7 @@ struct Reader {
     item_no = 0;
     const auto& keys = flat(at(o, "keys"), 3, "keys");
     for (std::size_t i = 0; i < keys.size(); i += 3, ++item_no)
-      f.keys.push_back({str(keys[i], "category"), str(keys[i + 1], "name"), kind(str(keys[i + 2], "kind"))});
+      f.keys.push_back({name(keys[i], "category"), name(keys[i + 1], "name"), kind(str(keys[i + 2], "kind"))});
     if (const auto* shapes = o.if_contains("key_shapes")) {  // --by-shape
       const auto& a = flat(*shapes, 2, "key_shapes");
       for (std::size_t i = 0; i < a.size(); i += 2) {
@@ -753,7 +763,7 @@ model::SetSummary read_top(Reader& r, const json::object& top) {
   s.label = r.string(r.at(top, "label"), "label");
   s.inputs = r.strings(r.at(top, "inputs"), "inputs");
   s.diagnostics = r.diagnostics(r.at(top, "diagnostics"));
-  r.table = r.strings(r.at(top, "strings"), "strings");
+  r.set_table(r.strings(r.at(top, "strings"), "strings"));
   return s;
 }
 
@@ -828,6 +838,7 @@ class SummaryParts final : public model::DeferredRows, public std::enable_shared
     r.file_no = Reader::k_none;
     m_version = r.version;
     m_table = r.table;
+    m_names = r.names;
     *figures = r.total;
     model::bound_durations(s);
     // The rows are read again from the file, a file's bytes at a time, and checked
@@ -841,6 +852,7 @@ class SummaryParts final : public model::DeferredRows, public std::enable_shared
     Reader r{m_path};
     r.version = m_version;
     r.table = m_table;
+    r.names = m_names;
     r.bytes = m_size;
     r.file_no = index;
     const auto [begin, size] = m_ranges.at(index);
@@ -901,6 +913,7 @@ class SummaryParts final : public model::DeferredRows, public std::enable_shared
   std::string m_path;
   std::int64_t m_version = model::k_summary_schema_version;
   std::vector<std::string> m_table;
+  std::vector<model::Name> m_names;
   std::vector<std::pair<std::size_t, std::size_t>> m_ranges;  // each file's bytes
   std::vector<std::size_t> m_hashes;                           // and their hash
 };

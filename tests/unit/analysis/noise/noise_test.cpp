@@ -129,6 +129,43 @@ BOOST_AUTO_TEST_CASE(sparse_equals_dense) {
   }
 }
 
+// A figure listed in most units is added up in place (8 bytes and a bit a unit): its
+// values, their order and every statistic are those of the sparse sums, to the bit, for
+// values that come in any order, a unit several times, and through add_all.
+BOOST_AUTO_TEST_CASE(samples_added_up_in_place_read_as_the_sparse_ones) {
+  std::mt19937_64 rng(44);
+  for (const std::size_t units : {1u, 7u, 64u, 1000u, 8000u}) {
+    for (const double share : {0.05, 0.5, 1.0, 3.0}) {  // values per unit: sparse to dense, duplicates
+      const auto n = static_cast<std::size_t>(share * static_cast<double>(units)) + 1;
+      std::vector<std::pair<std::uint32_t, double>> adds;
+      for (std::size_t i = 0; i < n; ++i)
+        adds.push_back({static_cast<std::uint32_t>(rng() % units), static_cast<double>(rng() % 1'000'000) * 1.25 - 1000});
+      // The reference: each unit's values summed in the order they came.
+      std::vector<double> sum(units, 0.0);
+      std::vector<bool> listed(units, false);
+      for (const auto& [u, v] : adds) sum[u] += v, listed[u] = true;
+      model::Samples s(units), half(units), other(units);
+      for (const auto& [u, v] : adds) s.add(u, v);
+      for (std::size_t i = 0; i < adds.size(); ++i) (i < adds.size() / 2 ? half : other).add(adds[i].first, adds[i].second);
+      s.settle();
+      other.settle();
+      half.add_all(other);
+      half.settle();
+      for (const auto* t : {&s, &half}) {
+        std::vector<std::pair<std::uint32_t, double>> got, want;
+        for (const auto& [u, v] : t->values()) got.push_back({u, v});
+        for (std::uint32_t u = 0; u < units; ++u)
+          if (listed[u]) want.push_back({u, sum[u]});
+        BOOST_TEST((got.size() == want.size()));
+        BOOST_TEST((got == want || t == &half));  // add_all sums the second half apart: same units
+        BOOST_TEST(t->values().size() == want.size());
+      }
+      BOOST_TEST(median(s) == median(model::Samples::dense(s.to_dense())));
+      BOOST_TEST(s.to_dense() == sum);
+    }
+  }
+}
+
 BOOST_AUTO_TEST_CASE(a_name_in_one_step_of_many_costs_one_value) {
   // 10,000 units, a value in one: what is stored, and what the test decides.
   model::Samples c(10'000), t(10'000);
