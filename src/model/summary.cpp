@@ -26,7 +26,7 @@ void shrink_to_fit(FileSummary& f) {
 
 WithRows::WithRows(const FileSummary& f) : m_file(&f) {
   if (!f.deferred) return;
-  m_own = f.deferred->file(f.deferred_index);
+  m_own = f.deferred->file(f);
   m_own->run = f.run;  // set when the side was put together, after the summary was read
   m_file = &*m_own;
 }
@@ -74,7 +74,7 @@ void defer_rows(FileSummary& f, std::shared_ptr<const DeferredRows> source, std:
 void undefer_rows(SetSummary& set) {
   for (auto& f : set.files) {
     if (!f.deferred) continue;
-    auto whole = f.deferred->file(f.deferred_index);
+    auto whole = f.deferred->file(f);
     whole.run = f.run;
     f = std::move(whole);
   }

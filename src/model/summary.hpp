@@ -188,8 +188,9 @@ struct SetSummary;
 class DeferredRows {
  public:
   virtual ~DeferredRows() = default;
-  // File `index` of the summary, whole, as the summary reader makes it.
-  virtual FileSummary file(std::uint32_t index) const = 0;
+  // The file `header` stands for (its deferred_index), whole, as the summary reader makes
+  // it; an error where it is not the file of that header any more.
+  virtual FileSummary file(const FileSummary& header) const = 0;
 };
 
 struct FileSummary {
@@ -259,7 +260,7 @@ struct FileSummary {
   // a file without GPU launches, and in a summary written before tracediff kept it.
   std::vector<std::uint32_t> off_launch_keys;
   // Set when the rows (cells, tree cells, memory, work, path and what-if cells) were left
-  // in the summary: `deferred->file(deferred_index)` gives them (model::WithRows), and
+  // in the summary: `deferred->file(*this)` gives them (model::WithRows), and
   // deferred_ns is what their durations add up to (bound_durations' check).
   std::shared_ptr<const DeferredRows> deferred;
   std::uint32_t deferred_index = 0;
@@ -271,6 +272,8 @@ struct FileSummary {
 class WithRows {
  public:
   explicit WithRows(const FileSummary& f);
+  WithRows(const WithRows&) = delete;  // it may point into itself
+  WithRows& operator=(const WithRows&) = delete;
   const FileSummary& operator*() const { return *m_file; }
   const FileSummary* operator->() const { return m_file; }
 

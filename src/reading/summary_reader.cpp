@@ -48,8 +48,10 @@ struct Reader {
   const char* item = nullptr;
   std::size_t item_no = 0;
   std::int64_t version = model::k_summary_schema_version;
-  std::vector<std::string> table{};  // "strings": what the files' indices name
-  std::vector<model::Name> names{};  // the same, interned once (keys refer to them)
+  // "strings": what the files' indices name, shared with the part reader's later reads (not
+  // copied a file at a time); and each one's Name, interned when a key first names it.
+  std::shared_ptr<const std::vector<std::string>> table = std::make_shared<const std::vector<std::string>>();
+  std::shared_ptr<std::vector<std::optional<model::Name>>> names = std::make_shared<std::vector<std::optional<model::Name>>>();
   std::uint64_t bytes = 0;         // of the document: bounds the rows runs may make
   std::uint64_t unit = 1;          // of the file being read
   std::uint64_t events = 0;        // of the file being read
@@ -206,19 +208,21 @@ struct Reader {
   // Schema 6's columns (docs/summaries.md "The format"; model/summary_format.hpp).
   const std::string& str(const json::value& v, const char* what) const {
     const auto i = count(v, what);
-    if (i >= table.size())
-      fail(std::string(what) + ": string " + std::to_string(i) + " out of range (" + std::to_string(table.size()) +
+    if (i >= table->size())
+      fail(std::string(what) + ": string " + std::to_string(i) + " out of range (" + std::to_string(table->size()) +
            " strings)");
-    return table[i];
+    return (*table)[i];
   }
   // The same as a Name (set_table() made them).
-  const model::Name& name(const json::value& v, const char* what) const {
-    str(v, what);  // the same checks
-    return names[count(v, what)];
+  model::Name name(const json::value& v, const char* what) const {
+    const auto& text = str(v, what);  // the same checks
+    auto& n = (*names)[count(v, what)];
+    if (!n) n = model::Name(text);
+    return *n;
   }
   void set_table(std::vector<std::string> t) {
-    table = std::move(t);
-    names.assign(table.begin(), table.end());
+    names = std::make_shared<std::vector<std::optional<model::Name>>>(t.size());
+    table = std::make_shared<const std::vector<std::string>>(std::move(t));
   }
   // A flat array of integers in tuples of n.
   const json::array& flat(const json::value& v, std::size_t n, const char* what) const {
@@ -838,7 +842,7 @@ class SummaryParts final : public model::DeferredRows, public std::enable_shared
     r.file_no = Reader::k_none;
     m_version = r.version;
     m_table = r.table;
-    m_names = r.names;
+    m_names = r.names;  // the keys' names, interned by this read
     *figures = r.total;
     model::bound_durations(s);
     // The rows are read again from the file, a file's bytes at a time, and checked
@@ -848,11 +852,12 @@ class SummaryParts final : public model::DeferredRows, public std::enable_shared
     return s;
   }
 
-  model::FileSummary file(std::uint32_t index) const override {
+  model::FileSummary file(const model::FileSummary& header) const override {
+    const auto index = header.deferred_index;
     Reader r{m_path};
     r.version = m_version;
     r.table = m_table;
-    r.names = m_names;
+    r.names = std::make_shared<std::vector<std::optional<model::Name>>>(*m_names);  // a copy: file() may run on any thread
     r.bytes = m_size;
     r.file_no = index;
     const auto [begin, size] = m_ranges.at(index);
@@ -864,6 +869,19 @@ class SummaryParts final : public model::DeferredRows, public std::enable_shared
     const auto v = value(bytes, at, k_depth - 2, json::storage_ptr(&mr));
     if (!v) throw Fatal(m_path + ": changed while tracediff was reading it; run the comparison again");
     auto f = r.file(*v);
+    // The comparison indexes what it made of the header's keys, launchers, steps and call
+    // paths with these rows: they must be the header's (a hash can collide).
+    const auto same_tree = [](const std::vector<model::TreeNode>& a, const std::vector<model::TreeNode>& b) {
+      return std::equal(a.begin(), a.end(), b.begin(), b.end(),
+                        [](const auto& x, const auto& y) { return x.parent == y.parent && x.key == y.key; });
+    };
+    const auto same_keys = std::equal(f.keys.begin(), f.keys.end(), header.keys.begin(), header.keys.end(),
+                                      [](const auto& x, const auto& y) {
+                                        return x.category == y.category && x.name == y.name && x.kind == y.kind && x.shape == y.shape;
+                                      });
+    if (!same_keys || f.launchers != header.launchers || f.launcher_shapes != header.launcher_shapes ||
+        f.steps.size() != header.steps.size() || !same_tree(f.tree, header.tree))
+      throw Fatal(m_path + ": changed while tracediff was reading it; run the comparison again");
     std::uint64_t total = 0;
     model::bound_durations(f, total);  // as the first read left it: negatives 0, nothing clamped
     return f;
@@ -883,7 +901,12 @@ class SummaryParts final : public model::DeferredRows, public std::enable_shared
     while (got < size) {
       const ssize_t n = ::pread(fd, out.data() + got, size - got, static_cast<off_t>(begin + got));
       if (n < 0 && errno == EINTR) continue;
-      if (n <= 0) break;
+      if (n < 0) {
+        error = std::strerror(errno);
+        ::close(fd);
+        throw Fatal(m_path + ": cannot read: " + error);
+      }
+      if (n == 0) break;  // shorter than it was: the hash check says so
       got += static_cast<std::size_t>(n);
     }
     ::close(fd);
@@ -912,8 +935,8 @@ class SummaryParts final : public model::DeferredRows, public std::enable_shared
   std::size_t m_size;   // of the document
   std::string m_path;
   std::int64_t m_version = model::k_summary_schema_version;
-  std::vector<std::string> m_table;
-  std::vector<model::Name> m_names;
+  std::shared_ptr<const std::vector<std::string>> m_table;
+  std::shared_ptr<const std::vector<std::optional<model::Name>>> m_names;
   std::vector<std::pair<std::size_t, std::size_t>> m_ranges;  // each file's bytes
   std::vector<std::size_t> m_hashes;                           // and their hash
 };
@@ -938,9 +961,10 @@ model::SetSummary read_summary_file(const std::string& path, std::uint64_t* figu
   const int fd = open_regular_file(path, error);
   if (fd < 0) throw Fatal(path + ": cannot read: " + error);
   std::string bytes;
-  // Room for the whole file at once (a regular file's size; it may still grow).
-  if (struct stat st{}; ::fstat(fd, &st) == 0 && st.st_size > 0)
-    bytes.reserve(static_cast<std::size_t>(st.st_size) + (std::size_t{1} << 16));
+  // Room for the whole file at once (a regular file's size; it may still grow), made once its
+  // first bytes are known to be JSON.
+  std::size_t room = 0;
+  if (struct stat st{}; ::fstat(fd, &st) == 0 && st.st_size > 0) room = static_cast<std::size_t>(st.st_size);
   std::size_t checked = 0;  // bytes known to be JSON whitespace
   for (;;) {
     const std::size_t have = bytes.size();
@@ -966,6 +990,7 @@ model::SetSummary read_summary_file(const std::string& path, std::uint64_t* figu
                       ": not JSON (a summary starts with '{')");
         }
         checked = std::string::npos;
+        if (room > bytes.capacity()) bytes.reserve(room + (std::size_t{1} << 16));
       }
     }
   }
