@@ -7,7 +7,7 @@ namespace tracediff::model {
 Samples Samples::dense(const std::vector<double>& v) {
   Samples s(v.size());
   s.m_values.reserve(v.size());
-  for (std::size_t u = 0; u < v.size(); ++u) s.m_values.push_back({static_cast<std::uint32_t>(u), v[u]});
+  for (std::size_t u = 0; u < v.size(); ++u) s.m_values.push_back(Value{static_cast<std::uint32_t>(u), v[u]});
   return s;
 }
 
@@ -15,7 +15,7 @@ void Samples::to_sparse() {
   if (m_dense.empty()) return;
   std::vector<Value> values;
   values.reserve(m_listed_count);
-  for (const auto v : this->values()) values.push_back(v);
+  for (const auto& [u, v] : this->values()) values.push_back(Value{u, v});
   m_values = std::move(values);
   std::vector<double>().swap(m_dense);
   std::vector<bool>().swap(m_listed);
@@ -23,12 +23,14 @@ void Samples::to_sparse() {
 }
 
 void Samples::make_dense() {
-  for (const auto& [u, v] : m_values)
-    if (u >= m_units) return;
+  for (const auto& value : m_values)
+    if (value.first >= m_units) return;
   m_dense.assign(m_units, 0.0);
   m_listed.assign(m_units, false);
   m_listed_count = 0;
-  for (const auto& [u, v] : m_values) {  // in the order they came: settle()'s sums
+  for (const auto& value : m_values) {  // in the order they came: settle()'s sums
+    const std::uint32_t u = value.first;
+    const double v = value.second;  // read, not bound: it is not aligned
     m_dense[u] += v;
     if (!m_listed[u]) m_listed[u] = true, ++m_listed_count;
   }

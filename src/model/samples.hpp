@@ -13,12 +13,13 @@ namespace tracediff::model {
 
 class Samples {
  public:
-  // A unit's value, packed: 12 bytes instead of a pair's 16. Named as a pair's members,
-  // so that code reads it as one.
+  // A unit's value as stored, packed: 12 bytes instead of a pair's 16. Its double is not
+  // aligned, so no reference may bind to it: values() gives aligned pairs, by value.
   struct [[gnu::packed]] Value {
     std::uint32_t first;
     double second;
   };
+  using Pair = std::pair<std::uint32_t, double>;
 
   // The listed (unit, value)s, unit ascending: what values() gives.
   class View {
@@ -26,8 +27,10 @@ class Samples {
     class Iterator {
      public:
       Iterator(const Samples* s, std::size_t at) : m_s(s), m_at(at) {}
-      Value operator*() const {
-        return m_s->m_dense.empty() ? m_s->m_values[m_at] : Value{static_cast<std::uint32_t>(m_at), m_s->m_dense[m_at]};
+      Pair operator*() const {
+        if (!m_s->m_dense.empty()) return {static_cast<std::uint32_t>(m_at), m_s->m_dense[m_at]};
+        const double v = m_s->m_values[m_at].second;  // read, not bound
+        return {m_s->m_values[m_at].first, v};
       }
       Iterator& operator++() {
         ++m_at;
@@ -72,7 +75,7 @@ class Samples {
       return;
     }
     to_sparse();
-    m_values.push_back({u, v});
+    m_values.push_back(Value{u, v});
     if (m_values.size() * sizeof(Value) * 8 > m_units * (sizeof(double) * 8 + 1) && m_values.size() >= 64) make_dense();
   }
   // Sorts by unit, sums the values of each unit and gives back the spare capacity
